@@ -1,0 +1,42 @@
+# rpcrdma-tools: top-level Makefile.  Components add themselves through the
+# make fragments included below; see docs/architecture.md.
+#
+#   make            library, tools and (when Wireshark's headers are here) plugin
+#   make deps       install what is missing (Debian 12, apt-get, as root)
+#   make run        the main job on the bundled sample
+#   make check      every test; ends with "N passed, N failed[, N skipped]"
+#   make check-live the live RDMA suite in a qemu guest (tests/live)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 60)
+#   make bench      performance tables (never part of check)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+.DEFAULT_GOAL := all
+include mk/config.mk
+include libcodec/module.mk
+-include tools/module.mk
+-include dissector/module.mk
+include tests/module.mk
+-include tests/live/module.mk
+
+.PHONY: all deps run check fuzz bench install clean
+all: $(ALL_TARGETS)
+
+deps:
+	@scripts/deps.sh
+
+run: all
+	@scripts/run-default.sh
+
+check: all $(CHECK_DEPS)
+	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
+
+fuzz: $(FUZZ_TARGETS)
+	@BUILD=$(abspath $(BUILD)) tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+bench: all $(BENCH_DEPS)
+	@BUILD=$(abspath $(BUILD)) scripts/bench.sh
+
+install: all $(INSTALL_TARGETS)
+
+clean:
+	rm -rf $(BUILD)

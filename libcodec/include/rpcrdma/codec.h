@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma/codec.h - RPC-over-RDMA transport header codec (librpcrdma).
+ *
+ * Version One:  draft-ietf-nfsv4-rfc5666bis-04 (wire-compatible with RFC 8166)
+ * Version Two:  draft-cel-nfsv4-rpcrdma-version-two-01
+ * Bi-direction: draft-ietf-nfsv4-rpcrdma-bidirection-05 (RFC 8167)
+ *
+ * The decoder validates a whole transport header in one pass, without
+ * allocating and without writing anywhere but the caller's struct.  Chunk
+ * lists are not copied: once rpcrdma_decode() has accepted the header they
+ * are walked in place with the iterators below, which cannot fail.
+ * The decision rules (actions, reasons, offsets) are in docs/verdicts.md.
+ *
+ * No global state: every function is reentrant.
+ */
+#ifndef RPCRDMA_CODEC_H
+#define RPCRDMA_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RPCRDMA_VERSION_ONE 1
+#define RPCRDMA_VERSION_TWO 2
+
+/* rdma_proc values.  V1 §5.1.2-5.1.3, V2 §4.2 */
+enum rpcrdma_proc {
+	RDMA_MSG = 0,
+	RDMA_NOMSG = 1,
+	RDMA_MSGP = 2,   /* V1: no longer supported (§5.6.1) */
+	RDMA_DONE = 3,   /* V1: no longer supported (§5.6.2) */
+	RDMA_ERROR = 4,
+	RDMA2_MSG = 0,
+	RDMA2_NOMSG = 1,
+	RDMA2_ERROR = 4,
+	RDMA2_OPTIONAL = 5,
+};
+
+/* rdma_err values.  V1 rpcrdma1_errcode, V2 rpcrdma2_errcode */
+enum rpcrdma_errcode {
+	RDMA_ERR_VERS = 1,
+	RDMA_ERR_BADHEADER = 2,
+	RDMA2_ERR_VERS = 1,
+	RDMA2_ERR_BAD_HEADER = 2,
+	RDMA2_ERR_INVAL_OPTION = 3,
+};
+
+/* RFC 5531 msg_type; also V2 rdma_direction / rdma_optdir */
+enum rpcrdma_direction {
+	RPCRDMA_DIR_UNKNOWN = -1,
+	RPCRDMA_CALL = 0,
+	RPCRDMA_REPLY = 1,
+};
+
+/* What a receiver supporting Versions One and Two must do (docs/verdicts.md) */
+enum rpcrdma_action {
+	RPCRDMA_ACCEPT = 0,
+	RPCRDMA_REPLY_ERR_VERS,
+	RPCRDMA_REPLY_BAD_HEADER,
+	RPCRDMA_REPLY_INVAL_OPTION,
+	RPCRDMA_DISCARD,
+};
+
+/* Why: one name per fault, as in docs/verdicts.md */
+enum rpcrdma_reason {
+	RPCRDMA_R_OK = 0,
+	RPCRDMA_R_SHORT_PREFIX,         /* < 8 bytes: no xid + vers */
+	RPCRDMA_R_BAD_VERS,             /* rdma_vers not 1 or 2 */
+	RPCRDMA_R_TRUNCATED,            /* an element does not fit */
+	RPCRDMA_R_BAD_PROC,             /* unknown rdma_proc */
+	RPCRDMA_R_MSGP,                 /* RDMA_MSGP received */
+	RPCRDMA_R_DONE,                 /* RDMA_DONE received */
+	RPCRDMA_R_BAD_DISCRIMINANT,     /* optional-data word not 0 or 1 */
+	RPCRDMA_R_BAD_POSITION,         /* read position not a multiple of 4 */
+	RPCRDMA_R_EMPTY_CHUNK,          /* write/reply chunk with no segments */
+	RPCRDMA_R_BAD_COUNT,            /* count/length beyond the bytes left */
+	RPCRDMA_R_BAD_DIRECTION,        /* V2 direction word not CALL/REPLY */
+	RPCRDMA_R_NOMSG_WITHOUT_CHUNKS, /* RDMA_NOMSG with no chunk at all */
+	RPCRDMA_R_MISSING_PAYLOAD,      /* RDMA_MSG without an RPC header */
+	RPCRDMA_R_XID_MISMATCH,         /* rdma_xid != RPC xid */
+	RPCRDMA_R_DIRECTION_MISMATCH,   /* V2 rdma_direction != RPC msg_type */
+	RPCRDMA_R_BAD_ERR_CODE,         /* received RDMA_ERROR, unknown rdma_err */
+	RPCRDMA_R_UNKNOWN_OPTION,       /* RDMA2_OPTIONAL, unsupported type */
+	RPCRDMA_R_COUNT_
+};
+
+/* Non-fatal observations on one message (docs/verdicts.md "Notes") */
+enum rpcrdma_note {
+	RPCRDMA_NOTE_ZERO_CREDIT = 1u << 0,
+	RPCRDMA_NOTE_TRAILING_BYTES = 1u << 1,
+	RPCRDMA_NOTE_V1_MSG_TYPE = 1u << 2,
+	RPCRDMA_NOTE_COUNT_ = 3
+};
+
+/* rpcrdma1_segment / rpcrdma2_segment: HLOO */
+struct rpcrdma_segment {
+	uint32_t rdma_handle;
+	uint32_t rdma_length;
+	uint64_t rdma_offset;
+};
+
+/* rpcrdma1_read_segment / rpcrdma2_read_segment: PHLOO */
+struct rpcrdma_read_segment {
+	uint32_t rdma_position;
+	struct rpcrdma_segment rdma_target;
+};
+
+/* A write chunk (or the reply chunk) as the encoder takes it */
+struct rpcrdma_write_chunk {
+	const struct rpcrdma_segment *segs;
+	uint32_t nsegs;
+};
+
+/*
+ * The result of rpcrdma_decode().  Offsets are from the start of the buffer.
+ * Fields are valid as far as the bytes went: see `nfixed`.
+ */
+struct rpcrdma_msg {
+	const uint8_t *buf;        /* the caller's bytes (not copied) */
+	size_t len;
+
+	/* rpcrdma_prefix, V1 §5.2 */
+	uint32_t rdma_xid;
+	uint32_t rdma_vers;
+	uint32_t rdma_credit;
+	uint32_t rdma_proc;
+	uint8_t nfixed;            /* how many of the four words were present */
+
+	int8_t direction;          /* enum rpcrdma_direction */
+	bool direction_inferred;   /* V1 NOMSG: guessed from the chunks */
+	bool has_direction_word;   /* V2 MSG/NOMSG/OPTIONAL: word was decoded */
+
+	/* MSG/NOMSG chunk lists, walked in place once accepted */
+	uint32_t reads_off;        /* first read-list discriminator */
+	uint32_t nreads;           /* read segments */
+	uint32_t writes_off;       /* first write-list discriminator */
+	uint32_t nwrites;          /* write chunks */
+	uint32_t nwrite_segs;      /* segments over all write chunks */
+	uint32_t reply_off;        /* reply-chunk discriminator */
+	bool has_reply;
+	uint32_t nreply_segs;
+
+	/* ERROR */
+	uint32_t rdma_err;
+	uint32_t rdma_vers_low;
+	uint32_t rdma_vers_high;
+	bool has_err, has_vrange;
+
+	/* V2 OPTIONAL */
+	uint32_t rdma_optdir;
+	uint32_t rdma_opttype;
+	uint32_t optinfo_len;
+	uint32_t optinfo_off;      /* first byte of rdma_optinfo */
+	bool has_optional;
+
+	/* inline RPC message (the first words of the Payload stream) */
+	bool has_rpc_xid, has_rpc_msg_type;
+	uint32_t rpc_xid;
+	uint32_t rpc_msg_type;
+
+	uint32_t header_len;       /* Transport Header Stream; 0 if not decoded */
+	uint32_t payload_len;      /* bytes after it */
+
+	enum rpcrdma_action action;
+	enum rpcrdma_reason reason;
+	uint32_t fault_off;        /* byte offset of the offending element */
+	uint32_t notes;            /* enum rpcrdma_note bits */
+};
+
+/* Decode and judge `len` bytes received in one RDMA Send.  Never reads past
+ * buf[len-1].  Returns m->action. */
+enum rpcrdma_action rpcrdma_decode(const uint8_t *buf, size_t len,
+				   struct rpcrdma_msg *m);
+
+/* -------- walking chunk lists in place (only after RPCRDMA_ACCEPT, or
+ * after any verdict for the lists wholly decoded before the fault:
+ * nreads/nwrites/has_reply count only complete elements) -------- */
+
+struct rpcrdma_read_iter {
+	const uint8_t *p;
+	uint32_t left;             /* read segments still to yield */
+};
+void rpcrdma_read_iter_init(const struct rpcrdma_msg *m,
+			    struct rpcrdma_read_iter *it);
+bool rpcrdma_read_next(struct rpcrdma_read_iter *it,
+		       struct rpcrdma_read_segment *out);
+
+struct rpcrdma_chunk_iter {
+	const uint8_t *base;       /* the message buffer */
+	const uint8_t *p;
+	uint32_t left;             /* chunks still to yield */
+};
+struct rpcrdma_seg_iter {
+	const uint8_t *p;
+	uint32_t left;             /* segments still to yield */
+	uint32_t nsegs;            /* segments in this chunk */
+	uint32_t wire_off;         /* offset of the chunk's count word; the
+				    * i-th segment is at wire_off + 4 + 16 i */
+};
+void rpcrdma_write_iter_init(const struct rpcrdma_msg *m,
+			     struct rpcrdma_chunk_iter *it);
+/* Yields one write chunk as a segment iterator. */
+bool rpcrdma_write_next(struct rpcrdma_chunk_iter *it,
+			struct rpcrdma_seg_iter *chunk);
+/* The reply chunk as a segment iterator; false if there is none. */
+bool rpcrdma_reply_chunk(const struct rpcrdma_msg *m,
+			 struct rpcrdma_seg_iter *chunk);
+bool rpcrdma_seg_next(struct rpcrdma_seg_iter *it,
+		      struct rpcrdma_segment *out);
+
+/* Pointer to the Payload stream (NULL when payload_len is 0). */
+const uint8_t *rpcrdma_payload(const struct rpcrdma_msg *m);
+
+/* -------- names -------- */
+const char *rpcrdma_action_name(enum rpcrdma_action a);    /* "accept" ... */
+const char *rpcrdma_reason_name(enum rpcrdma_reason r);    /* "ok" ... */
+const char *rpcrdma_reason_text(enum rpcrdma_reason r);    /* one line */
+const char *rpcrdma_reason_section(enum rpcrdma_reason r); /* "V1 5.5.2" */
+const char *rpcrdma_note_name(unsigned bit);               /* one bit */
+/* "RDMA_MSG", "RDMA2_OPTIONAL", ... or "unknown" */
+const char *rpcrdma_proc_name(uint32_t vers, uint32_t proc);
+const char *rpcrdma_err_name(uint32_t vers, uint32_t err);
+const char *rpcrdma_direction_name(int dir);               /* "call" "reply" NULL */
+
+/* -------- encoding --------
+ * All encoders write into buf[cap].  They return the number of bytes
+ * written, or 0 when cap is too small; *need (if not NULL) always gets the
+ * exact number of bytes the encoding takes. */
+
+struct rpcrdma_hdr {
+	uint32_t rdma_xid;
+	uint32_t rdma_vers;        /* 1 or 2 */
+	uint32_t rdma_credit;
+	uint32_t rdma_proc;
+	uint32_t direction;        /* V2 MSG/NOMSG: rdma_direction */
+
+	/* MSG / NOMSG */
+	const struct rpcrdma_read_segment *reads;
+	uint32_t nreads;
+	const struct rpcrdma_write_chunk *writes;
+	uint32_t nwrites;
+	const struct rpcrdma_write_chunk *reply;   /* NULL: no reply chunk */
+
+	/* V1 RDMA_MSGP (rpcrdma1_padded; never sent by a conforming peer,
+	 * encodable so that tests can build one) */
+	uint32_t rdma_align, rdma_thresh;
+
+	/* ERROR */
+	uint32_t rdma_err;
+	uint32_t rdma_vers_low, rdma_vers_high;    /* ERR_VERS */
+
+	/* V2 OPTIONAL */
+	uint32_t rdma_optdir;
+	uint32_t rdma_opttype;
+	const uint8_t *optinfo;
+	uint32_t optinfo_len;
+};
+
+size_t rpcrdma_encode(const struct rpcrdma_hdr *h, uint8_t *buf, size_t cap,
+		      size_t *need);
+
+/* The error reply the verdict on `m` calls for (docs/verdicts.md "Error
+ * replies"); 0 with *need = 0 when the action calls for no reply. */
+size_t rpcrdma_encode_error_reply(const struct rpcrdma_msg *m,
+				  uint32_t credits, uint8_t *buf, size_t cap,
+				  size_t *need);
+
+/* Fill `h` from an accepted message; the segments go into the caller's
+ * arrays (reads[cap_reads], segs[cap_segs] shared by the write chunks and
+ * the reply chunk, chunks[cap_chunks]).  Returns false when a capacity is
+ * too small. */
+bool rpcrdma_msg_to_hdr(const struct rpcrdma_msg *m, struct rpcrdma_hdr *h,
+			struct rpcrdma_read_segment *reads, uint32_t cap_reads,
+			struct rpcrdma_write_chunk *chunks, uint32_t cap_chunks,
+			struct rpcrdma_segment *segs, uint32_t cap_segs);
+
+/* -------- inline thresholds and chunk choice (V1 §4.3.2, §4.5; V2 §2.3, §5) */
+
+#define RPCRDMA_V1_INLINE_DEFAULT 1024u
+#define RPCRDMA_V2_INLINE_DEFAULT 4096u
+
+/* The threshold a sender must assume for its peer: 1024 for V1, and for V2
+ * until the peer is known to speak V2 (V2 §5); 4096 after. */
+uint32_t rpcrdma_inline_threshold(uint32_t vers, bool peer_speaks_v2);
+
+/* Does header + payload fit inline under `threshold`? */
+bool rpcrdma_fits_inline(size_t header_len, size_t payload_len,
+			 uint32_t threshold);
+
+enum rpcrdma_chunk_need {
+	RPCRDMA_NEED_NONE = 0,           /* Short message: all inline */
+	RPCRDMA_NEED_READ_CHUNK = 1u << 0,   /* reduce DDP data into read chunks */
+	RPCRDMA_NEED_POS0_READ = 1u << 1,    /* Long Call: RDMA_NOMSG + pos-0 */
+	RPCRDMA_NEED_WRITE_CHUNK = 1u << 2,  /* DDP-eligible reply data */
+	RPCRDMA_NEED_REPLY_CHUNK = 1u << 3,  /* reply may exceed the threshold */
+};
+
+/* Which chunks a call needs (V1 §4.5, §5.3.3).
+ * call_len: the whole RPC call; call_ddp: bytes of it that are DDP-eligible;
+ * reply_max: largest possible reply; reply_ddp: its DDP-eligible bytes;
+ * hdr_len: transport header size without chunks;
+ * call_threshold / reply_threshold: the responder's and our own thresholds. */
+unsigned rpcrdma_chunks_needed(size_t hdr_len, size_t call_len,
+			       size_t call_ddp, size_t reply_max,
+			       size_t reply_ddp, uint32_t call_threshold,
+			       uint32_t reply_threshold);
+
+/* Worst-case header sizes, in bytes */
+#define RPCRDMA_SEGMENT_SIZE 16u
+#define RPCRDMA_READ_SEGMENT_SIZE 20u
+#define RPCRDMA_V1_MIN_HEADER 28u   /* MSG with three empty lists */
+#define RPCRDMA_V2_MIN_HEADER 32u
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RPCRDMA_CODEC_H */

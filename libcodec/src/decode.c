@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * decode.c - rpcrdma_decode(): the rpcrdma_prefix (V1 §5.1.2, §5.2), the
+ * version and procedure dispatch, and the checks that need the whole header
+ * (V1 §5.2.4, §5.5; V2 §4.2.1, §4.2.2).  The rules: docs/verdicts.md.
+ */
+#include "internal.h"
+
+static enum rpcrdma_action judge(struct rpcrdma_msg *m, enum rpcrdma_action a,
+				 enum rpcrdma_reason r, uint32_t off)
+{
+	codec_fault(m, r, off);
+	m->action = a;
+	return a;
+}
+
+/* The first words of an inline RPC message, for the XID and direction
+ * checks; the full header is rpc_decode_header()'s business. */
+static void peek_rpc(struct rpcrdma_msg *m)
+{
+	const uint8_t *p = m->buf + m->header_len;
+
+	if (m->payload_len >= 4) {
+		m->rpc_xid = xdrc_be32(p);
+		m->has_rpc_xid = true;
+	}
+	if (m->payload_len >= 8) {
+		m->rpc_msg_type = xdrc_be32(p + 4);
+		m->has_rpc_msg_type = true;
+	}
+}
+
+static void set_lengths(struct rpcrdma_msg *m, const struct xdrc *x)
+{
+	m->header_len = x->off;
+	m->payload_len = x->len - x->off;
+}
+
+/* RDMA_MSG / RDMA_NOMSG of either version, once the lists are decoded */
+static enum rpcrdma_action judge_chunked(struct rpcrdma_msg *m)
+{
+	bool v2 = m->rdma_vers == RPCRDMA_VERSION_TWO;
+
+	if (m->rdma_proc == RDMA_NOMSG) {
+		if (!v2) {          /* Long Call carries reads; Long Reply not */
+			m->direction = m->nreads ? RPCRDMA_CALL : RPCRDMA_REPLY;
+			m->direction_inferred = true;
+		}
+		if (m->payload_len)
+			m->notes |= RPCRDMA_NOTE_TRAILING_BYTES;
+		if (!m->nreads && !m->nwrites && !m->has_reply)
+			return judge(m, RPCRDMA_REPLY_BAD_HEADER,
+				     RPCRDMA_R_NOMSG_WITHOUT_CHUNKS, m->reads_off);
+		return RPCRDMA_ACCEPT;
+	}
+
+	/* RDMA_MSG: an RPC Payload stream MUST follow */
+	peek_rpc(m);
+	if (!v2 && m->has_rpc_msg_type) {
+		if (m->rpc_msg_type <= RPCRDMA_REPLY)
+			m->direction = (int8_t)m->rpc_msg_type;
+		else
+			m->notes |= RPCRDMA_NOTE_V1_MSG_TYPE;
+	}
+	if (!m->has_rpc_msg_type)
+		return judge(m, RPCRDMA_REPLY_BAD_HEADER,
+			     RPCRDMA_R_MISSING_PAYLOAD, m->header_len);
+	if (m->rpc_xid != m->rdma_xid)
+		return judge(m, RPCRDMA_REPLY_BAD_HEADER,
+			     RPCRDMA_R_XID_MISMATCH, m->header_len);
+	if (v2 && m->rpc_msg_type != (uint32_t)m->direction)
+		return judge(m, RPCRDMA_REPLY_BAD_HEADER,
+			     RPCRDMA_R_DIRECTION_MISMATCH, m->header_len + 4);
+	return RPCRDMA_ACCEPT;
+}
+
+static enum rpcrdma_action decode_body(struct xdrc *x, struct rpcrdma_msg *m)
+{
+	bool v2 = m->rdma_vers == RPCRDMA_VERSION_TWO;
+	enum rpcrdma_reason r;
+
+	switch (m->rdma_proc) {
+	case RDMA_MSG:
+	case RDMA_NOMSG:
+		r = v2 ? rpcrdma2_decode_chunk_lists(x, m)
+		       : rpcrdma1_decode_chunks(x, m);
+		if (r)
+			return judge(m, RPCRDMA_REPLY_BAD_HEADER, r, m->fault_off);
+		set_lengths(m, x);
+		return judge_chunked(m);
+	case RDMA_ERROR:
+		/* never answer an error with an error (V1 §5.5) */
+		m->direction = RPCRDMA_REPLY;
+		r = v2 ? rpcrdma2_decode_error(x, m) : rpcrdma1_decode_error(x, m);
+		if (r)
+			return judge(m, RPCRDMA_DISCARD, r, m->fault_off);
+		set_lengths(m, x);
+		if (m->payload_len)
+			m->notes |= RPCRDMA_NOTE_TRAILING_BYTES;
+		return RPCRDMA_ACCEPT;
+	case RDMA2_OPTIONAL:
+		if (!v2)
+			break;
+		r = rpcrdma2_decode_optional(x, m);
+		if (r)
+			return judge(m, RPCRDMA_REPLY_BAD_HEADER, r, m->fault_off);
+		set_lengths(m, x);
+		peek_rpc(m);
+		/* the base protocol defines no option type (V2 §3.1) */
+		return judge(m, RPCRDMA_REPLY_INVAL_OPTION,
+			     RPCRDMA_R_UNKNOWN_OPTION, 20);
+	case RDMA_MSGP:
+		if (!v2)
+			return judge(m, RPCRDMA_REPLY_BAD_HEADER, RPCRDMA_R_MSGP, 12);
+		break;
+	case RDMA_DONE:
+		if (!v2)
+			return judge(m, RPCRDMA_REPLY_BAD_HEADER, RPCRDMA_R_DONE, 12);
+		break;
+	}
+	return judge(m, RPCRDMA_REPLY_BAD_HEADER, RPCRDMA_R_BAD_PROC, 12);
+}
+
+/* rpcrdma_prefix: rdma_xid, rdma_vers, rdma_credit, rdma_proc */
+enum rpcrdma_action rpcrdma_decode(const uint8_t *buf, size_t len,
+				   struct rpcrdma_msg *m)
+{
+	enum rpcrdma_action a;
+	uint32_t *fixed[4];
+	struct xdrc x;
+	bool vers_ok;
+
+	memset(m, 0, sizeof(*m));
+	m->buf = buf;
+	m->len = len;
+	m->direction = RPCRDMA_DIR_UNKNOWN;
+	xdrc_init(&x, buf, len);
+
+	fixed[0] = &m->rdma_xid;
+	fixed[1] = &m->rdma_vers;
+	fixed[2] = &m->rdma_credit;
+	fixed[3] = &m->rdma_proc;
+	while (m->nfixed < 4 && xdrc_get_u32(&x, fixed[m->nfixed]))
+		m->nfixed++;
+
+	if (m->nfixed < 2)
+		return judge(m, RPCRDMA_DISCARD, RPCRDMA_R_SHORT_PREFIX,
+			     4u * m->nfixed);
+	vers_ok = m->rdma_vers == RPCRDMA_VERSION_ONE ||
+		  m->rdma_vers == RPCRDMA_VERSION_TWO;
+	if (!vers_ok)
+		return judge(m, RPCRDMA_REPLY_ERR_VERS, RPCRDMA_R_BAD_VERS, 4);
+	if (m->nfixed < 4)
+		return judge(m, RPCRDMA_REPLY_BAD_HEADER, RPCRDMA_R_TRUNCATED,
+			     4u * m->nfixed);
+
+	a = decode_body(&x, m);
+	if (m->direction == RPCRDMA_REPLY && m->rdma_credit == 0)
+		m->notes |= RPCRDMA_NOTE_ZERO_CREDIT;
+	return a;
+}
+
+const uint8_t *rpcrdma_payload(const struct rpcrdma_msg *m)
+{
+	return m->payload_len ? m->buf + m->header_len : NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* internal.h - decoder pieces shared between the libcodec source files. */
+#ifndef RPCRDMA_INTERNAL_H
+#define RPCRDMA_INTERNAL_H
+
+#include "rpcrdma/codec.h"
+#include "xdrc.h"
+
+/* Record a fault (the first one wins: callers stop at once). */
+static inline enum rpcrdma_reason codec_fault(struct rpcrdma_msg *m,
+					      enum rpcrdma_reason r,
+					      uint32_t off)
+{
+	m->reason = r;
+	m->fault_off = off;
+	return r;
+}
+
+/* chunk_lists.c: the lists shared by rpcrdma1_chunks and
+ * rpcrdma2_chunk_lists (identical wire form in both versions) */
+enum rpcrdma_reason rpcrdma_decode_read_list(struct xdrc *x,
+					     struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma_decode_write_list(struct xdrc *x,
+					      struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma_decode_reply_chunk(struct xdrc *x,
+					       struct rpcrdma_msg *m);
+
+/* v1.c */
+enum rpcrdma_reason rpcrdma1_decode_chunks(struct xdrc *x,
+					   struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma1_decode_error(struct xdrc *x,
+					  struct rpcrdma_msg *m);
+/* v2.c */
+enum rpcrdma_reason rpcrdma2_decode_chunk_lists(struct xdrc *x,
+						struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma2_decode_error(struct xdrc *x,
+					  struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma2_decode_optional(struct xdrc *x,
+					     struct rpcrdma_msg *m);
+/* both versions: rdma_err with the highest code the version knows */
+enum rpcrdma_reason rpcrdma_decode_error_body(struct xdrc *x,
+					      struct rpcrdma_msg *m,
+					      uint32_t max_err);
+
+#endif

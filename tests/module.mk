@@ -1,0 +1,31 @@
+# tests: C unit tests (plain and under ASan+UBSan), Bats suites, fuzz smoke.
+# Every suite is a script in tests/suites/ that prints TAP; tests/run-all.sh
+# runs them in order and prints the one summary line.
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_COMMON := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HDRS := $(wildcard tests/unit/*.h)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/asan/%,$(UNIT_SRCS))
+CHECK_DEPS += $(UNIT_BINS) $(ASAN_BINS)
+
+$(BUILD)/unit/%: tests/unit/%.c $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(CODEC_A)
+
+# the library's sources are compiled into each sanitized test directly
+$(BUILD)/asan/%: tests/unit/%.c $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -o $@ $< $(UNIT_COMMON) $(CODEC_SRCS)
+
+# libFuzzer targets (clang): one per parser
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_TARGETS += $(FUZZ_BINS)
+CHECK_DEPS += $(FUZZ_BINS)
+
+$(BUILD)/fuzz/fuzz_codec_%: tests/fuzz/fuzz_codec_%.c $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -o $@ $< $(CODEC_SRCS)
+
+# codec micro-benchmark (make bench)
+BENCH_DEPS += $(BUILD)/bench/bench_codec
+$(BUILD)/bench/bench_codec: tests/bench/bench_codec.c $(CODEC_A) | $(BUILD)/bench/.dir
+	$(CC) $(STD) -O2 -g $(WARN) $(CODEC_CPPFLAGS) -o $@ $< $(CODEC_A)
