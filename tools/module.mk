@@ -1,0 +1,24 @@
+# tools: rpcrdma-decode (hex and captures).  Sources are globbed: add files,
+# not rules.  tools/common is shared by every tool.
+TOOLS_CPPFLAGS := $(CODEC_CPPFLAGS) -Itools/common -Itools/decode -Itools/capture
+TOOLS_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
+TOOLS_HDRS := $(wildcard tools/common/*.h tools/decode/*.h tools/capture/*.h)
+DECODE_SRCS := $(sort $(wildcard tools/decode/*.c tools/capture/*.c))
+DECODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS))
+DECODE_BIN := $(BIN)/rpcrdma-decode
+ALL_TARGETS += $(DECODE_BIN)
+
+$(BUILD)/obj/%.o: %.c $(TOOLS_HDRS) $(CODEC_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(DECODE_BIN): $(DECODE_OBJS) $(CODEC_A) | $(BIN)/.dir
+	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap
+
+.PHONY: install-tools
+INSTALL_TARGETS += install-tools
+install-tools: $(DECODE_BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 755 $(DECODE_BIN) $(DESTDIR)$(BINDIR)/
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
+	for c in completion/*; do [ -e "$$c" ] && install -m 644 "$$c" $(DESTDIR)$(COMPLETIONDIR)/; done; true
