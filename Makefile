@@ -14,9 +14,9 @@
 include mk/config.mk
 include libcodec/module.mk
 -include tools/module.mk
--include dissector/module.mk
 include tests/module.mk
 -include tests/capgen/module.mk
+-include dissector/module.mk
 -include tests/live/module.mk
 
 .PHONY: all deps run check fuzz bench install clean
