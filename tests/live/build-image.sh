@@ -127,7 +127,7 @@ mkdir -p "$root/srv/export" "$root/mnt/nfs"
 mb=$(du -sm "$root" | cut -f1)
 size=$((mb * 13 / 10 + 128))
 live_log "making the ext4 image (${size} MiB)"
-mkfs.ext4 -q -F -L rpcrdma-root -O ^metadata_csum -d "$root" "$work/out/rootfs.ext4" "${size}M"
+mkfs.ext4 -q -F -L rpcrdma-root -O ^metadata_csum -d "$root" "$work/out/rootfs.ext4" "${size}M" >&2
 
 {
     echo "key $key"

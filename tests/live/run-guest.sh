@@ -1,0 +1,101 @@
+#!/bin/bash
+# Runs one command in a fresh guest and returns its output and exit status.
+#   run-guest.sh [--timeout SEC] [--share DIR]... [--logs DIR] [--mem MIB] [--cpus N] [--] CMD [ARG]...
+# The repository is shared into the guest with 9p at the same path (add more
+# directories with --share, e.g. a build tree outside it); the command runs as
+# root with bash in the current directory when that lies in a share, / otherwise.
+# The guest has no network card (-nic none): all its traffic stays inside it.
+# On failure or timeout, the guest console and dmesg are kept under --logs
+# (default build/live/logs/<time>) and their path is printed.
+# Exit status: the command's; 124 on timeout; 125 when the guest did not run it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+timeout=600 mem=1536 cpus=2 logs=
+shares=("$REPO_ROOT")
+while (($#)); do
+    case $1 in
+    --timeout) timeout=$2; shift 2 ;;
+    --share) shares+=("$(cd "$2" && pwd)"); shift 2 ;;
+    --logs) logs=$2; shift 2 ;;
+    --mem) mem=$2; shift 2 ;;
+    --cpus) cpus=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) live_die "unknown option $1" ;;
+    *) break ;;
+    esac
+done
+(($#)) || live_die "usage: run-guest.sh [options] CMD [ARG]..."
+
+if [[ -n ${LIVE_IMAGE_DIR:-} && -f $LIVE_IMAGE_DIR/READY ]]; then
+    image=$LIVE_IMAGE_DIR
+else
+    image=$(bash "$LIVE_DIR/build-image.sh") || exit 125
+fi
+
+# The job directory is a share of its own: command, output, status, dmesg.
+job=$(mktemp -d /var/tmp/rpcrdma-live-job.XXXXXX)
+qpid=
+cleanup() {
+    [[ -n $qpid ]] && kill "$qpid" 2>/dev/null || true
+    rm -rf "$job"
+}
+trap cleanup EXIT
+{
+    printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
+    printf 'export RPCRDMA_LIVE_GUEST=1 LIVE_KVER=%q\n' "$(awk '$1 == "kver" { print $2 }' "$image/info")"
+    printf 'export LIVE_SIW=%q\n' "$(awk '$1 == "siw" { print $2 }' "$image/info")"
+    printf '%q ' "$@"
+    echo
+} > "$job/cmd"
+
+# Deduplicate shares, dropping any that lies inside another.
+mapfile -t shares < <(printf '%s\n' "${shares[@]}" "$job" | sort -u |
+                      awk '{ for (i = 1; i <= n; i++) if (index($0 "/", d[i] "/") == 1) next; d[++n] = $0; print }')
+virtfs=() tags=()
+for i in "${!shares[@]}"; do
+    virtfs+=(-virtfs "local,path=${shares[i]},mount_tag=share$i,security_model=none,id=share$i")
+    tags+=("share$i=${shares[i]}")
+done
+
+accel=tcg
+if [[ -w /dev/kvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+    accel=kvm
+fi
+append="console=ttyS0 panic=-1 tsc=reliable loglevel=4 rpcrdma.shares=$(IFS=,; echo "${tags[*]}")"
+append+=" rpcrdma.init=$LIVE_DIR/guest-init.sh rpcrdma.job=$job"
+
+: > "$job/out"
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -smp "$cpus" -m "$mem" \
+    -nic none -no-reboot -display none -monitor none -serial "file:$job/console.log" \
+    -kernel "$image/vmlinuz" -initrd "$image/initrd.img" -append "$append" \
+    -drive "file=$image/rootfs.ext4,if=virtio,format=raw,snapshot=on" \
+    "${virtfs[@]}" >"$job/qemu.log" 2>&1 &
+qpid=$!
+tail -n +1 -f --pid="$qpid" "$job/out" &
+tpid=$!
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+wait "$tpid" 2>/dev/null || true
+
+if ((qrc == 124 || qrc == 137)); then
+    rc=124
+    echo "run-guest: timed out after $timeout s" >&2
+elif [[ -s $job/rc ]]; then
+    rc=$(<"$job/rc")
+else
+    rc=125
+    echo "run-guest: the guest ended without running the command (qemu status $qrc)" >&2
+fi
+
+if ((rc != 0)); then
+    logs=${logs:-$REPO_ROOT/build/live/logs/$(date +%Y%m%d-%H%M%S)-$$}
+    mkdir -p "$logs"
+    cp "$job/console.log" "$logs/console.log" 2>/dev/null || true
+    cp "$job/dmesg" "$logs/dmesg" 2>/dev/null || true
+    cp "$job/qemu.log" "$logs/qemu.log" 2>/dev/null || true
+    cp "$job/out" "$logs/output" 2>/dev/null || true
+    echo "run-guest: exit status $rc; console, dmesg and output kept in $logs" >&2
+fi
+exit "$rc"
