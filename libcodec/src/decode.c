@@ -148,8 +148,15 @@ enum rpcrdma_action rpcrdma_decode(const uint8_t *buf, size_t len,
 			     4u * m->nfixed);
 	vers_ok = m->rdma_vers == RPCRDMA_VERSION_ONE ||
 		  m->rdma_vers == RPCRDMA_VERSION_TWO;
-	if (!vers_ok)
+	if (!vers_ok) {
+		/* RDMA_ERROR means the same in every version (V1 §5.1.2) and
+		 * an error is never answered (V1 §5.5): no ERR_VERS ping-pong */
+		if (m->nfixed == 4 && m->rdma_proc == RDMA_ERROR) {
+			m->direction = RPCRDMA_REPLY;
+			return judge(m, RPCRDMA_DISCARD, RPCRDMA_R_BAD_VERS, 4);
+		}
 		return judge(m, RPCRDMA_REPLY_ERR_VERS, RPCRDMA_R_BAD_VERS, 4);
+	}
 	if (m->nfixed < 4)
 		return judge(m, RPCRDMA_REPLY_BAD_HEADER, RPCRDMA_R_TRUNCATED,
 			     4u * m->nfixed);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# run.sh [SECONDS | -runs=N]: run every libFuzzer target in $BUILD/fuzz,
+# seeded from the hand-written vectors; print one TAP line per target with
+# the number of inputs executed.  `make fuzz` runs 60 s each by default;
+# `make check` runs -runs=100000.
+set -u
+arg=${1:-60}
+case $arg in -runs=*) limit=$arg ;; *) limit=-max_total_time=$arg ;; esac
+top=$(cd "$(dirname "$0")/../.." && pwd)
+corpus_seed=$BUILD/fuzz/seed
+mkdir -p "$corpus_seed"
+# one seed file per vector (hex lines of tests/vectors/vectors.txt)
+awk -v dir="$corpus_seed" '
+	/^\[/ { if (hex != "") print hex > (dir "/" name); close(dir "/" name); name = substr($0, 2, index($0, "]") - 2); hex = ""; next }
+	/^hex *=/ { sub(/^hex *= */, ""); sub(/#.*/, ""); gsub(/[ :\t]/, ""); hex = hex $0 }
+	END { if (hex != "") print hex > (dir "/" name) }' "$top/tests/vectors/vectors.txt" 2>/dev/null
+for f in "$corpus_seed"/*; do [ -f "$f" ] && xxd -r -p "$f" > "$f.bin" 2>/dev/null && mv "$f.bin" "$f"; done
+n=0 rc=0
+for t in "$BUILD"/fuzz/fuzz_*; do
+	[ -x "$t" ] || continue
+	n=$((n + 1)); name=$(basename "$t")
+	corpus=$BUILD/fuzz/corpus-$name
+	mkdir -p "$corpus"
+	log=$BUILD/fuzz/$name.log
+	if "$t" $limit -rss_limit_mb=1024 -artifact_prefix="$BUILD/fuzz/$name-" \
+		"$corpus" "$corpus_seed" >"$log" 2>&1; then
+		runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+')
+		echo "ok $n - $name: ${runs:-?} inputs, no finding"
+	else
+		rc=1
+		echo "not ok $n - $name: finding, see $log"
+		grep -E 'ERROR|SUMMARY|assert' "$log" | head -5 | sed 's/^/# /'
+	fi
+done
+echo "1..$n"
+exit $rc
