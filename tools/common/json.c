@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * json.c - the JSON writer: value separators, nesting and string escaping
+ * (RFC 8259 §7: quote, backslash and control characters escaped; invalid
+ * UTF-8 replaced by U+FFFD so that the output is always valid JSON).
+ */
+#include <string.h>
+#include "json.h"
+
+void json_init(struct json *j, struct obuf *o)
+{
+	j->o = o;
+	j->depth = 0;
+	j->after_key = false;
+	j->has_items = 0;
+}
+
+/* Before any value or key: a comma when the level already holds an item. */
+static void separate(struct json *j)
+{
+	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->has_items & bit)
+		ob_putc(j->o, ',');
+	j->has_items |= bit;
+}
+
+static void nest_open(struct json *j, char c)
+{
+	separate(j);
+	ob_putc(j->o, c);
+	if (j->depth < JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items &= ~(1u << j->depth);
+}
+
+static void nest_close(struct json *j, char c)
+{
+	if (j->depth)
+		j->depth--;
+	ob_putc(j->o, c);
+}
+
+void json_obj_begin(struct json *j)
+{
+	nest_open(j, '{');
+}
+
+void json_obj_end(struct json *j)
+{
+	nest_close(j, '}');
+}
+
+void json_arr_begin(struct json *j)
+{
+	nest_open(j, '[');
+}
+
+void json_arr_end(struct json *j)
+{
+	nest_close(j, ']');
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629 §4), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0];
+	size_t n, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, no surrogates, nothing above U+10FFFF */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+static void escape(struct obuf *o, const unsigned char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, start = 0, n;
+	char esc[6];
+
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (c >= 0x80 && (n = utf8_len(s + i, len - i)) != 0) {
+			i += n;
+			continue;
+		}
+		ob_write(o, (const char *)s + start, i - start);
+		switch (c) {
+		case '"': ob_write(o, "\\\"", 2); break;
+		case '\\': ob_write(o, "\\\\", 2); break;
+		case '\n': ob_write(o, "\\n", 2); break;
+		case '\r': ob_write(o, "\\r", 2); break;
+		case '\t': ob_write(o, "\\t", 2); break;
+		case '\b': ob_write(o, "\\b", 2); break;
+		case '\f': ob_write(o, "\\f", 2); break;
+		default:
+			if (c >= 0x80) {
+				ob_write(o, "\\ufffd", 6);
+				break;
+			}
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 0xf];
+			ob_write(o, esc, 6);
+		}
+		start = ++i;
+	}
+	ob_write(o, (const char *)s + start, len - start);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	separate(j);
+	ob_putc(j->o, '"');
+	escape(j->o, (const unsigned char *)key, strlen(key));
+	ob_write(j->o, "\":", 2);
+	j->after_key = true;
+}
+
+void json_strn(struct json *j, const char *s, size_t len)
+{
+	separate(j);
+	ob_putc(j->o, '"');
+	escape(j->o, (const unsigned char *)s, len);
+	ob_putc(j->o, '"');
+}
+
+void json_str(struct json *j, const char *s)
+{
+	if (!s) {
+		json_null(j);
+		return;
+	}
+	json_strn(j, s, strlen(s));
+}
+
+void json_u64(struct json *j, uint64_t v)
+{
+	separate(j);
+	ob_u64(j->o, v);
+}
+
+void json_i64(struct json *j, int64_t v)
+{
+	separate(j);
+	ob_i64(j->o, v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+	separate(j);
+	if (v)
+		ob_write(j->o, "true", 4);
+	else
+		ob_write(j->o, "false", 5);
+}
+
+void json_null(struct json *j)
+{
+	separate(j);
+	ob_write(j->o, "null", 4);
+}
+
+void json_time(struct json *j, int64_t sec, uint32_t usec)
+{
+	separate(j);
+	ob_time(j->o, sec, usec);
+}
+
+void json_hexstr(struct json *j, const uint8_t *p, size_t len)
+{
+	separate(j);
+	ob_putc(j->o, '"');
+	ob_hexbytes(j->o, p, len);
+	ob_putc(j->o, '"');
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * json.h - a small streaming JSON writer (RFC 8259) on struct obuf: commas
+ * and nesting are tracked here, strings are escaped, integers are printed
+ * exactly (64-bit values never pass through a double).
+ */
+#ifndef RPCRDMA_JSON_H
+#define RPCRDMA_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "outbuf.h"
+
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	struct obuf *o;
+	unsigned depth;
+	bool after_key;                 /* the next value follows "key": */
+	uint32_t has_items;             /* bit d: level d already has an item */
+};
+
+void json_init(struct json *j, struct obuf *o);
+
+void json_obj_begin(struct json *j);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j);
+void json_arr_end(struct json *j);
+void json_key(struct json *j, const char *key);
+
+void json_str(struct json *j, const char *s);          /* NULL prints null */
+void json_strn(struct json *j, const char *s, size_t len);
+void json_u64(struct json *j, uint64_t v);
+void json_i64(struct json *j, int64_t v);
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+/* seconds with microseconds as a JSON number: 1700000000.123456 */
+void json_time(struct json *j, int64_t sec, uint32_t usec);
+/* bytes as a string of lower-case hex digits */
+void json_hexstr(struct json *j, const uint8_t *p, size_t len);
+
+/* key + value in one call */
+static inline void json_kstr(struct json *j, const char *k, const char *s)
+{
+	json_key(j, k);
+	json_str(j, s);
+}
+
+static inline void json_ku64(struct json *j, const char *k, uint64_t v)
+{
+	json_key(j, k);
+	json_u64(j, v);
+}
+
+static inline void json_kbool(struct json *j, const char *k, bool v)
+{
+	json_key(j, k);
+	json_bool(j, v);
+}
+
+static inline void json_knull(struct json *j, const char *k)
+{
+	json_key(j, k);
+	json_null(j);
+}
+
+#endif

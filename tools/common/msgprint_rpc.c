@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * msgprint_rpc.c - the RPC header behind a transport message (RFC 5531 §9):
+ * the inline payload of RDMA_MSG and RDMA2_OPTIONAL (V1 §4.2, V2 §4.2.1),
+ * or the message a capture rebuilt from chunks; and the error reply a
+ * verdict calls for (V1 §5.5).
+ */
+#include <string.h>
+#include "msgprint_int.h"
+#include "rpcrdma/rpc.h"
+
+/* The bytes holding the RPC message, or NULL */
+static const uint8_t *rpc_bytes(const struct rpcrdma_msg *m,
+				const struct msg_ctx *c, size_t *len)
+{
+	if (c && c->rpc) {
+		*len = c->rpc_len;
+		return c->rpc;
+	}
+	if (!mp_has_body(m) || !m->header_len || !m->payload_len)
+		return NULL;
+	if (m->rdma_proc == RDMA_MSG ||
+	    (m->rdma_vers == RPCRDMA_VERSION_TWO && m->rdma_proc == RDMA2_OPTIONAL)) {
+		*len = m->payload_len;
+		return rpcrdma_payload(m);
+	}
+	return NULL;
+}
+
+void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,
+		       struct rpc_view *v)
+{
+	struct rpc_msg_hdr h;
+	const uint8_t *p;
+	size_t len = 0;
+
+	memset(v, 0, sizeof(*v));
+	p = rpc_bytes(m, c, &len);
+	if (!p || len < 4)
+		return;
+	(void)rpc_decode_header(p, len, &h);
+	v->present = true;
+	v->xid = h.xid;
+	if (len < 8)
+		return;
+	v->has_msg_type = true;
+	v->msg_type = h.msg_type;
+	/* rpcvers, prog, vers, proc end at byte 24 (RFC 5531 call_body) */
+	if (h.msg_type == RPC_CALL && len >= 24 && h.rpcvers == RPC_VERSION) {
+		v->has_call_info = true;
+		v->prog = h.prog;
+		v->vers = h.vers;
+		v->proc = h.proc;
+	} else if (h.msg_type == RPC_REPLY && c && c->have_call) {
+		v->has_call_info = true;
+		v->from_call = true;
+		v->prog = c->call_prog;
+		v->vers = c->call_vers;
+		v->proc = c->call_proc;
+		v->has_call_frame = c->call_frame != 0;
+		v->call_frame = c->call_frame;
+	}
+}
+
+size_t msgprint_error_reply(const struct rpcrdma_msg *m, uint8_t buf[64])
+{
+	uint32_t credits = m->nfixed >= 3 && m->rdma_credit ? m->rdma_credit : 1;
+
+	return rpcrdma_encode_error_reply(m, credits, buf, 64, NULL);
+}

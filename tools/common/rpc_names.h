@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpc_names.h - the program names --program accepts (rpc_proc_name() itself
+ * is declared in msgprint.h).
+ */
+#ifndef RPCRDMA_RPC_NAMES_H
+#define RPCRDMA_RPC_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "nfs", "nfs-cb", "mount", "nlm", "portmap", "echo" (any case) */
+bool rpc_prog_by_name(const char *name, uint32_t *prog);
+/* the i-th of those names, NULL past the end */
+const char *rpc_prog_short_name(size_t i);
+
+#endif

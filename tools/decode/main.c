@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * main.c - rpcrdma-decode's command line (man/rpcrdma-decode.1, SYNOPSIS
+ * and OPTIONS): parse and check every option into struct decode_opts, then
+ * run one of the two modes, --hex (decode_hex.c) or -r (tools/capture/).
+ * Usage errors print "rpcrdma-decode: ..." and a hint, and exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decode.h"
+#include "rpc_names.h"
+
+#ifndef RPCRDMA_TOOLS_VERSION
+#define RPCRDMA_TOOLS_VERSION "0.1.0"
+#endif
+
+#define PROG "rpcrdma-decode"
+#define ROCE_PORT_DEFAULT 4791u
+#define INLINE_MIN 1024u               /* V1 §4.3.2: every receiver supports it */
+#define INLINE_MAX (1u << 20)          /* as large as --hex accepts */
+
+enum {
+	OPT_HEX = 256, OPT_JSON, OPT_STATS, OPT_CHECK, OPT_ROCE_PORT,
+	OPT_INLINE, OPT_XID, OPT_CONV, OPT_RDMA_VERS, OPT_PROGRAM,
+	OPT_PROCEDURE, OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "hex", required_argument, NULL, OPT_HEX },
+	{ "read", required_argument, NULL, 'r' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
+	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
+	{ "xid", required_argument, NULL, OPT_XID },
+	{ "conversation", required_argument, NULL, OPT_CONV },
+	{ "rdma-version", required_argument, NULL, OPT_RDMA_VERS },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ "procedure", required_argument, NULL, OPT_PROCEDURE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " PROG " --hex HEX [--json]\n"
+	      "       " PROG " -r FILE [-r FILE]... [options]\n"
+	      "Decode RPC-over-RDMA (Version One and Two) transport headers and judge\n"
+	      "them as a receiver must.\n"
+	      "\n"
+	      "Modes (exactly one):\n"
+	      "      --hex HEX              one transport message as hex digits (spaces\n"
+	      "                             and ':' allowed); '-' reads standard input\n"
+	      "  -r, --read FILE            a pcap or pcapng capture; repeatable; '-' is\n"
+	      "                             standard input\n"
+	      "\n"
+	      "Output:\n"
+	      "      --json                 one JSON object per message\n"
+	      "  -V, --verbose              the full tree for every message (captures)\n"
+	      "      --stats                totals at the end (captures)\n"
+	      "      --check                report protocol violations; exit 1 if any\n"
+	      "                             (captures)\n"
+	      "  -q, --quiet                no per-message output (captures)\n"
+	      "\n"
+	      "Capture decoding:\n"
+	      "      --roce-port PORT       UDP port of RoCEv2 (default 4791)\n"
+	      "      --inline-threshold BYTES\n"
+	      "                             receive inline threshold for --check, 1024 to\n"
+	      "                             1048576 (default: 1024 for Version One, 4096\n"
+	      "                             for Version Two)\n"
+	      "\n"
+	      "Filters (captures; all given must match):\n"
+	      "      --xid XID              rdma_xid, decimal or 0x hex\n"
+	      "      --conversation N       conversation number (1-based)\n"
+	      "      --rdma-version 1|2     rdma_vers\n"
+	      "      --program PROG         RPC program: a number or nfs, nfs-cb, mount,\n"
+	      "                             nlm, portmap, echo\n"
+	      "      --procedure N          RPC procedure number\n"
+	      "\n"
+	      "  -h, --help                 this text\n"
+	      "      --version              the version\n"
+	      "\n"
+	      "Exit status: 0 accepted (or no violation), 1 not accepted, a violation\n"
+	      "or a bad capture, 2 usage error.  See rpcrdma-decode(1).\n", f);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" PROG " --help' for more information.\n", stderr);
+	return DECODE_EXIT_USAGE;
+}
+
+/* Decimal, or hex with 0x: digits only (no sign, no spaces), <= max */
+static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned base = 10, d;
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return false;
+		if (v > (max - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* A numeric option in [min, max]; prints the usage error itself */
+static bool num_opt(const char *name, const char *arg, uint64_t min,
+		    uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!parse_u64(arg, max, &v) || v < min) {
+		usage_error("--%s: '%s' is not a number from %llu to %llu", name,
+			    arg, (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool program_opt(const char *arg, uint32_t *prog)
+{
+	uint64_t v;
+
+	if (rpc_prog_by_name(arg, prog))
+		return true;
+	if (parse_u64(arg, UINT32_MAX, &v)) {
+		*prog = (uint32_t)v;
+		return true;
+	}
+	usage_error("--program: '%s' is neither a number from 0 to 4294967295 "
+		    "nor one of nfs, nfs-cb, mount, nlm, portmap, echo", arg);
+	return false;
+}
+
+/* What each capture-only option is called, to name it in an error */
+struct seen {
+	const char *capture_only;      /* first capture-only option given */
+};
+
+static int parse_one(int c, const char *arg, struct decode_opts *o,
+		     const char **files, struct seen *seen)
+{
+	uint32_t v;
+
+	switch (c) {
+	case OPT_HEX:
+		if (o->hex)
+			return usage_error("--hex given twice");
+		o->hex = arg;
+		return 0;
+	case 'r':
+		files[o->nfiles++] = arg;
+		return 0;
+	case OPT_JSON: o->json = true; return 0;
+	case 'V': o->verbose = true; return 0;
+	case OPT_STATS: o->stats = true; seen->capture_only = "--stats"; return 0;
+	case OPT_CHECK: o->check = true; seen->capture_only = "--check"; return 0;
+	case 'q': o->quiet = true; seen->capture_only = "--quiet"; return 0;
+	case OPT_ROCE_PORT:
+		seen->capture_only = "--roce-port";
+		if (!num_opt("roce-port", arg, 1, 65535, &v))
+			return DECODE_EXIT_USAGE;
+		o->roce_port = (uint16_t)v;
+		return 0;
+	case OPT_INLINE:
+		seen->capture_only = "--inline-threshold";
+		return num_opt("inline-threshold", arg, INLINE_MIN, INLINE_MAX,
+			       &o->inline_threshold) ? 0 : DECODE_EXIT_USAGE;
+	case OPT_XID:
+		seen->capture_only = "--xid";
+		o->have_xid = true;
+		return num_opt("xid", arg, 0, UINT32_MAX, &o->xid) ? 0 : DECODE_EXIT_USAGE;
+	case OPT_CONV:
+		seen->capture_only = "--conversation";
+		o->have_conv = true;
+		return num_opt("conversation", arg, 1, UINT32_MAX, &o->conv) ?
+		       0 : DECODE_EXIT_USAGE;
+	case OPT_RDMA_VERS:
+		seen->capture_only = "--rdma-version";
+		o->have_vers = true;
+		return num_opt("rdma-version", arg, 1, 2, &o->vers) ? 0 : DECODE_EXIT_USAGE;
+	case OPT_PROGRAM:
+		seen->capture_only = "--program";
+		o->have_prog = true;
+		return program_opt(arg, &o->prog) ? 0 : DECODE_EXIT_USAGE;
+	case OPT_PROCEDURE:
+		seen->capture_only = "--procedure";
+		o->have_proc = true;
+		return num_opt("procedure", arg, 0, UINT32_MAX, &o->proc) ?
+		       0 : DECODE_EXIT_USAGE;
+	default:
+		return usage_error("internal: unhandled option %d", c);
+	}
+}
+
+/* getopt_long's failures, in our words (opterr is 0) */
+static int getopt_failure(int c, char *const argv[])
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':') {
+		if (optopt && optopt < 256 && arg[1] != '-')
+			return usage_error("option -%c needs a value", optopt);
+		return usage_error("option %s needs a value", arg);
+	}
+	if (optopt && optopt < 256 && arg[1] != '-')
+		return usage_error("unknown option -%c", optopt);
+	return usage_error("unknown or ambiguous option '%s'", arg);
+}
+
+int main(int argc, char *argv[])
+{
+	struct decode_opts o = { .roce_port = ROCE_PORT_DEFAULT };
+	struct seen seen = { NULL };
+	const char **files;
+	int c, rc = 0;
+
+	/* argc bounds the number of -r options */
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		fputs(PROG ": out of memory\n", stderr);
+		return DECODE_EXIT_FAULT;
+	}
+	opterr = 0;
+	while (rc == 0 &&
+	       (c = getopt_long(argc, argv, ":r:Vqh", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			goto out;
+		}
+		if (c == OPT_VERSION) {
+			puts(PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
+			goto out;
+		}
+		if (c == '?' || c == ':')
+			rc = getopt_failure(c, argv);
+		else
+			rc = parse_one(c, optarg, &o, files, &seen);
+	}
+	if (rc)
+		goto out;
+	if (optind < argc) {
+		rc = usage_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (o.hex && o.nfiles) {
+		rc = usage_error("--hex and -r cannot be used together");
+		goto out;
+	}
+	if (!o.hex && !o.nfiles) {
+		rc = usage_error("nothing to decode: give --hex HEX or -r FILE");
+		goto out;
+	}
+	if (o.hex && seen.capture_only) {
+		rc = usage_error("%s applies to captures (-r), not to --hex",
+				 seen.capture_only);
+		goto out;
+	}
+	o.files = files;
+	rc = o.hex ? decode_hex_main(&o) : decode_capture_main(&o);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, PROG ": writing output: %s\n", strerror(errno));
+		if (rc == 0)
+			rc = DECODE_EXIT_FAULT;
+	}
+out:
+	free(files);
+	return rc;
+}
