@@ -16,7 +16,7 @@ static enum rpcrdma_action judge(struct rpcrdma_msg *m, enum rpcrdma_action a,
 
 /* The first words of an inline RPC message, for the XID and direction
  * checks; the full header is rpc_decode_header()'s business. */
-static void peek_rpc(struct rpcrdma_msg *m)
+static inline __attribute__((always_inline)) void peek_rpc(struct rpcrdma_msg *m)
 {
 	const uint8_t *p = m->buf + m->header_len;
 
@@ -82,8 +82,12 @@ static enum rpcrdma_action decode_body(struct xdrc *x, struct rpcrdma_msg *m)
 	switch (m->rdma_proc) {
 	case RDMA_MSG:
 	case RDMA_NOMSG:
-		r = v2 ? rpcrdma2_decode_chunk_lists(x, m)
-		       : rpcrdma1_decode_chunks(x, m);
+		if (v2)
+			r = rpcrdma2_decode_chunk_lists(x, m);
+		else if (rpcrdma_decode_empty_lists(x, m))
+			r = RPCRDMA_R_OK;
+		else
+			r = rpcrdma1_decode_chunks(x, m);
 		if (r)
 			return judge(m, RPCRDMA_REPLY_BAD_HEADER, r, m->fault_off);
 		set_lengths(m, x);
@@ -136,12 +140,21 @@ enum rpcrdma_action rpcrdma_decode(const uint8_t *buf, size_t len,
 	m->direction = RPCRDMA_DIR_UNKNOWN;
 	xdrc_init(&x, buf, len);
 
-	fixed[0] = &m->rdma_xid;
-	fixed[1] = &m->rdma_vers;
-	fixed[2] = &m->rdma_credit;
-	fixed[3] = &m->rdma_proc;
-	while (m->nfixed < 4 && xdrc_get_u32(&x, fixed[m->nfixed]))
-		m->nfixed++;
+	if (len >= 16) {                      /* the common case: whole prefix */
+		m->rdma_xid = xdrc_be32(buf);
+		m->rdma_vers = xdrc_be32(buf + 4);
+		m->rdma_credit = xdrc_be32(buf + 8);
+		m->rdma_proc = xdrc_be32(buf + 12);
+		m->nfixed = 4;
+		x.off = 16;
+	} else {
+		fixed[0] = &m->rdma_xid;
+		fixed[1] = &m->rdma_vers;
+		fixed[2] = &m->rdma_credit;
+		fixed[3] = &m->rdma_proc;
+		while (m->nfixed < 4 && xdrc_get_u32(&x, fixed[m->nfixed]))
+			m->nfixed++;
+	}
 
 	if (m->nfixed < 2)
 		return judge(m, RPCRDMA_DISCARD, RPCRDMA_R_SHORT_PREFIX,

@@ -18,6 +18,25 @@ static inline enum rpcrdma_reason codec_fault(struct rpcrdma_msg *m,
 
 /* chunk_lists.c: the lists shared by rpcrdma1_chunks and
  * rpcrdma2_chunk_lists (identical wire form in both versions) */
+/* Three empty lists (0 0 0): most messages carry no chunks at all, so
+ * this is tried first, inline, before the general list decoders. */
+static inline bool rpcrdma_decode_empty_lists(struct xdrc *x,
+					      struct rpcrdma_msg *m)
+{
+	uint32_t w[3];
+
+	if (xdrc_left(x) < 12)
+		return false;
+	memcpy(w, x->p + x->off, sizeof(w));  /* zero in any byte order */
+	if (w[0] | w[1] | w[2])
+		return false;
+	m->reads_off = x->off;
+	m->writes_off = x->off + 4;
+	m->reply_off = x->off + 8;
+	x->off += 12;
+	return true;
+}
+
 enum rpcrdma_reason rpcrdma_decode_read_list(struct xdrc *x,
 					     struct rpcrdma_msg *m);
 enum rpcrdma_reason rpcrdma_decode_write_list(struct xdrc *x,

@@ -35,6 +35,8 @@ enum rpcrdma_reason rpcrdma2_decode_chunk_lists(struct xdrc *x,
 	r = decode_direction(x, m, &dir);
 	if (r)
 		return r;
+	if (rpcrdma_decode_empty_lists(x, m))
+		return RPCRDMA_R_OK;
 	r = rpcrdma_decode_read_list(x, m);
 	if (r)
 		return r;
