@@ -1,5 +1,417 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* msgprint_text.c - placeholder */
+/*
+ * msgprint_text.c - one decoded transport message as text: the -V tree in
+ * the drafts' field names (V1 §5.1.3, V2 §4.2) and the one-line summary
+ * (layouts in man/rpcrdma-decode.1, OUTPUT FORMAT).  No allocation, no
+ * printf: capture mode calls msgprint_line() for every message.
+ */
 #include "msgprint_int.h"
-void msgprint_tree(FILE *out, const struct rpcrdma_msg *m, const struct msg_ctx *c) { (void)out; (void)m; (void)c; }
-void msgprint_line(FILE *out, const struct rpcrdma_msg *m, const struct msg_ctx *c) { (void)out; (void)m; (void)c; }
+#include "outbuf.h"
+#include "rpcrdma/rpc.h"
+
+#define SRC_WIDTH 21                   /* "255.255.255.255:65535" */
+#define PROC_WIDTH 14                  /* "RDMA2_OPTIONAL" */
+
+static void put_notes(struct obuf *o, const struct rpcrdma_msg *m,
+		      const char *sep)
+{
+	const char *s = "";
+	unsigned bit;
+
+	for (bit = 0; bit < RPCRDMA_NOTE_COUNT_; bit++) {
+		if (m->notes & (1u << bit)) {
+			ob_puts(o, s);
+			ob_puts(o, rpcrdma_note_name(1u << bit));
+			s = sep;
+		}
+	}
+}
+
+/* "NFS v4 COMPOUND", "prog 123456 v1 proc 3", "MOUNT v3 proc 9" */
+static void put_rpc_call(struct obuf *o, const struct rpc_view *v)
+{
+	const char *prog = rpc_program_name(v->prog);
+	const char *proc = rpc_proc_name(v->prog, v->vers, v->proc);
+
+	if (prog) {
+		ob_puts(o, prog);
+	} else {
+		ob_puts(o, "prog ");
+		ob_u64(o, v->prog);
+	}
+	ob_puts(o, " v");
+	ob_u64(o, v->vers);
+	ob_putc(o, ' ');
+	if (proc) {
+		ob_puts(o, proc);
+	} else {
+		ob_puts(o, "proc ");
+		ob_u64(o, v->proc);
+	}
+}
+
+/* what follows the xid: "call NFS v3 NULL", "reply", "msg_type 7" */
+static void put_rpc_kind(struct obuf *o, const struct rpc_view *v)
+{
+	if (!v->has_msg_type) {
+		ob_puts(o, "(msg_type missing)");
+		return;
+	}
+	if (v->msg_type == RPC_CALL)
+		ob_puts(o, "call");
+	else if (v->msg_type == RPC_REPLY)
+		ob_puts(o, "reply");
+	else {
+		ob_puts(o, "msg_type ");
+		ob_u64(o, v->msg_type);
+	}
+	if (v->has_call_info) {
+		ob_puts(o, v->from_call ? " to " : " ");
+		put_rpc_call(o, v);
+	}
+}
+
+static void put_verdict_detail(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	const char *sec = rpcrdma_reason_section(m->reason);
+
+	ob_puts(o, rpcrdma_reason_name(m->reason));
+	ob_puts(o, ": ");
+	ob_puts(o, rpcrdma_reason_text(m->reason));
+	if (m->reason != RPCRDMA_R_OK) {
+		ob_puts(o, ", at byte ");
+		ob_u64(o, m->fault_off);
+	}
+	if (*sec) {
+		ob_puts(o, ", ");
+		ob_puts(o, sec);
+	}
+}
+
+/* ---------------------------------------------------------------- tree */
+
+static void tree_seg(struct obuf *o, const char *indent,
+		     const struct rpcrdma_segment *s)
+{
+	ob_puts(o, indent);
+	ob_puts(o, "handle ");
+	ob_hex(o, s->rdma_handle, 8);
+	ob_puts(o, " length ");
+	ob_u64(o, s->rdma_length);
+	ob_puts(o, " offset ");
+	ob_hex(o, s->rdma_offset, 16);
+	ob_putc(o, '\n');
+}
+
+static void tree_count(struct obuf *o, uint32_t n, const char *what)
+{
+	ob_u64(o, n);
+	ob_putc(o, ' ');
+	ob_puts(o, what);
+	if (n != 1)
+		ob_putc(o, 's');
+	ob_putc(o, '\n');
+}
+
+static void tree_chunk_lists(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_read_segment rs;
+	struct rpcrdma_read_iter ri;
+	struct rpcrdma_chunk_iter ci;
+	struct rpcrdma_seg_iter si;
+	struct rpcrdma_segment s;
+	uint32_t n = 0;
+
+	if (m->reads_off) {
+		ob_puts(o, "  rdma_reads: ");
+		tree_count(o, m->nreads, "segment");
+		rpcrdma_read_iter_init(m, &ri);
+		while (rpcrdma_read_next(&ri, &rs)) {
+			ob_puts(o, "    position ");
+			ob_u64(o, rs.rdma_position);
+			tree_seg(o, " ", &rs.rdma_target);
+		}
+	}
+	if (m->writes_off) {
+		ob_puts(o, "  rdma_writes: ");
+		tree_count(o, m->nwrites, "chunk");
+		rpcrdma_write_iter_init(m, &ci);
+		while (rpcrdma_write_next(&ci, &si)) {
+			ob_puts(o, "    chunk ");
+			ob_u64(o, ++n);
+			ob_puts(o, ": ");
+			tree_count(o, si.nsegs, "segment");
+			while (rpcrdma_seg_next(&si, &s))
+				tree_seg(o, "      ", &s);
+		}
+	}
+	if (m->reply_off) {
+		ob_puts(o, "  rdma_reply: ");
+		if (!rpcrdma_reply_chunk(m, &si)) {
+			ob_puts(o, "none\n");
+			return;
+		}
+		tree_count(o, si.nsegs, "segment");
+		while (rpcrdma_seg_next(&si, &s))
+			tree_seg(o, "    ", &s);
+	}
+}
+
+static void tree_error(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	ob_puts(o, "  rdma_err: ");
+	ob_puts(o, rpcrdma_err_name(m->rdma_vers, m->rdma_err));
+	ob_puts(o, " (");
+	ob_u64(o, m->rdma_err);
+	ob_puts(o, ")\n");
+	if (mp_has_vers_low(m)) {
+		ob_puts(o, "  rdma_vrange: rdma_vers_low ");
+		ob_u64(o, m->rdma_vers_low);
+		if (mp_has_vers_high(m)) {
+			ob_puts(o, " rdma_vers_high ");
+			ob_u64(o, m->rdma_vers_high);
+		}
+		ob_putc(o, '\n');
+	}
+}
+
+static void tree_optional(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	if (m->len >= 24) {
+		ob_puts(o, "  rdma_opttype: ");
+		ob_u64(o, m->rdma_opttype);
+		ob_putc(o, '\n');
+	}
+	if (m->len >= 28) {
+		ob_puts(o, "  rdma_optinfo: ");
+		tree_count(o, m->optinfo_len, "byte");
+	}
+}
+
+static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
+		       const struct msg_ctx *c)
+{
+	if (c && c->in_capture) {
+		ob_puts(o, "frame ");
+		ob_u64(o, c->frame);
+		ob_putc(o, ' ');
+		ob_time(o, c->ts_sec, c->ts_usec);
+		ob_putc(o, ' ');
+		ob_puts(o, c->src ? c->src : "?");
+		ob_puts(o, " > ");
+		ob_puts(o, c->dst ? c->dst : "?");
+		if (c->transport) {
+			ob_putc(o, ' ');
+			ob_puts(o, c->transport);
+		}
+		ob_puts(o, " conversation ");
+		ob_u64(o, c->conversation);
+		ob_putc(o, '\n');
+	}
+	ob_puts(o, "RPC-over-RDMA");
+	if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_ONE)
+		ob_puts(o, " Version One");
+	else if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_TWO)
+		ob_puts(o, " Version Two");
+	ob_puts(o, ", ");
+	tree_count(o, m->len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->len, "byte");
+}
+
+static void tree_prefix(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	if (m->nfixed >= 1) {
+		ob_puts(o, "  rdma_xid: ");
+		ob_hex(o, m->rdma_xid, 8);
+		ob_putc(o, '\n');
+	}
+	if (m->nfixed >= 2) {
+		ob_puts(o, "  rdma_vers: ");
+		ob_u64(o, m->rdma_vers);
+		ob_putc(o, '\n');
+	}
+	if (m->nfixed >= 3) {
+		ob_puts(o, "  rdma_credit: ");
+		ob_u64(o, m->rdma_credit);
+		ob_putc(o, '\n');
+	}
+	if (m->nfixed >= 4) {
+		ob_puts(o, "  rdma_proc: ");
+		ob_puts(o, rpcrdma_proc_name(m->rdma_vers, m->rdma_proc));
+		ob_puts(o, " (");
+		ob_u64(o, m->rdma_proc);
+		ob_puts(o, ")\n");
+	}
+	if (m->direction != RPCRDMA_DIR_UNKNOWN) {
+		/* V2 MSG/NOMSG carry it as rdma_direction, OPTIONAL as rdma_optdir */
+		if (m->has_direction_word)
+			ob_puts(o, m->rdma_proc == RDMA2_OPTIONAL ?
+				"  rdma_optdir: " : "  rdma_direction: ");
+		else
+			ob_puts(o, "  direction: ");
+		ob_puts(o, rpcrdma_direction_name(m->direction));
+		if (m->direction_inferred)
+			ob_puts(o, " (inferred from the chunk lists)");
+		ob_putc(o, '\n');
+	}
+}
+
+void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
+		   const struct msg_ctx *c)
+{
+	uint8_t reply[64];
+	struct rpc_view v;
+	struct obuf o;
+	size_t n;
+
+	ob_init(&o, out);
+	tree_title(&o, m, c);
+	tree_prefix(&o, m);
+	if (mp_is_chunked(m))
+		tree_chunk_lists(&o, m);
+	if (mp_is_error(m))
+		tree_error(&o, m);
+	if (mp_is_optional(m))
+		tree_optional(&o, m);
+	if (m->header_len) {
+		ob_puts(&o, "  header_length: ");
+		ob_u64(&o, m->header_len);
+		ob_puts(&o, ", payload_length: ");
+		ob_u64(&o, m->payload_len);
+		ob_putc(&o, '\n');
+	}
+	msgprint_rpc_view(m, c, &v);
+	if (v.present) {
+		ob_puts(&o, "  rpc: xid ");
+		ob_hex(&o, v.xid, 8);
+		ob_putc(&o, ' ');
+		put_rpc_kind(&o, &v);
+		if (c && c->in_capture && c->rpc_source) {
+			ob_puts(&o, " (");
+			ob_puts(&o, c->rpc_source);
+			ob_putc(&o, ')');
+		}
+		if (v.has_call_frame) {
+			ob_puts(&o, ", call in frame ");
+			ob_u64(&o, v.call_frame);
+		}
+		ob_putc(&o, '\n');
+	}
+	ob_puts(&o, "verdict: ");
+	ob_puts(&o, rpcrdma_action_name(m->action));
+	ob_puts(&o, " (");
+	put_verdict_detail(&o, m);
+	ob_puts(&o, ")\n");
+	if (m->notes) {
+		ob_puts(&o, "notes: ");
+		put_notes(&o, m, " ");
+		ob_putc(&o, '\n');
+	}
+	n = msgprint_error_reply(m, reply);
+	if (n) {
+		ob_puts(&o, "error_reply: ");
+		ob_hexbytes(&o, reply, n);
+		ob_putc(&o, '\n');
+	}
+	ob_flush(&o);
+}
+
+/* ---------------------------------------------------------------- line */
+
+static void line_body(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	if (mp_is_chunked(m)) {
+		ob_puts(o, " reads ");
+		ob_u64(o, m->nreads);
+		ob_puts(o, " writes ");
+		ob_u64(o, m->nwrites);
+		ob_puts(o, " reply ");
+		if (m->has_reply)
+			ob_u64(o, m->nreply_segs);
+		else
+			ob_putc(o, '-');
+	} else if (mp_is_error(m)) {
+		ob_puts(o, " err ");
+		ob_puts(o, rpcrdma_err_name(m->rdma_vers, m->rdma_err));
+		if (mp_has_vers_high(m)) {
+			ob_putc(o, ' ');
+			ob_u64(o, m->rdma_vers_low);
+			ob_putc(o, '-');
+			ob_u64(o, m->rdma_vers_high);
+		}
+	} else if (mp_is_optional(m)) {
+		ob_puts(o, " optdir ");
+		ob_puts(o, rpcrdma_direction_name((int)m->rdma_optdir));
+		if (m->len >= 24) {
+			ob_puts(o, " opttype ");
+			ob_u64(o, m->rdma_opttype);
+		}
+		if (m->len >= 28) {
+			ob_puts(o, " info ");
+			ob_u64(o, m->optinfo_len);
+		}
+	}
+}
+
+void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
+		   const struct msg_ctx *c)
+{
+	struct rpc_view v;
+	struct obuf o;
+
+	ob_init(&o, out);
+	if (c && c->in_capture) {
+		ob_u64w(&o, c->frame, 6);
+		ob_putc(&o, ' ');
+		ob_time(&o, c->ts_sec, c->ts_usec);
+		ob_putc(&o, ' ');
+		ob_putsw(&o, c->src ? c->src : "?", SRC_WIDTH);
+		ob_puts(&o, " > ");
+		ob_putsw(&o, c->dst ? c->dst : "?", SRC_WIDTH);
+		ob_putc(&o, ' ');
+	}
+	if (m->nfixed >= 2) {
+		ob_putc(&o, 'v');
+		ob_u64(&o, m->rdma_vers);
+	} else {
+		ob_puts(&o, "v-");
+	}
+	ob_putc(&o, ' ');
+	ob_putsw(&o, m->nfixed >= 4 ? rpcrdma_proc_name(m->rdma_vers, m->rdma_proc)
+				    : "-", PROC_WIDTH);
+	ob_puts(&o, " xid ");
+	if (m->nfixed >= 1)
+		ob_hex(&o, m->rdma_xid, 8);
+	else
+		ob_puts(&o, "-         ");
+	ob_puts(&o, " credits ");
+	if (m->nfixed >= 3)
+		ob_u64w(&o, m->rdma_credit, 3);
+	else
+		ob_puts(&o, "  -");
+	line_body(&o, m);
+	msgprint_rpc_view(m, c, &v);
+	if (v.present && v.has_call_info) {
+		ob_putc(&o, ' ');
+		put_rpc_call(&o, &v);
+		ob_puts(&o, v.msg_type == RPC_CALL ? " call" : " reply");
+	} else if (v.present) {
+		ob_puts(&o, " RPC ");
+		put_rpc_kind(&o, &v);
+	}
+	if (m->action != RPCRDMA_ACCEPT) {
+		ob_puts(&o, " [");
+		ob_puts(&o, rpcrdma_action_name(m->action));
+		ob_putc(&o, ' ');
+		ob_puts(&o, rpcrdma_reason_name(m->reason));
+		ob_puts(&o, " at ");
+		ob_u64(&o, m->fault_off);
+		ob_putc(&o, ']');
+	}
+	if (m->notes) {
+		ob_puts(&o, " (");
+		put_notes(&o, m, ",");
+		ob_putc(&o, ')');
+	}
+	ob_putc(&o, '\n');
+	ob_flush(&o);
+}
