@@ -35,4 +35,7 @@ install-codec: $(CODEC_A) $(CODEC_SO) $(CODEC_PC)
 	ln -sf librpcrdma.so.$(CODEC_VERSION) $(DESTDIR)$(LIBDIR)/librpcrdma.so.$(CODEC_SOMAJOR)
 	ln -sf librpcrdma.so.$(CODEC_SOMAJOR) $(DESTDIR)$(LIBDIR)/librpcrdma.so
 	install -m 644 libcodec/include/rpcrdma/*.h $(DESTDIR)$(INCLUDEDIR)/rpcrdma/
-	install -m 644 $(CODEC_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(CODEC_VERSION)|' \
+	    libcodec/librpcrdma.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/librpcrdma.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/librpcrdma.pc
