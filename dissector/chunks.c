@@ -1,0 +1,207 @@
+/* chunks.c - rebuilding RPC messages carried in chunks (Long Call, Long Reply, DDP read chunks). */
+#include "rpcrdma_plugin.h"
+#include "chunks.h"
+
+#include <string.h>
+
+#define MAX_SEGS 64u     /* more read segments than this: do not rebuild */
+#define ZERO_FILL_MAX (16u * 1024u * 1024u)
+
+static expert_field ei_missing = EI_INIT;
+
+void rpcrdma_register_chunks(void)
+{
+	static ei_register_info ei[] = {
+		{ &ei_missing, { "rpcrdma.expert.chunk_not_captured",
+		  PI_REASSEMBLE, PI_NOTE,
+		  "Chunk data is not in the capture", EXPFILL } },
+	};
+
+	expert_register_field_array(expert_register_protocol(proto_rpcrdma),
+				    ei, array_length(ei));
+}
+
+static uint32_t chunk_len(const struct rpcrdma_segment *s, uint32_t n)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		sum += s[i].rdma_length;
+	return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+}
+
+struct rchunk {
+	uint32_t position;
+	uint32_t first, n;       /* segments segs[first .. first+n) */
+};
+
+/* A subtree for one rebuilt message; its text says whether it worked */
+static proto_tree *reasm_tree(proto_tree *tree, tvbuff_t *tvb, const char *what)
+{
+	proto_item *it = proto_tree_add_item(tree, rpcrdma_hf.reasm_from, tvb,
+					     0, 0, ENC_NA);
+	proto_item_set_generated(it);
+	proto_item_set_text(it, "%s: data not in the capture", what);
+	return proto_item_add_subtree(it, rpcrdma_ett.reasm);
+}
+
+static void reasm_done(proto_tree *rt, tvbuff_t *tvb, const char *what,
+		       unsigned len)
+{
+	proto_item *it;
+
+	proto_item_set_text(proto_tree_get_parent(rt), "%s: %u bytes", what, len);
+	it = proto_tree_add_uint(rt, rpcrdma_hf.reasm_len, tvb, 0, 0, len);
+	proto_item_set_generated(it);
+}
+
+/* Read list -> chunks: consecutive segments with one position form a chunk */
+static uint32_t read_chunks(const struct rpcrdma_msg *m,
+			    struct rpcrdma_segment *segs, struct rchunk *ch)
+{
+	struct rpcrdma_read_iter it;
+	struct rpcrdma_read_segment rs;
+	uint32_t n = 0, nch = 0;
+
+	rpcrdma_read_iter_init(m, &it);
+	while (n < MAX_SEGS && rpcrdma_read_next(&it, &rs)) {
+		segs[n] = rs.rdma_target;
+		if (nch && ch[nch - 1].position == rs.rdma_position) {
+			ch[nch - 1].n++;
+		} else {
+			ch[nch].position = rs.rdma_position;
+			ch[nch].first = n;
+			ch[nch].n = 1;
+			nch++;
+		}
+		n++;
+	}
+	return n == m->nreads ? nch : 0;
+}
+
+tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
+			       proto_tree *tree, const struct rpcrdma_msg *m,
+			       tvbuff_t *inline_payload)
+{
+	struct rpcrdma_segment segs[MAX_SEGS];
+	struct rchunk ch[MAX_SEGS];
+	uint32_t nch, i, len = 0;
+	uint8_t *buf = NULL;
+	proto_tree *rt;
+	tvbuff_t *t;
+	bool zero_filled = false;
+
+	if (!rpcrdma_prefs.reassemble || m->nreads == 0 || m->nreads > MAX_SEGS)
+		return NULL;
+	nch = read_chunks(m, segs, ch);
+	if (!nch)
+		return NULL;
+	rt = reasm_tree(tree, tvb, "RPC call rebuilt from the read list");
+	i = 0;
+	if (ch[0].position == 0) {          /* Long Call: Position Zero chunk */
+		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, ch[0].n, 0, rt);
+		if (!t)
+			return NULL;
+		len = tvb_captured_length(t);
+		buf = (uint8_t *)tvb_memdup(pinfo->pool, t, 0, len);
+		i = 1;
+	} else if (inline_payload) {
+		len = tvb_captured_length(inline_payload);
+		buf = (uint8_t *)tvb_memdup(pinfo->pool, inline_payload, 0, len);
+	} else {
+		return NULL;
+	}
+	for (; i < nch; i++) {           /* DDP-eligible data at its position */
+		uint32_t clen, pad, pos = ch[i].position;
+		uint8_t *nb;
+
+		t = rpcrdma_reasm_chunk(tvb, pinfo, segs + ch[i].first, ch[i].n,
+					0, rt);
+		if (pos > len)
+			return NULL;
+		if (t) {
+			clen = tvb_captured_length(t);
+		} else {
+			/* data not captured: zeros of the chunk's length keep
+			 * the XDR above decodable; say so */
+			clen = chunk_len(segs + ch[i].first, ch[i].n);
+			if (clen == 0 || clen > ZERO_FILL_MAX)
+				return NULL;
+			t = tvb_new_child_real_data(tvb,
+				wmem_alloc0(pinfo->pool, clen), clen, (int)clen);
+			proto_tree_add_expert_format(rt, pinfo, &ei_missing, tvb,
+				0, 0, "Read chunk at position %u (%u bytes) is not "
+				"in the capture: zero-filled", pos, clen);
+			zero_filled = true;
+		}
+		pad = (4 - (clen & 3)) & 3;
+		nb = wmem_alloc0(pinfo->pool, (size_t)len + clen + pad);
+		memcpy(nb, buf, pos);
+		tvb_memcpy(t, nb + pos, 0, clen);
+		memcpy(nb + pos + clen + pad, buf + pos, len - pos);
+		buf = nb;
+		len += clen + pad;
+	}
+	if (!len)
+		return NULL;
+	t = tvb_new_child_real_data(tvb, buf, len, (int)len);
+	add_new_data_source(pinfo, t, "Rebuilt RPC call");
+	reasm_done(rt, tvb, zero_filled ? "RPC call (read chunk data zero-filled)"
+			    : "RPC call rebuilt from the read list", len);
+	return t;
+}
+
+tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
+				proto_tree *tree, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_segment segs[MAX_SEGS];
+	struct rpcrdma_seg_iter si;
+	uint32_t n = 0;
+	proto_tree *rt;
+	tvbuff_t *t;
+
+	if (!rpcrdma_prefs.reassemble || !rpcrdma_reply_chunk(m, &si) ||
+	    si.nsegs > MAX_SEGS)
+		return NULL;
+	while (rpcrdma_seg_next(&si, &segs[n]))
+		n++;
+	/* the responder Wrote the reply before it Sent this header */
+	rt = reasm_tree(tree, tvb, "RPC reply from the reply chunk");
+	t = rpcrdma_reasm_chunk(tvb, pinfo, segs, n, pinfo->num, rt);
+	if (!t)
+		return NULL;
+	add_new_data_source(pinfo, t, "Reply chunk");
+	reasm_done(rt, tvb, "RPC reply from the reply chunk",
+		   tvb_captured_length(t));
+	return t;
+}
+
+void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
+			       proto_tree *tree, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_segment segs[MAX_SEGS];
+	struct rpcrdma_chunk_iter ci;
+	struct rpcrdma_seg_iter si;
+
+	if (!rpcrdma_prefs.reassemble)
+		return;
+	rpcrdma_write_iter_init(m, &ci);
+	while (rpcrdma_write_next(&ci, &si)) {
+		uint32_t n = 0;
+		proto_tree *rt;
+		tvbuff_t *t;
+
+		if (si.nsegs > MAX_SEGS)
+			continue;
+		while (rpcrdma_seg_next(&si, &segs[n]))
+			n++;
+		rt = reasm_tree(tree, tvb, "Write chunk data");
+		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, n, pinfo->num, rt);
+		if (!t)
+			continue;
+		add_new_data_source(pinfo, t, "Write chunk");
+		reasm_done(rt, tvb, "Write chunk data", tvb_captured_length(t));
+		proto_tree_add_item(rt, rpcrdma_hf.chunk_data, t, 0, -1, ENC_NA);
+	}
+}

@@ -1,0 +1,21 @@
+/* chunks.h - rebuilding RPC messages carried in chunks (chunks.c). */
+#ifndef RPCRDMA_CHUNKS_H
+#define RPCRDMA_CHUNKS_H
+
+#include "rpcrdma_plugin.h"
+
+void rpcrdma_register_chunks(void);
+/* The whole RPC call: Position Zero read chunk (or the inline payload) with
+ * every other read chunk put back at its position; NULL when the capture
+ * lacks data. */
+tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
+			       proto_tree *tree, const struct rpcrdma_msg *m,
+			       tvbuff_t *inline_payload);
+/* The RPC reply the responder wrote into the reply chunk, or NULL. */
+tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
+				proto_tree *tree, const struct rpcrdma_msg *m);
+/* Each write chunk's data, as far as the capture holds it. */
+void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
+			       proto_tree *tree, const struct rpcrdma_msg *m);
+
+#endif

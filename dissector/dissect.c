@@ -1,0 +1,229 @@
+/* dissect.c - one RPC-over-RDMA message: libcodec decode, columns, tree, RPC handoff, heuristic test. */
+#include "rpcrdma_plugin.h"
+#include "chunks.h"
+#include "reasm.h"
+
+static dissector_handle_t rpc_handle;
+static dissector_handle_t rpcrdma_handle;
+
+/* Peers seen exchanging well-formed RPC-over-RDMA (per capture): on their
+ * connection, malformed headers are claimed too so their faults show. */
+static wmem_map_t *known_peers;
+
+static unsigned peer_key(const packet_info *pinfo)
+{
+	return add_address_to_hash(0, &pinfo->src) ^
+	       add_address_to_hash(0, &pinfo->dst);
+}
+
+static const uint8_t *bytes_of(tvbuff_t *tvb, unsigned *len)
+{
+	*len = tvb_captured_length(tvb);
+	return *len ? tvb_get_ptr(tvb, 0, (int)*len) : NULL;
+}
+
+/* The strong tests: is this a well-formed, recognisable header? */
+static bool strong(const struct rpcrdma_msg *m, unsigned len)
+{
+	if (m->nfixed < 4)
+		return false;
+	if (m->rdma_vers == RPCRDMA_VERSION_TWO)
+		return m->rdma_proc == RDMA2_MSG || m->rdma_proc == RDMA2_NOMSG ||
+		       m->rdma_proc == RDMA2_ERROR ||
+		       m->rdma_proc == RDMA2_OPTIONAL;
+	if (m->rdma_vers != RPCRDMA_VERSION_ONE || !rpcrdma_prefs.claim_v1)
+		return false;
+	switch (m->rdma_proc) {
+	case RDMA_MSG:     /* the RPC xid after the chunk lists is rdma_xid */
+		return m->has_rpc_xid && m->rpc_xid == m->rdma_xid;
+	case RDMA_NOMSG:
+	case RDMA_ERROR:
+		return m->action == RPCRDMA_ACCEPT;
+	case RDMA_DONE:    /* rpcrdma1_done is the bare prefix */
+		return len == 16;
+	case RDMA_MSGP:    /* prefix, align, thresh, three lists, RPC xid */
+		return len >= 40;
+	default:
+		return false;
+	}
+}
+
+static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial)
+{
+	struct rpcrdma_msg m;
+	unsigned len;
+	const uint8_t *buf;
+
+	if (tvb_captured_length(tvb) < 8)
+		return false;
+	buf = bytes_of(tvb, &len);
+	rpcrdma_decode(buf, len, &m);
+	if (m.rdma_vers == RPCRDMA_VERSION_ONE && !rpcrdma_prefs.claim_v1)
+		return false;
+	if (partial)   /* first part of a longer Send: the prefix only */
+		return m.nfixed == 4 &&
+		       (m.rdma_vers == 2 || m.rdma_vers == 1) &&
+		       (m.rdma_proc == RDMA_MSG || m.rdma_proc == RDMA_NOMSG);
+	if (strong(&m, len)) {
+		if (!PINFO_FD_VISITED(pinfo))
+			wmem_map_insert(known_peers,
+					GUINT_TO_POINTER(peer_key(pinfo)),
+					GUINT_TO_POINTER(1));
+		return true;
+	}
+	return wmem_map_lookup(known_peers,
+			       GUINT_TO_POINTER(peer_key(pinfo))) != NULL;
+}
+
+static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
+{
+	void *cached = p_get_proto_data(wmem_file_scope(), pinfo,
+					proto_rpcrdma, KEY_CLAIM);
+	bool yes;
+
+	if (cached)
+		return GPOINTER_TO_UINT(cached) == 2;
+	yes = decide(tvb, pinfo, partial);
+	if (!PINFO_FD_VISITED(pinfo))
+		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+				 KEY_CLAIM, GUINT_TO_POINTER(yes ? 2 : 1));
+	return yes;
+}
+
+bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo)
+{
+	return claims(tvb, pinfo, false);
+}
+
+bool rpcrdma_claims_partial(tvbuff_t *tvb, packet_info *pinfo)
+{
+	return claims(tvb, pinfo, true);
+}
+
+static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
+		    unsigned len)
+{
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	col_clear(pinfo->cinfo, COL_INFO);
+	if (m->nfixed < 4) {
+		col_add_fstr(pinfo->cinfo, COL_INFO,
+			     "RPC-over-RDMA, %u bytes", len);
+	} else {
+		col_add_fstr(pinfo->cinfo, COL_INFO,
+			     "%s v%u xid 0x%08x credits %u",
+			     rpcrdma_proc_name(m->rdma_vers, m->rdma_proc),
+			     m->rdma_vers, m->rdma_xid, m->rdma_credit);
+	}
+	if (m->has_err) {
+		col_append_fstr(pinfo->cinfo, COL_INFO, " %s",
+				rpcrdma_err_name(m->rdma_vers, m->rdma_err));
+		if (m->has_vrange)
+			col_append_fstr(pinfo->cinfo, COL_INFO, " (%u-%u)",
+					m->rdma_vers_low, m->rdma_vers_high);
+	}
+	if (m->has_optional)
+		col_append_fstr(pinfo->cinfo, COL_INFO, " type %u, %u bytes",
+				m->rdma_opttype, m->optinfo_len);
+	if (m->nreads || m->nwrites || m->has_reply)
+		col_append_fstr(pinfo->cinfo, COL_INFO, " [%u read, %u write%s]",
+				m->nreads, m->nwrites,
+				m->has_reply ? ", reply chunk" : "");
+	if (m->action != RPCRDMA_ACCEPT)
+		col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]",
+				rpcrdma_reason_name(m->reason));
+}
+
+static void to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
+{
+	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
+
+	/* keep our summary in front of RPC's */
+	col_append_str(pinfo->cinfo, COL_INFO, " ; ");
+	col_set_fence(pinfo->cinfo, COL_INFO);
+	/* InfiniBand/RoCE: the "ports" are not symmetric (UDP 4791 from
+	 * per-QP source ports, or the destination QP only), so RPC could not
+	 * pair a reply with its call; hide them while RPC runs (XIDs still
+	 * tell calls apart).  iWARP's TCP ports pair up as they are. */
+	if (pinfo->ptype != PT_TCP)
+		pinfo->srcport = pinfo->destport = 0;
+	call_dissector(rpc_handle, t, pinfo, tree);
+	pinfo->srcport = srcport;
+	pinfo->destport = destport;
+}
+
+static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+		    proto_tree *sub, const struct rpcrdma_msg *m)
+{
+	tvbuff_t *p = NULL, *whole;
+	bool is_msg = m->rdma_proc == RDMA_MSG;
+
+	if (m->header_len && m->payload_len &&
+	    m->header_len < tvb_captured_length(tvb))
+		p = tvb_new_subset_remaining(tvb, (int)m->header_len);
+	if (m->rdma_vers != 1 && m->rdma_vers != 2)
+		goto data;
+	if (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG) {
+		if (m->nwrites)
+			rpcrdma_show_write_chunks(tvb, pinfo, sub, m);
+		if (m->nreads) {
+			whole = rpcrdma_rebuild_call(tvb, pinfo, sub, m,
+						     is_msg ? p : NULL);
+			if (whole) {
+				to_rpc(whole, pinfo, tree);
+				return;
+			}
+		} else if (!is_msg && m->has_reply) {
+			whole = rpcrdma_rebuild_reply(tvb, pinfo, sub, m);
+			if (whole) {
+				to_rpc(whole, pinfo, tree);
+				return;
+			}
+		}
+		if (is_msg && p && m->has_rpc_xid) {
+			to_rpc(p, pinfo, tree);
+			return;
+		}
+	}
+data:
+	if (p)
+		call_data_dissector(p, pinfo, tree);
+}
+
+int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+{
+	struct rpcrdma_msg m;
+	proto_tree *sub;
+	unsigned len;
+	const uint8_t *buf = bytes_of(tvb, &len);
+
+	rpcrdma_decode(buf, len, &m);
+	columns(pinfo, &m, len);
+	rpcrdma_tree_header(tvb, pinfo, tree, &m, &sub);
+	if (rpcrdma_prefs.check_inline && m.nfixed >= 2)
+		rpcrdma_expert_inline(pinfo, sub, tvb, &m,
+				      m.rdma_vers == 2 ? rpcrdma_prefs.v2_inline
+						       : rpcrdma_prefs.v1_inline);
+	payload(tvb, pinfo, tree, sub, &m);
+	return (int)tvb_captured_length(tvb);
+}
+
+/* The Decode As entry: take every payload, whatever it looks like */
+static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo,
+			     proto_tree *tree, void *data _U_)
+{
+	return rpcrdma_dissect_msg(tvb, pinfo, tree);
+}
+
+void rpcrdma_dissect_register(void)
+{
+	known_peers = wmem_map_new_autoreset(wmem_epan_scope(),
+		wmem_file_scope(), g_direct_hash, g_direct_equal);
+	rpcrdma_handle = register_dissector("rpcrdma", dissect_decode_as,
+					    proto_rpcrdma);
+}
+
+void rpcrdma_dissect_handoff(void)
+{
+	rpc_handle = find_dissector_add_dependency("rpc", proto_rpcrdma);
+	dissector_add_for_decode_as("infiniband", rpcrdma_handle);
+}

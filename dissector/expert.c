@@ -1,0 +1,139 @@
+/* expert.c - expert infos: the codec's verdict and notes, and inline-threshold checks. */
+#include "rpcrdma_plugin.h"
+
+/* One expert id per codec reason (docs/verdicts.md), named ei_rpcrdma_<reason> */
+#define REASONS(X) \
+	X(SHORT_PREFIX, short_prefix, PI_MALFORMED) \
+	X(BAD_VERS, bad_vers, PI_PROTOCOL) \
+	X(TRUNCATED, truncated, PI_MALFORMED) \
+	X(BAD_PROC, bad_proc, PI_PROTOCOL) \
+	X(MSGP, msgp, PI_PROTOCOL) \
+	X(DONE, done, PI_PROTOCOL) \
+	X(BAD_DISCRIMINANT, bad_discriminant, PI_MALFORMED) \
+	X(BAD_POSITION, bad_position, PI_PROTOCOL) \
+	X(EMPTY_CHUNK, empty_chunk, PI_PROTOCOL) \
+	X(BAD_COUNT, bad_count, PI_MALFORMED) \
+	X(BAD_DIRECTION, bad_direction, PI_PROTOCOL) \
+	X(NOMSG_WITHOUT_CHUNKS, nomsg_without_chunks, PI_PROTOCOL) \
+	X(MISSING_PAYLOAD, missing_payload, PI_MALFORMED) \
+	X(XID_MISMATCH, xid_mismatch, PI_SEQUENCE) \
+	X(DIRECTION_MISMATCH, direction_mismatch, PI_PROTOCOL) \
+	X(BAD_ERR_CODE, bad_err_code, PI_PROTOCOL) \
+	X(UNKNOWN_OPTION, unknown_option, PI_PROTOCOL)
+
+#define DECLARE(up, low, grp) static expert_field ei_rpcrdma_##low = EI_INIT;
+REASONS(DECLARE)
+#undef DECLARE
+
+/* Notes (non-fatal) and the inline-threshold check */
+static expert_field ei_rpcrdma_zero_credit = EI_INIT;
+static expert_field ei_rpcrdma_trailing_bytes = EI_INIT;
+static expert_field ei_rpcrdma_v1_msg_type = EI_INIT;
+static expert_field ei_rpcrdma_inline_exceeded = EI_INIT;
+
+static expert_field *reason_ei(enum rpcrdma_reason r)
+{
+	switch (r) {
+#define CASE(up, low, grp) case RPCRDMA_R_##up: return &ei_rpcrdma_##low;
+	REASONS(CASE)
+#undef CASE
+	default:
+		return NULL;
+	}
+}
+
+/* Sections for the notes (docs/verdicts.md "Notes") */
+static const struct {
+	unsigned bit;
+	expert_field *ei;
+	const char *text, *section;
+} note_info[] = {
+	{ RPCRDMA_NOTE_ZERO_CREDIT, &ei_rpcrdma_zero_credit,
+	  "credit grant of zero in a reply", "V1 4.3.1" },
+	{ RPCRDMA_NOTE_TRAILING_BYTES, &ei_rpcrdma_trailing_bytes,
+	  "bytes follow a header that has no Payload stream",
+	  "V1 Table 1, V2 4.2.1" },
+	{ RPCRDMA_NOTE_V1_MSG_TYPE, &ei_rpcrdma_v1_msg_type,
+	  "RPC msg_type is neither CALL nor REPLY", "V1 5.2.1" },
+};
+
+void rpcrdma_register_expert(void)
+{
+	static ei_register_info ei[] = {
+#define EI(up, low, grp) \
+	{ &ei_rpcrdma_##low, { "rpcrdma.expert." #low, grp, PI_ERROR, \
+	  "RPC-over-RDMA: " #low, EXPFILL } },
+		REASONS(EI)
+#undef EI
+		{ &ei_rpcrdma_zero_credit, { "rpcrdma.expert.zero_credit",
+		  PI_PROTOCOL, PI_WARN, "Zero credit grant", EXPFILL } },
+		{ &ei_rpcrdma_trailing_bytes, { "rpcrdma.expert.trailing_bytes",
+		  PI_PROTOCOL, PI_WARN, "Trailing bytes", EXPFILL } },
+		{ &ei_rpcrdma_v1_msg_type, { "rpcrdma.expert.v1_msg_type",
+		  PI_PROTOCOL, PI_WARN, "Unknown RPC msg_type", EXPFILL } },
+		{ &ei_rpcrdma_inline_exceeded, { "rpcrdma.expert.inline_exceeded",
+		  PI_PROTOCOL, PI_WARN, "Send exceeds the inline threshold",
+		  EXPFILL } },
+	};
+	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
+
+	expert_register_field_array(em, ei, array_length(ei));
+}
+
+/* An item on bytes [off, off+4) clipped to what was captured */
+static void clip(tvbuff_t *tvb, uint32_t off, int *o, int *l)
+{
+	unsigned cap = tvb_captured_length(tvb);
+
+	if (off > cap)
+		off = cap;
+	*o = (int)off;
+	*l = (int)MIN(4u, cap - off);
+}
+
+void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
+			    tvbuff_t *tvb, const struct rpcrdma_msg *m)
+{
+	expert_field *ei = reason_ei(m->reason);
+	size_t i;
+	int o, l;
+
+	if (m->reason != RPCRDMA_R_OK && ei) {
+		clip(tvb, m->fault_off, &o, &l);
+		proto_tree_add_expert_format(tree, pinfo, ei, tvb, o, l,
+			"%s: %s [%s]; receiver action: %s",
+			rpcrdma_reason_name(m->reason),
+			rpcrdma_reason_text(m->reason),
+			rpcrdma_reason_section(m->reason),
+			rpcrdma_action_name(m->action));
+	}
+	for (i = 0; i < array_length(note_info); i++) {
+		if (!(m->notes & note_info[i].bit))
+			continue;
+		/* credits at 8; trailing bytes after the header; msg_type after xid */
+		if (note_info[i].bit == RPCRDMA_NOTE_ZERO_CREDIT)
+			clip(tvb, 8, &o, &l);
+		else if (note_info[i].bit == RPCRDMA_NOTE_V1_MSG_TYPE)
+			clip(tvb, m->header_len + 4, &o, &l);
+		else
+			clip(tvb, m->header_len, &o, &l);
+		proto_tree_add_expert_format(tree, pinfo, note_info[i].ei, tvb,
+			o, l, "%s: %s [%s]",
+			rpcrdma_note_name(note_info[i].bit), note_info[i].text,
+			note_info[i].section);
+	}
+}
+
+void rpcrdma_expert_inline(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb,
+			   const struct rpcrdma_msg *m, uint32_t threshold)
+{
+	unsigned len = tvb_reported_length(tvb);
+
+	if (threshold == 0 || len <= threshold)
+		return;
+	proto_tree_add_expert_format(tree, pinfo, &ei_rpcrdma_inline_exceeded,
+		tvb, 0, 0,
+		"inline_exceeded: a %u-byte Send exceeds the V%u inline "
+		"threshold of %u bytes [%s]", len, m->rdma_vers, threshold,
+		m->rdma_vers == 2 ? "V2 2.3" : "V1 4.3.2");
+}

@@ -1,0 +1,136 @@
+/* iwarp.c - iWARP: the iwarp_ddp_rdmap heuristic, multi-segment Sends, RDMA Read/Write tracking. */
+#include "rpcrdma_plugin.h"
+#include "reasm.h"
+
+#include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
+
+struct iw_read {                 /* an RDMA Read Request: sink -> source */
+	rdmap_request_t req;
+};
+
+void rpcrdma_iwarp_track(packet_info *pinfo, tvbuff_t *tvb, const void *data)
+{
+	const rdmap_info_t *info = data;
+	struct rpcrdma_rdma_io io;
+	struct iw_read *r;
+
+	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble)
+		return;
+	switch (info->opcode) {
+	case RDMA_WRITE:
+		if (!info->is_tagged)
+			return;
+		io.handle = info->steering_tag;
+		io.offset = info->tagged_offset;
+		rpcrdma_reasm_add(pinfo, tvb, &io);
+		break;
+	case RDMA_READ_REQUEST:
+		if (!info->read_request)
+			return;
+		r = wmem_new(wmem_file_scope(), struct iw_read);
+		r->req = *info->read_request;
+		/* the response comes from the peer, tagged with the sink STag */
+		rpcrdma_pending_put(rpcrdma_flow_key(&pinfo->dst,
+						     r->req.sink_stag), r);
+		break;
+	case RDMA_READ_RESPONSE:
+		if (!info->is_tagged)
+			return;
+		r = rpcrdma_pending_peek(rpcrdma_flow_key(&pinfo->src,
+							  info->steering_tag));
+		if (!r || info->tagged_offset < r->req.sink_toffset)
+			return;
+		io.handle = r->req.source_stag;
+		io.offset = r->req.source_toffset +
+			    (info->tagged_offset - r->req.sink_toffset);
+		rpcrdma_reasm_add(pinfo, tvb, &io);
+		break;
+	default:
+		break;
+	}
+}
+
+static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			  const rdmap_info_t *info)
+{
+	uint64_t key = rpcrdma_flow_key(&pinfo->src, info->message_seq_num);
+	struct rpcrdma_send_asm *s;
+	tvbuff_t *whole;
+
+	if (PINFO_FD_VISITED(pinfo)) {
+		s = p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+				     KEY_FRAG);
+		if (info->last_flag) {
+			whole = rpcrdma_send_done(tvb, pinfo, NULL);
+			if (!whole)
+				return FALSE;
+			rpcrdma_dissect_msg(whole, pinfo, tree);
+			return TRUE;
+		}
+	} else {
+		if (info->message_offset == 0) {
+			if (!rpcrdma_claims_partial(tvb, pinfo))
+				return FALSE;
+			s = wmem_new0(wmem_file_scope(), struct rpcrdma_send_asm);
+			rpcrdma_pending_put(key, s);
+		} else {
+			s = rpcrdma_pending_peek(key);
+		}
+		if (!s || s->len != info->message_offset ||
+		    !rpcrdma_send_append(s, tvb)) {
+			rpcrdma_pending_take(key);
+			return FALSE;
+		}
+		if (info->last_flag) {
+			rpcrdma_pending_take(key);
+			s->done_frame = pinfo->num;
+			whole = rpcrdma_send_done(tvb, pinfo, s);
+			if (!whole)
+				return FALSE;
+			rpcrdma_dissect_msg(whole, pinfo, tree);
+			return TRUE;
+		}
+		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+				 KEY_FRAG, s);
+	}
+	if (!s)
+		return FALSE;
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	col_set_str(pinfo->cinfo, COL_INFO, "RDMA Send fragment");
+	proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1, ENC_NA);
+	return TRUE;
+}
+
+static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			   void *data)
+{
+	const rdmap_info_t *info = data;
+
+	if (!info)
+		return FALSE;
+	switch (info->opcode) {
+	case RDMA_SEND:
+	case RDMA_SEND_INVALIDATE:
+	case RDMA_SEND_SE:
+	case RDMA_SEND_SE_INVALIDATE:
+		if (info->is_tagged)
+			return FALSE;
+		if (info->last_flag && info->message_offset == 0) {
+			if (!rpcrdma_claims(tvb, pinfo))
+				return FALSE;
+			rpcrdma_dissect_msg(tvb, pinfo, tree);
+			return TRUE;
+		}
+		return send_part(tvb, pinfo, tree, info);
+	default:
+		rpcrdma_iwarp_track(pinfo, tvb, info);
+		return FALSE;
+	}
+}
+
+void rpcrdma_iwarp_handoff(void)
+{
+	heur_dissector_add("iwarp_ddp_rdmap", heur_iwarp,
+			   "RPC-over-RDMA v1/v2 on iWARP (plugin)",
+			   "rpcrdma_plugin_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
+}

@@ -1,0 +1,39 @@
+# dissector: the Wireshark plugin rpcrdma.so, built only when pkg-config
+# finds wireshark; libcodec's -fPIC objects are linked in statically.
+ifeq ($(shell pkg-config --exists wireshark 2>/dev/null && echo yes),yes)
+WS_CFLAGS := $(shell pkg-config --cflags wireshark)
+WS_LIBS := $(shell pkg-config --libs wireshark)
+WS_PLUGINDIR := $(shell pkg-config --variable=plugindir wireshark)
+# the build tree mirrors <plugindir>: plugins/<major.minor>/epan/
+WS_RELEASE := $(notdir $(WS_PLUGINDIR))
+PLUGIN_SRCS := $(sort $(wildcard dissector/*.c))
+PLUGIN_HDRS := $(wildcard dissector/*.h)
+PLUGIN_OBJS := $(patsubst dissector/%.c,$(BUILD)/dissector/%.o,$(PLUGIN_SRCS))
+PLUGIN_SO := $(BUILD)/plugins/$(WS_RELEASE)/epan/rpcrdma.so
+# Wireshark's headers want GNU C (gnu11); -Wstrict-prototypes and
+# -Wmissing-prototypes stay on for our code.  Wireshark headers trigger
+# none of our warnings with gcc 12 / clang 14.
+PLUGIN_CFLAGS := -std=gnu11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
+
+ALL_TARGETS += $(PLUGIN_SO)
+CHECK_DEPS += $(PLUGIN_SO) $(BUILD)/plugin-test/mkpcap
+INSTALL_TARGETS += install-plugin
+
+$(BUILD)/dissector/%.o: dissector/%.c $(PLUGIN_HDRS) $(CODEC_HDRS) | $(BUILD)/dissector/.dir
+	$(CC) $(PLUGIN_CFLAGS) $(CODEC_CPPFLAGS) -Idissector $(WS_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(PLUGIN_SO): $(PLUGIN_OBJS) $(CODEC_OBJS) dissector/exports.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--version-script=dissector/exports.map -Wl,-z,defs \
+		$(LDFLAGS) -o $@ $(PLUGIN_OBJS) $(CODEC_OBJS) $(WS_LIBS)
+	chmod 755 $@
+
+# fixture writer for the plugin tests (RoCEv2 frames around rpcrdma_encode)
+$(BUILD)/plugin-test/mkpcap: tests/plugin/mkpcap.c $(CODEC_A) | $(BUILD)/plugin-test/.dir
+	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -o $@ $< $(CODEC_A)
+
+.PHONY: install-plugin
+install-plugin: $(PLUGIN_SO)
+	install -d $(DESTDIR)$(WS_PLUGINDIR)/epan
+	install -m 755 $(PLUGIN_SO) $(DESTDIR)$(WS_PLUGINDIR)/epan/
+endif
