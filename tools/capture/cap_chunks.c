@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_chunks.c - outstanding calls and the segments they advertise (V1
+ * 4.4.3-4.4.6, 5.3): each RDMA Read or Write is matched to a segment by
+ * handle (rkey/STag) and address, chunk payloads are gathered for the
+ * rebuild, and a reply's returned chunks are checked against the call's
+ * (V1 4.4.6, 4.4.6.2, 5.3.3).  Fixed pools with hash chains; no allocation
+ * follows a count from the wire.
+ */
+#include <string.h>
+#include "cap_state.h"
+
+#define HMASK 65535u
+
+static uint32_t call_bucket(uint32_t conv, int dir, uint32_t xid)
+{
+	uint32_t h = (xid ^ conv * 0x9e3779b1u ^ (uint32_t)dir << 31) * 2654435761u;
+	return (h >> 16 ^ h) & HMASK;
+}
+
+static uint32_t seg_bucket(uint32_t conv, uint32_t handle)
+{
+	uint32_t h = (handle ^ conv * 0x9e3779b1u) * 2654435761u;
+	return (h >> 16 ^ h) & HMASK;
+}
+
+static void seg_unlink(struct cap_state *st, uint32_t i)
+{
+	struct cap_seg *s = &st->segs[i];
+	uint32_t *pp = &st->seg_hash[seg_bucket(s->conv, s->handle)];
+	while (*pp) {
+		if (*pp - 1 == i) {
+			*pp = s->hnext;
+			break;
+		}
+		pp = &st->segs[*pp - 1].hnext;
+	}
+	s->used = false;
+	s->hnext = st->seg_free;
+	st->seg_free = i + 1;
+	st->nsegs--;
+}
+
+void cap_call_free(struct cap_state *st, struct cap_call *k)
+{
+	uint32_t i = (uint32_t)(k - st->calls);
+	uint32_t *pp = &st->call_hash[call_bucket(k->conv, k->dir, k->xid)];
+	while (*pp) {
+		if (*pp - 1 == i) {
+			*pp = k->hnext;
+			break;
+		}
+		pp = &st->calls[*pp - 1].hnext;
+	}
+	for (uint32_t s = k->segs; s; ) {
+		uint32_t nx = st->segs[s - 1].cnext;
+		seg_unlink(st, s - 1);
+		s = nx;
+	}
+	cap_budget_free(st, k->msg, k->msg_len);
+	cap_budget_free(st, k->rb, k->rb_cap);
+	memset(k, 0, sizeof(*k));
+	k->hnext = st->call_free;
+	st->call_free = i + 1;
+	st->ncalls--;
+}
+
+struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
+			       int dir, uint32_t xid)
+{
+	for (uint32_t n = st->call_hash[call_bucket(c->id, dir, xid)]; n;
+	     n = st->calls[n - 1].hnext) {
+		struct cap_call *k = &st->calls[n - 1];
+		if (k->xid == xid && k->conv == c->id && k->dir == dir)
+			return k;
+	}
+	return NULL;
+}
+
+struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
+			      int dir, uint32_t xid)
+{
+	static uint32_t evict;
+
+	if (!st->call_free) {
+		cap_warn_once(st, CAP_W_CALLS, "more than %u calls without a "
+			      "reply: forgetting the oldest", CAP_MAX_CALLS);
+		/* round robin over the pool: roughly the oldest */
+		evict = (evict + 1) % CAP_MAX_CALLS;
+		struct cap_call *o = &st->calls[evict];
+		if (o->msg)
+			cap_msg_print_call(st, o, "state limit");
+		cap_call_free(st, o);
+	}
+	uint32_t i = st->call_free - 1;
+	struct cap_call *k = &st->calls[i];
+	st->call_free = k->hnext;
+	memset(k, 0, sizeof(*k));
+	k->used = true;
+	k->conv = c->id;
+	k->conv_slot = (uint16_t)(c - st->convs);
+	k->dir = (uint8_t)dir;
+	k->xid = xid;
+	uint32_t b = call_bucket(c->id, dir, xid);
+	k->hnext = st->call_hash[b];
+	st->call_hash[b] = i + 1;
+	st->ncalls++;
+	return k;
+}
+
+/* Print what is waiting and forget every call of conversation `conv`
+ * (0: all conversations). */
+void cap_calls_flush(struct cap_state *st, uint32_t conv)
+{
+	if (!st->ncalls)
+		return;
+	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++) {
+		struct cap_call *k = &st->calls[i];
+		if (!k->used || (conv && k->conv != conv))
+			continue;
+		if (k->msg)
+			cap_msg_print_call(st, k, "read chunk incomplete");
+		cap_call_free(st, k);
+	}
+}
+
+static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
+			uint32_t *tail, enum cap_seg_kind kind,
+			const struct rpcrdma_segment *sg, uint32_t pos,
+			uint32_t idx)
+{
+	if (!st->seg_free) {
+		cap_warn_once(st, CAP_W_SEGS, "more than %u advertised segments "
+			      "outstanding: later ones are not tracked",
+			      CAP_MAX_SEGS);
+		return 0;
+	}
+	uint32_t i = st->seg_free - 1;
+	struct cap_seg *s = &st->segs[i];
+	st->seg_free = s->hnext;
+	memset(s, 0, sizeof(*s));
+	s->used = true;
+	s->kind = (uint8_t)kind;
+	s->call = (uint32_t)(k - st->calls);
+	s->conv = k->conv;
+	s->handle = sg->rdma_handle;
+	s->len = sg->rdma_length;
+	s->va = sg->rdma_offset;
+	s->position = pos;
+	s->idx = idx;
+	uint32_t b = seg_bucket(s->conv, s->handle);
+	s->hnext = st->seg_hash[b];
+	st->seg_hash[b] = i + 1;
+	if (*tail)
+		st->segs[*tail - 1].cnext = i + 1;
+	else
+		k->segs = i + 1;
+	*tail = i + 1;
+	st->nsegs++;
+	return i + 1;
+}
+
+static uint32_t clamp32(uint64_t v, uint32_t max)
+{
+	return v > max ? max : (uint32_t)v;
+}
+
+void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
+			 struct cap_conv *c, struct cap_call *k,
+			 const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_read_iter ri;
+	struct rpcrdma_read_segment rs;
+	struct rpcrdma_chunk_iter ci;
+	struct rpcrdma_seg_iter si;
+	struct rpcrdma_segment sg;
+	uint32_t tail = 0, idx = 0, s;
+	uint64_t rtot = 0, ptot = 0;
+
+	(void)f;
+	(void)c;
+	rpcrdma_read_iter_init(m, &ri);
+	while (rpcrdma_read_next(&ri, &rs)) {
+		s = add_seg(st, k, &tail, CAP_SEG_READ, &rs.rdma_target,
+			    rs.rdma_position, idx++);
+		if (!s)
+			return;
+		st->segs[s - 1].rb_off = clamp32(rtot, UINT32_MAX);
+		rtot += rs.rdma_target.rdma_length;
+	}
+	k->read_total = clamp32(rtot, UINT32_MAX);
+	uint32_t rcap = clamp32(rtot, CAP_REBUILD_MAX);
+
+	rpcrdma_write_iter_init(m, &ci);
+	for (uint32_t chunk = 0; rpcrdma_write_next(&ci, &si); chunk++) {
+		idx = 0;
+		while (rpcrdma_seg_next(&si, &sg))
+			if (!add_seg(st, k, &tail, CAP_SEG_WRITE, &sg, chunk, idx++))
+				return;
+		k->nwrite_chunks = chunk + 1;
+	}
+	if (rpcrdma_reply_chunk(m, &si)) {
+		idx = 0;
+		while (rpcrdma_seg_next(&si, &sg)) {
+			s = add_seg(st, k, &tail, CAP_SEG_REPLY, &sg, 0, idx++);
+			if (!s)
+				return;
+			st->segs[s - 1].rb_off = rcap + clamp32(ptot, CAP_REBUILD_MAX);
+			ptot += sg.rdma_length;
+		}
+	}
+	uint32_t pcap = clamp32(ptot, CAP_REBUILD_MAX);
+	if (rcap + pcap) {
+		k->rb = cap_budget_alloc(st, rcap + pcap);
+		if (k->rb) {
+			k->rb_cap = rcap + pcap;
+			k->rb_split = rcap;
+			memset(k->rb, 0, k->rb_cap);
+		}
+	}
+}
+
+void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
+		     struct cap_conv *c, enum cap_rdma_op op, uint32_t rkey,
+		     uint64_t va, const uint8_t *p, uint32_t len)
+{
+	struct cap_seg *s = NULL;
+
+	if (!len)
+		return;
+	c->stats.rdma_bytes += len;
+	for (uint32_t n = st->seg_hash[seg_bucket(c->id, rkey)]; n;
+	     n = st->segs[n - 1].hnext) {
+		struct cap_seg *t = &st->segs[n - 1];
+		if (t->conv == c->id && t->handle == rkey && va >= t->va &&
+		    va - t->va < t->len) {
+			s = t;
+			break;
+		}
+	}
+	const char *opn = op == CAP_OP_READ ? "RDMA Read" : "RDMA Write";
+	if (!s || (op == CAP_OP_READ) != (s->kind == CAP_SEG_READ)) {
+		cap_lint(st, f->num, "unadvertised-rdma", "V1 4.4.3",
+			 "%s of %u bytes to handle 0x%08x offset 0x%llx: no %s "
+			 "chunk advertises it", opn, len, rkey,
+			 (unsigned long long)va,
+			 op == CAP_OP_READ ? "read" : "write or reply");
+		return;
+	}
+	uint64_t rel = va - s->va;
+	uint32_t n = len;
+	if (rel + n > s->len) {
+		cap_lint(st, f->num, "unadvertised-rdma", "V1 4.4.3",
+			 "%s of %u bytes at handle 0x%08x offset 0x%llx runs %llu "
+			 "bytes past the advertised %u-byte segment", opn, len,
+			 rkey, (unsigned long long)va,
+			 (unsigned long long)(rel + n - s->len), s->len);
+		n = (uint32_t)(s->len - rel);
+	}
+	s->got += n;
+	struct cap_call *k = &st->calls[s->call];
+	if (k->rb && s->kind != CAP_SEG_WRITE) {
+		uint32_t end = s->kind == CAP_SEG_READ ? k->rb_split : k->rb_cap;
+		uint64_t dst = (uint64_t)s->rb_off + rel;
+		if (dst < end) {
+			uint32_t m = clamp32(end - dst, n);
+			memcpy(k->rb + dst, p, m);
+		}
+	}
+	if (s->kind == CAP_SEG_READ) {
+		k->read_got += n;
+		if (k->msg && k->read_got >= k->read_total)
+			cap_msg_print_call(st, k, NULL);
+	}
+}
+
+/* the call's segments of one kind and chunk, in order */
+static uint32_t segs_of(struct cap_state *st, const struct cap_call *k,
+			enum cap_seg_kind kind, uint32_t chunk,
+			struct cap_seg **out, uint32_t cap)
+{
+	uint32_t n = 0;
+	for (uint32_t i = k->segs; i; i = st->segs[i - 1].cnext) {
+		struct cap_seg *s = &st->segs[i - 1];
+		if (s->kind == kind && (kind != CAP_SEG_WRITE || s->position == chunk)) {
+			if (n < cap)
+				out[n] = s;
+			n++;
+		}
+	}
+	return n;
+}
+
+void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
+			    struct cap_call *k, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_chunk_iter ci;
+	struct rpcrdma_seg_iter si;
+	struct rpcrdma_segment sg;
+	struct cap_seg *adv[64];
+
+	rpcrdma_write_iter_init(m, &ci);
+	for (uint32_t chunk = 0; rpcrdma_write_next(&ci, &si); chunk++) {
+		uint32_t na = segs_of(st, k, CAP_SEG_WRITE, chunk, adv, 64);
+		if (chunk >= k->nwrite_chunks || si.nsegs != na) {
+			cap_lint(st, f->num, "write-chunk-segments-changed", "V1 4.4.6",
+				 "reply returns write chunk %u with %u segments; the "
+				 "call advertised %u", chunk, si.nsegs,
+				 chunk >= k->nwrite_chunks ? 0 : na);
+			continue;
+		}
+		bool used = false;
+		for (uint32_t i = 0; i < na && i < 64; i++)
+			used |= adv[i]->got > 0;
+		for (uint32_t i = 0; rpcrdma_seg_next(&si, &sg) && i < 64; i++) {
+			struct cap_seg *a = adv[i];
+			if (sg.rdma_handle != a->handle || sg.rdma_offset != a->va)
+				cap_lint(st, f->num, "write-chunk-segments-changed",
+					 "V1 4.4.6", "write chunk %u segment %u returned "
+					 "as 0x%08x@0x%llx; advertised 0x%08x@0x%llx",
+					 chunk, i, sg.rdma_handle,
+					 (unsigned long long)sg.rdma_offset, a->handle,
+					 (unsigned long long)a->va);
+			if (sg.rdma_length > a->len)
+				cap_lint(st, f->num, "write-chunk-overrun", "V1 4.4.6",
+					 "write chunk %u segment %u returned with length "
+					 "%u; only %u advertised", chunk, i,
+					 sg.rdma_length, a->len);
+			else if (!used && sg.rdma_length)
+				cap_lint(st, f->num, "unused-write-chunk-nonzero",
+					 "V1 4.4.6.2", "write chunk %u carried no data "
+					 "but segment %u returns length %u", chunk, i,
+					 sg.rdma_length);
+		}
+	}
+	if (rpcrdma_reply_chunk(m, &si)) {
+		uint32_t na = segs_of(st, k, CAP_SEG_REPLY, 0, adv, 64);
+		for (uint32_t i = 0; rpcrdma_seg_next(&si, &sg); i++) {
+			uint32_t alen = i < na && i < 64 ? adv[i]->len : 0;
+			if (sg.rdma_length > alen)
+				cap_lint(st, f->num, "reply-chunk-overrun", "V1 5.3.3",
+					 "reply chunk segment %u returned with length %u; "
+					 "%s", i, sg.rdma_length,
+					 i < na ? "the call advertised less" :
+						  "the call advertised no such segment");
+		}
+	}
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_ib.c - InfiniBand transport headers (IBTA vol. 1 ch. 9): BTH, RETH,
+ * AETH, IETH, ImmDt for the Reliable Connected opcodes RPC-over-RDMA uses
+ * (SEND, RDMA WRITE, RDMA READ request/response, ACKNOWLEDGE), and the
+ * ICRC (IBTA 7.8.1; RoCE annexes A16/A17: the LRH replaced by 8 bytes of
+ * 0xff, variant IP/UDP/GRH/BTH fields masked to ones).
+ */
+#include <string.h>
+#include "cap_state.h"
+
+enum {
+	OP_SEND_FIRST = 0x00, OP_SEND_MIDDLE, OP_SEND_LAST, OP_SEND_LAST_IMM,
+	OP_SEND_ONLY, OP_SEND_ONLY_IMM, OP_WRITE_FIRST, OP_WRITE_MIDDLE,
+	OP_WRITE_LAST, OP_WRITE_LAST_IMM, OP_WRITE_ONLY, OP_WRITE_ONLY_IMM,
+	OP_READ_REQ, OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE,
+	OP_READ_RESP_LAST, OP_READ_RESP_ONLY, OP_ACK, OP_ATOMIC_ACK,
+	OP_CMP_SWAP, OP_FETCH_ADD, OP_RESV15, OP_SEND_LAST_INV,
+	OP_SEND_ONLY_INV,
+};
+
+/* extended transport header bytes after the BTH, per RC opcode */
+static const uint8_t ext_len[24] = {
+	0, 0, 0, 4, 0, 4, 16, 0, 0, 4, 16, 20,
+	16, 4, 0, 4, 4, 4, 12, 28, 28, 0, 4, 4,
+};
+
+#define BTH_LEN 12u
+#define PSN_MASK 0xffffffu
+
+static int32_t psn_diff(uint32_t a, uint32_t b)
+{
+	uint32_t d = (a - b) & PSN_MASK;
+	return d & 0x800000u ? (int32_t)d - 0x1000000 : (int32_t)d;
+}
+
+/* Mask the fields an IPv6 header or GRH may change in flight */
+static void mask_v6(uint8_t *h)
+{
+	h[0] |= 0x0f;
+	h[1] = h[2] = h[3] = 0xff;
+	h[7] = 0xff;
+}
+
+static bool icrc_ok(enum cap_transport t, const uint8_t *hdr,
+		    uint32_t hdr_len, const uint8_t *p, uint32_t len)
+{
+	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff };
+	uint8_t h[128], bth[BTH_LEN];
+	uint32_t crc = 0;
+
+	if (hdr_len > sizeof(h))
+		return true;               /* cannot happen: IPv4 <= 60 + 8 */
+	memcpy(h, hdr, hdr_len);
+	switch (t) {
+	case CAP_T_ROCEV2:
+		crc = cap_crc32(crc, ones, 8);
+		if ((h[0] >> 4) == 4) {
+			h[1] = 0xff;           /* TOS */
+			h[8] = 0xff;           /* TTL */
+			h[10] = h[11] = 0xff;  /* header checksum */
+		} else {
+			mask_v6(h);
+		}
+		h[hdr_len - 2] = h[hdr_len - 1] = 0xff;   /* UDP checksum */
+		break;
+	case CAP_T_ROCEV1:
+		crc = cap_crc32(crc, ones, 8);
+		mask_v6(h);
+		break;
+	case CAP_T_IB:
+		h[0] |= 0xf0;                  /* VL */
+		if (hdr_len >= 48)
+			mask_v6(h + 8);
+		break;
+	case CAP_T_IWARP:
+		return true;
+	}
+	crc = cap_crc32(crc, h, hdr_len);
+	memcpy(bth, p, BTH_LEN);
+	bth[4] = 0xff;                         /* resv8a */
+	crc = cap_crc32(crc, bth, BTH_LEN);
+	crc = cap_crc32(crc, p + BTH_LEN, len - 4 - BTH_LEN);
+	const uint8_t *w = p + len - 4;
+	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
+		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+	return crc == le || crc == cap_be32(w);
+}
+
+static void read_response(struct cap_state *st, const struct cap_frame *f,
+			  struct cap_conv *c, int dir, unsigned op,
+			  uint32_t psn, const uint8_t *p, uint32_t n)
+{
+	struct cap_dir *d = &c->d[dir];
+	struct cap_dir *req = &c->d[1 - dir];      /* the requester */
+
+	if (op == OP_READ_RESP_FIRST || op == OP_READ_RESP_ONLY) {
+		d->rresp = -1;
+		for (unsigned i = 0; i < CAP_RDREQ_MAX; i++)
+			if (req->rd[i].used && req->rd[i].psn == psn) {
+				d->rresp = (int)i;
+				break;
+			}
+		if (d->rresp < 0) {
+			c->stats.unmatched++;
+			return;            /* request not captured or retransmit */
+		}
+		d->rresp_off = 0;
+	} else {
+		if (d->rresp < 0)
+			return;
+		int32_t df = psn_diff(psn, d->rresp_next_psn);
+		if (df < 0) {
+			c->stats.retrans++;
+			st->stats.total.retrans++;
+			return;
+		}
+		if (df > 0) {              /* lost packets: give up this one */
+			d->rresp = -1;
+			return;
+		}
+	}
+	struct cap_rdreq *r = &req->rd[d->rresp];
+	cap_chunks_data(st, f, c, CAP_OP_READ, r->rkey, r->va + d->rresp_off,
+			p, n);
+	d->rresp_off += n;
+	d->rresp_next_psn = (psn + 1) & PSN_MASK;
+	if (op == OP_READ_RESP_LAST || op == OP_READ_RESP_ONLY) {
+		r->used = false;
+		d->rresp = -1;
+	}
+}
+
+static void rdma_write(struct cap_state *st, const struct cap_frame *f,
+		       struct cap_conv *c, int dir, unsigned op, uint32_t psn,
+		       const uint8_t *ext, const uint8_t *p, uint32_t n)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (op == OP_WRITE_FIRST || op == OP_WRITE_ONLY ||
+	    op == OP_WRITE_ONLY_IMM) {
+		d->wactive = true;
+		d->wva = cap_be64(ext);
+		d->wrkey = cap_be32(ext + 8);
+		d->woff = 0;
+	} else if (!d->wactive || psn != d->wnext_psn) {
+		d->wactive = false;
+		return;
+	}
+	cap_chunks_data(st, f, c, CAP_OP_WRITE, d->wrkey, d->wva + d->woff,
+			p, n);
+	d->woff += n;
+	d->wnext_psn = (psn + 1) & PSN_MASK;
+	if (op != OP_WRITE_FIRST && op != OP_WRITE_MIDDLE)
+		d->wactive = false;
+}
+
+static void read_request(struct cap_state *st, const struct cap_frame *f,
+			 struct cap_conv *c, int dir, uint32_t psn,
+			 const uint8_t *reth)
+{
+	struct cap_dir *d = &c->d[dir];
+	struct cap_rdreq *r = &d->rd[d->rd_next];
+
+	(void)st;
+	d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;
+	r->used = true;
+	r->psn = psn;
+	r->va = cap_be64(reth);
+	r->rkey = cap_be32(reth + 8);
+	r->len = cap_be32(reth + 12);
+	r->frame = f->num;
+}
+
+enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
+			   enum cap_transport t, const struct cap_addr *a,
+			   const uint8_t *hdr, uint32_t hdr_len,
+			   const uint8_t *p, uint32_t len)
+{
+	if (len < BTH_LEN) {
+		st->stats.frames_truncated++;
+		cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
+			 "BTH cut short (need %u bytes, have %u)", BTH_LEN, len);
+		return CAP_TRUNCATED;
+	}
+	unsigned op = p[0];
+	if (op >> 5 != 0 || op > OP_SEND_ONLY_INV || op == OP_RESV15)
+		return CAP_NOT_OURS;       /* not Reliable Connected */
+	unsigned pad = (p[1] >> 4) & 3;
+	uint32_t dqp = cap_be24(p + 5);
+	uint32_t psn = cap_be24(p + 9);
+	uint32_t need = BTH_LEN + ext_len[op] + 4;
+	if (f->len < f->wire_len || len < need + pad) {
+		st->stats.frames_truncated++;
+		cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
+			 "%s packet cut short (need %u bytes, have %u)",
+			 cap_transport_name(t),
+			 len < need + pad ? need + pad : f->wire_len,
+			 len < need + pad ? len : f->len);
+		return CAP_TRUNCATED;
+	}
+	st->stats.frames_rdma++;
+	bool crc_bad = !icrc_ok(t, hdr, hdr_len, p, len);
+	int dir;
+	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
+	if (crc_bad) {
+		if (c)
+			c->stats.crc_fail++;
+		st->stats.total.crc_fail++;
+		cap_lint(st, f->num, "crc-error",
+			 t == CAP_T_ROCEV2 ? "RoCEv2 A17.3.3" : "IBTA 7.8.1",
+			 "ICRC mismatch: packet corrupt, not delivered");
+		return CAP_INVALID;        /* a receiver drops it */
+	}
+	if (!c)
+		return CAP_NOT_OURS;
+	const uint8_t *ext = p + BTH_LEN;
+	const uint8_t *pl = ext + ext_len[op];
+	uint32_t n = len - need - pad;
+	struct cap_dir *d = &c->d[dir];
+
+	/* requests share one PSN sequence per direction: an old PSN is a
+	 * retransmission (IBTA 9.7.5.1.2) */
+	if (op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) {
+		if (d->have_last_psn && psn_diff(psn, d->last_psn) <= 0) {
+			c->stats.retrans++;
+			st->stats.total.retrans++;
+			return CAP_OK;
+		}
+		d->have_last_psn = true;
+		d->last_psn = psn;
+	}
+	switch (op) {
+	case OP_SEND_FIRST:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_FIRST, psn, pl, n);
+		break;
+	case OP_SEND_MIDDLE:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_MIDDLE, psn, pl, n);
+		break;
+	case OP_SEND_LAST: case OP_SEND_LAST_IMM: case OP_SEND_LAST_INV:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_LAST, psn, pl, n);
+		break;
+	case OP_SEND_ONLY: case OP_SEND_ONLY_IMM: case OP_SEND_ONLY_INV:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_ONLY, psn, pl, n);
+		break;
+	case OP_WRITE_FIRST: case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
+	case OP_WRITE_LAST_IMM: case OP_WRITE_ONLY: case OP_WRITE_ONLY_IMM:
+		rdma_write(st, f, c, dir, op, psn, ext, pl, n);
+		break;
+	case OP_READ_REQ:
+		read_request(st, f, c, dir, psn, ext);
+		break;
+	case OP_READ_RESP_FIRST: case OP_READ_RESP_MIDDLE:
+	case OP_READ_RESP_LAST: case OP_READ_RESP_ONLY:
+		read_response(st, f, c, dir, op, psn, pl, n);
+		break;
+	default:
+		break;                     /* ACK, atomics */
+	}
+	return CAP_OK;
+}

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_msg.c - one whole RPC-over-RDMA message (the payload of one Send, V1
+ * 4.2): decode it with libcodec, match calls and replies by XID per
+ * direction (V1 5.2.1; BIDI 2.4: each direction has its own XID space),
+ * rebuild the RPC message from its chunks (V1 4.4.5, 4.5.3), keep the
+ * credit books (V1 4.3.1), run the per-message lint and print it.
+ */
+#include <string.h>
+#include "cap_state.h"
+#include "msgprint.h"
+#include "rpcrdma/rpc.h"
+
+static void endpoint_names(const struct cap_conv *c, int dir, char *src,
+			   char *dst, size_t cap)
+{
+	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
+
+	if (c->transport == CAP_T_IWARP) {
+		snprintf(src, cap, "%s", d->name);
+		snprintf(dst, cap, "%s", p->name);
+		return;
+	}
+	if (p->have_qp)
+		snprintf(src, cap, "%s/qp 0x%x", d->name, p->qp);
+	else
+		snprintf(src, cap, "%s", d->name);
+	snprintf(dst, cap, "%s/qp 0x%x", p->name, d->qp);
+}
+
+static bool wanted(const struct cap_state *st, const struct cap_conv *c,
+		   const struct rpcrdma_msg *m, bool have_rpc, uint32_t prog,
+		   uint32_t proc)
+{
+	const struct decode_opts *o = st->o;
+
+	if (o->have_xid && m->rdma_xid != o->xid)
+		return false;
+	if (o->have_conv && c->id != o->conv)
+		return false;
+	if (o->have_vers && m->rdma_vers != o->vers)
+		return false;
+	if (o->have_prog && (!have_rpc || prog != o->prog))
+		return false;
+	if (o->have_proc && (!have_rpc || proc != o->proc))
+		return false;
+	return true;
+}
+
+static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
+		 const struct rpcrdma_msg *m, struct msg_ctx *x, bool have_rpc,
+		 uint32_t prog, uint32_t proc)
+{
+	char src[96], dst[96];
+
+	if (st->o->check || st->o->stats || st->o->quiet)
+		return;
+	if (!wanted(st, c, m, have_rpc, prog, proc))
+		return;
+	endpoint_names(c, dir, src, dst, sizeof(src));
+	x->in_capture = true;
+	x->src = src;
+	x->dst = dst;
+	x->transport = cap_transport_name(c->transport);
+	x->conversation = c->id;
+	if (st->o->json)
+		msgprint_json(st->out, m, x);
+	else if (st->o->verbose)
+		msgprint_tree(st->out, m, x);
+	else
+		msgprint_line(st->out, m, x);
+}
+
+/* The call's RPC message: inline payload with its read chunks inserted at
+ * their positions (V1 4.4.5; round-up to 4 supplied, 4.4.5.1). */
+static const uint8_t *rebuild_call(struct cap_state *st,
+				   const struct cap_call *k,
+				   const struct rpcrdma_msg *m, size_t *len)
+{
+	const uint8_t *pl = rpcrdma_payload(m);
+	uint32_t plen = m->payload_len, pi = 0, out = 0, cap = CAP_MAX_SEND;
+	uint8_t *b = st->scratch;
+
+	if (!k->rb || !k->rb_split)
+		return NULL;
+	if (m->rdma_proc == RDMA_NOMSG && m->nreads) {
+		*len = k->read_got < k->rb_split ? k->read_got : k->rb_split;
+		return k->rb;
+	}
+	for (uint32_t i = k->segs; i; ) {
+		const struct cap_seg *s = &st->segs[i - 1];
+		if (s->kind != CAP_SEG_READ)
+			break;
+		uint32_t pos = s->position, clen = 0, off = s->rb_off;
+		/* one chunk: consecutive segments with the same position */
+		while (i && st->segs[i - 1].kind == CAP_SEG_READ &&
+		       st->segs[i - 1].position == pos) {
+			clen += st->segs[i - 1].len;
+			i = st->segs[i - 1].cnext;
+		}
+		while (out < pos && pi < plen && out < cap)
+			b[out++] = pl[pi++];
+		for (uint32_t j = 0; j < clen && out < cap; j++)
+			b[out++] = off + j < k->rb_split ? k->rb[off + j] : 0;
+		while (out % 4 && out < cap)
+			b[out++] = 0;
+	}
+	while (pi < plen && out < cap)
+		b[out++] = pl[pi++];
+	*len = out;
+	return b;
+}
+
+/* The reply's RPC message from its reply chunk, segment lengths as
+ * returned (V1 5.3.3) */
+static const uint8_t *rebuild_reply(struct cap_state *st,
+				    const struct cap_call *k,
+				    const struct rpcrdma_msg *m, size_t *len)
+{
+	struct rpcrdma_seg_iter si;
+	struct rpcrdma_segment sg;
+	uint32_t out = 0;
+
+	if (!k || !k->rb || k->rb_cap == k->rb_split ||
+	    !rpcrdma_reply_chunk(m, &si))
+		return NULL;
+	uint32_t i = k->segs;
+	while (i && st->segs[i - 1].kind != CAP_SEG_REPLY)
+		i = st->segs[i - 1].cnext;
+	while (i && rpcrdma_seg_next(&si, &sg)) {
+		const struct cap_seg *s = &st->segs[i - 1];
+		uint32_t n = sg.rdma_length < s->len ? sg.rdma_length : s->len;
+		for (uint32_t j = 0; j < n && out < CAP_MAX_SEND; j++) {
+			uint64_t at = (uint64_t)s->rb_off + j;
+			st->scratch[out++] = at < k->rb_cap ? k->rb[at] : 0;
+		}
+		i = s->cnext;
+	}
+	*len = out;
+	return st->scratch;
+}
+
+static void rpc_of(const uint8_t *p, size_t n, bool *have, uint32_t *prog,
+		   uint32_t *vers, uint32_t *proc, uint32_t *xid)
+{
+	struct rpc_msg_hdr h;
+
+	if (p && rpc_decode_header(p, n, &h) == RPC_OK && h.msg_type == RPC_CALL) {
+		*have = true;
+		*prog = h.prog;
+		*vers = h.vers;
+		*proc = h.proc;
+	}
+	if (p && n >= 4)
+		*xid = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | p[3];
+}
+
+void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
+			const char *why)
+{
+	struct rpcrdma_msg m;
+	struct msg_ctx x;
+	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
+
+	(void)why;
+	if (!k->msg)
+		return;
+	memset(&x, 0, sizeof(x));
+	rpcrdma_decode(k->msg, k->msg_len, &m);
+	size_t rlen = 0;
+	const uint8_t *rpc = rebuild_call(st, k, &m, &rlen);
+	if (rpc) {
+		uint32_t xid = m.rdma_xid;
+		rpc_of(rpc, rlen, &k->have_rpc, &k->prog, &k->vers, &k->proc, &xid);
+		if (rlen >= 4 && xid != m.rdma_xid)
+			cap_lint(st, k->frame, "xid-mismatch", "V1 5.2.1",
+				 "rdma_xid 0x%08x but the rebuilt RPC call has "
+				 "XID 0x%08x", m.rdma_xid, xid);
+		x.rpc = rpc;
+		x.rpc_len = rlen;
+		x.rpc_source = m.rdma_proc == RDMA_NOMSG ?
+			"position-zero read chunk" : "inline + read chunk";
+	}
+	x.frame = k->frame;
+	x.ts_sec = k->ts_sec;
+	x.ts_usec = k->ts_usec;
+	if (c)
+		emit(st, c, k->dir, &m, &x, k->have_rpc, k->prog, k->proc);
+	cap_budget_free(st, k->msg, k->msg_len);
+	k->msg = NULL;
+	k->msg_len = 0;
+}
+
+static void header_lint(struct cap_state *st, const struct cap_frame *f,
+			const struct rpcrdma_msg *m, uint32_t len)
+{
+	static const struct { enum rpcrdma_reason r; const char *check, *sec; }
+	specific[] = {
+		{ RPCRDMA_R_MSGP, "msgp-sent", "V1 5.6.1" },
+		{ RPCRDMA_R_DONE, "done-sent", "V1 5.6.2" },
+		{ RPCRDMA_R_XID_MISMATCH, "xid-mismatch", "V1 5.2.1" },
+		{ RPCRDMA_R_NOMSG_WITHOUT_CHUNKS, "nomsg-without-chunks", "V1 5.2.4" },
+		{ RPCRDMA_R_DIRECTION_MISMATCH, "direction-mismatch", "V2 4.2.2" },
+	};
+
+	if (m->action != RPCRDMA_ACCEPT) {
+		for (size_t i = 0; i < sizeof(specific) / sizeof(specific[0]); i++)
+			if (specific[i].r == m->reason)
+				cap_lint(st, f->num, specific[i].check,
+					 specific[i].sec, "%s",
+					 rpcrdma_reason_text(m->reason));
+		cap_lint(st, f->num, "bad-header", rpcrdma_reason_section(m->reason),
+			 "%s: %s (offset %u; receiver must %s)",
+			 rpcrdma_reason_name(m->reason),
+			 rpcrdma_reason_text(m->reason), m->fault_off,
+			 rpcrdma_action_name(m->action));
+	}
+	if (m->notes & RPCRDMA_NOTE_ZERO_CREDIT)
+		cap_lint(st, f->num, "zero-credit", "V1 4.3.1",
+			 "reply grants zero credits");
+	if (m->nfixed >= 2 && (m->rdma_vers == 1 || m->rdma_vers == 2)) {
+		uint32_t th = st->o->inline_threshold;
+		if (!th)
+			th = m->rdma_vers == 2 ? RPCRDMA_V2_INLINE_DEFAULT :
+						 RPCRDMA_V1_INLINE_DEFAULT;
+		if (len > th)
+			cap_lint(st, f->num, "inline-too-large",
+				 m->rdma_vers == 2 ? "V2 5" : "V1 4.3.2",
+				 "%u-byte Send exceeds the receiver's %u-byte inline "
+				 "threshold", len, th);
+	}
+}
+
+static void on_call(struct cap_state *st, const struct cap_frame *f,
+		    struct cap_conv *c, int dir, const struct rpcrdma_msg *m)
+{
+	struct cap_dir *d = &c->d[dir];
+	struct msg_ctx x;
+
+	if (c->client < 0)
+		c->client = (int8_t)dir;
+	struct cap_call *k = cap_call_find(st, c, dir, m->rdma_xid);
+	if (k) {                           /* the same XID again */
+		c->stats.retrans++;
+		st->stats.total.retrans++;
+		if (k->msg)
+			cap_msg_print_call(st, k, "retransmitted");
+		cap_call_free(st, k);
+	} else {
+		d->outstanding++;
+		if (d->have_grant && d->outstanding > d->granted)
+			cap_lint(st, f->num, "credits-exceeded", "V1 4.3.1",
+				 "%u calls outstanding; the peer granted %u credits",
+				 d->outstanding, d->granted);
+	}
+	if (dir == c->client)
+		c->stats.calls++;
+	else
+		c->stats.backward++;
+	k = cap_call_new(st, c, dir, m->rdma_xid);
+	k->rdma_vers = (uint8_t)m->rdma_vers;
+	k->frame = f->num;
+	k->ts_sec = f->ts_sec;
+	k->ts_usec = f->ts_usec;
+	k->backward = dir != c->client;
+	uint32_t xid = m->rdma_xid;
+	rpc_of(rpcrdma_payload(m), m->payload_len, &k->have_rpc, &k->prog,
+	       &k->vers, &k->proc, &xid);
+	cap_chunks_register(st, f, c, k, m);
+	if (m->nreads && k->read_got < k->read_total) {
+		k->msg = cap_budget_alloc(st, m->len);
+		if (k->msg) {                  /* print once the data is in */
+			memcpy(k->msg, m->buf, m->len);
+			k->msg_len = (uint32_t)m->len;
+			return;
+		}
+	}
+	memset(&x, 0, sizeof(x));
+	x.frame = f->num;
+	x.ts_sec = f->ts_sec;
+	x.ts_usec = f->ts_usec;
+	emit(st, c, dir, m, &x, k->have_rpc, k->prog, k->proc);
+}
+
+static void on_reply(struct cap_state *st, const struct cap_frame *f,
+		     struct cap_conv *c, int dir, const struct rpcrdma_msg *m)
+{
+	struct cap_dir *caller = &c->d[1 - dir];
+	struct cap_call *k = cap_call_find(st, c, 1 - dir, m->rdma_xid);
+	struct msg_ctx x;
+
+	memset(&x, 0, sizeof(x));
+	c->stats.replies++;
+	if (m->rdma_proc == RDMA_ERROR) {
+		if (caller->have_err && caller->err_xid == m->rdma_xid)
+			cap_lint(st, f->num, "error-answered-with-error", "V1 5.5",
+				 "RDMA_ERROR answers the peer's RDMA_ERROR for XID "
+				 "0x%08x", m->rdma_xid);
+		c->d[dir].have_err = true;
+		c->d[dir].err_xid = m->rdma_xid;
+	}
+	if (m->action == RPCRDMA_ACCEPT && !m->direction_inferred &&
+	    m->rdma_proc != RDMA_ERROR && m->rdma_credit) {
+		caller->granted = m->rdma_credit;
+		caller->have_grant = true;
+		cap_stats_credit(&c->stats, m->rdma_credit);
+		cap_stats_credit(&st->stats.total, m->rdma_credit);
+	}
+	if (k) {
+		if (k->msg)
+			cap_msg_print_call(st, k, "reply arrived");
+		if (k->rdma_vers != m->rdma_vers)
+			cap_lint(st, f->num, "reply-version-mismatch", "V2 6",
+				 "reply in RPC-over-RDMA version %u to a version %u "
+				 "call (frame %llu)", m->rdma_vers, k->rdma_vers,
+				 (unsigned long long)k->frame);
+		if (m->action == RPCRDMA_ACCEPT && m->rdma_proc != RDMA_ERROR)
+			cap_chunks_check_reply(st, f, k, m);
+		if (k->have_rpc) {
+			int64_t us = (f->ts_sec - k->ts_sec) * 1000000 +
+				     ((int64_t)f->ts_usec - k->ts_usec);
+			cap_stats_latency(st, k->prog, k->vers, k->proc,
+					  us > 0 ? (uint64_t)us : 0);
+		}
+		if (caller->outstanding)
+			caller->outstanding--;
+		x.have_call = k->have_rpc;
+		x.call_prog = k->prog;
+		x.call_vers = k->vers;
+		x.call_proc = k->proc;
+		x.call_frame = k->frame;
+		size_t rlen = 0;
+		const uint8_t *rpc = m->action == RPCRDMA_ACCEPT &&
+				     m->rdma_proc == RDMA_NOMSG ?
+				     rebuild_reply(st, k, m, &rlen) : NULL;
+		if (rpc) {
+			x.rpc = rpc;
+			x.rpc_len = rlen;
+			x.rpc_source = "reply chunk";
+			if (rlen >= 4 && (uint32_t)(rpc[0] << 24 | rpc[1] << 16 |
+						    rpc[2] << 8 | rpc[3]) != m->rdma_xid)
+				cap_lint(st, f->num, "xid-mismatch", "V1 5.2.1",
+					 "rdma_xid 0x%08x but the RPC reply in the reply "
+					 "chunk has another XID", m->rdma_xid);
+		}
+	} else {
+		c->stats.unmatched++;
+	}
+	x.frame = f->num;
+	x.ts_sec = f->ts_sec;
+	x.ts_usec = f->ts_usec;
+	emit(st, c, dir, m, &x, k && k->have_rpc, k ? k->prog : 0,
+	     k ? k->proc : 0);
+	if (k)
+		cap_call_free(st, k);
+}
+
+void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
+		  uint64_t first_frame)
+{
+	struct rpcrdma_msg m;
+	struct msg_ctx x;
+
+	(void)first_frame;
+	rpcrdma_decode(p, len, &m);
+	bool chunked = m.nreads || m.nwrites || m.has_reply;
+	cap_stats_msg(&c->stats, m.rdma_vers, m.rdma_proc, chunked, len, f->num);
+	cap_stats_msg(&st->stats.total, m.rdma_vers, m.rdma_proc, chunked, len,
+		      f->num);
+	if (m.action != RPCRDMA_ACCEPT) {
+		c->stats.bad_headers++;
+		st->stats.total.bad_headers++;
+	}
+	if (m.nfixed >= 2 && m.rdma_vers == 2)
+		c->d[dir].speaks_v2 = true;
+	header_lint(st, f, &m, len);
+	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
+		on_call(st, f, c, dir, &m);
+		return;
+	}
+	if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {
+		on_reply(st, f, c, dir, &m);
+		return;
+	}
+	memset(&x, 0, sizeof(x));
+	x.frame = f->num;
+	x.ts_sec = f->ts_sec;
+	x.ts_usec = f->ts_usec;
+	emit(st, c, dir, &m, &x, false, 0, 0);
+}

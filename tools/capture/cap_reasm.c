@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_reasm.c - reassembling one RDMA Send from its packets: IB/RoCE SEND
+ * FIRST/MIDDLE/LAST per QP in PSN order (IBTA 9.4.1, 9.7.5), iWARP untagged
+ * DDP segments of queue 0 by MSN and MO (RFC 5041 5.2, 7).  The whole Send
+ * payload is the RPC-over-RDMA message (V1 4.2).
+ */
+#include <string.h>
+#include "cap_state.h"
+
+void cap_reasm_free(struct cap_state *st, struct cap_dir *d)
+{
+	cap_budget_free(st, d->sbuf, d->scap);
+	d->sbuf = NULL;
+	d->scap = d->slen = 0;
+	d->sactive = false;
+}
+
+static bool append(struct cap_state *st, const struct cap_frame *f,
+		   struct cap_dir *d, const uint8_t *p, uint32_t len)
+{
+	if (len > CAP_MAX_SEND - d->slen) {
+		cap_warn_once(st, CAP_W_SEND_BIG, "frame %llu: a Send longer than "
+			      "%u bytes is not reassembled",
+			      (unsigned long long)f->num, CAP_MAX_SEND);
+		d->sactive = false;
+		return false;
+	}
+	if (d->slen + len > d->scap) {
+		uint32_t ncap = d->scap ? d->scap : 4096;
+		while (ncap < d->slen + len)
+			ncap *= 2;
+		uint8_t *nb = cap_budget_alloc(st, ncap);
+		if (!nb) {
+			d->sactive = false;
+			return false;
+		}
+		if (d->slen)
+			memcpy(nb, d->sbuf, d->slen);
+		cap_budget_free(st, d->sbuf, d->scap);
+		d->sbuf = nb;
+		d->scap = ncap;
+	}
+	memcpy(d->sbuf + d->slen, p, len);
+	d->slen += len;
+	return true;
+}
+
+static void lost(struct cap_state *st, const struct cap_frame *f,
+		 struct cap_conv *c, struct cap_dir *d, const char *why)
+{
+	c->stats.unmatched++;
+	cap_frame_error(st, f, "%s: Send from frame %llu not reassembled", why,
+			(unsigned long long)d->sfirst);
+	d->sactive = false;
+}
+
+void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
+		       struct cap_conv *c, int dir, enum cap_frag frag,
+		       uint32_t psn, const uint8_t *p, uint32_t len)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (frag == CAP_FRAG_ONLY || frag == CAP_FRAG_FIRST) {
+		if (d->sactive)
+			lost(st, f, c, d, "SEND LAST missing");
+		if (frag == CAP_FRAG_ONLY) {
+			cap_msg_send(st, f, c, dir, p, len, f->num);
+			return;
+		}
+		d->sactive = true;
+		d->slen = 0;
+		d->sfirst = f->num;
+		d->snext_psn = (psn + 1) & 0xffffffu;
+		append(st, f, d, p, len);
+		return;
+	}
+	if (!d->sactive)
+		return;                    /* its FIRST was not captured */
+	if (psn != d->snext_psn) {
+		lost(st, f, c, d, "SEND packets missing (PSN gap)");
+		return;
+	}
+	d->snext_psn = (psn + 1) & 0xffffffu;
+	if (!append(st, f, d, p, len))
+		return;
+	if (frag == CAP_FRAG_LAST) {
+		d->sactive = false;
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, d->sfirst);
+	}
+}
+
+void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
+			struct cap_conv *c, int dir, uint32_t msn, uint32_t mo,
+			bool last, const uint8_t *p, uint32_t len)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (mo == 0) {
+		if (d->sactive)
+			lost(st, f, c, d, "DDP Send segments missing");
+		if (last) {
+			cap_msg_send(st, f, c, dir, p, len, f->num);
+			return;
+		}
+		d->sactive = true;
+		d->smsn = msn;
+		d->slen = 0;
+		d->sfirst = f->num;
+		append(st, f, d, p, len);
+		return;
+	}
+	if (!d->sactive)
+		return;
+	if (msn != d->smsn || mo != d->slen) {
+		lost(st, f, c, d, "DDP Send segment out of order (MSN/MO)");
+		return;
+	}
+	if (!append(st, f, d, p, len))
+		return;
+	if (last) {
+		d->sactive = false;
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, d->sfirst);
+	}
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_state.h - the capture pipeline's run state: conversations (QP pair or
+ * TCP 4-tuple), per-direction reassembly, outstanding calls and advertised
+ * segments (V1 4.4, 5.3; BIDI 2.4), all in fixed-size tables.
+ */
+#ifndef RPCRDMA_CAP_STATE_H
+#define RPCRDMA_CAP_STATE_H
+
+#include "capture.h"
+#include "cap_stats.h"
+#include "rpcrdma/codec.h"
+
+/* An RDMA Read in flight: the source is the advertised memory */
+struct cap_rdreq {
+	bool used;
+	uint32_t psn;                /* IB: PSN of the request = first response */
+	uint32_t sink_stag;          /* iWARP: where the response lands */
+	uint64_t sink_to;
+	uint32_t rkey;               /* source memory (the read segment) */
+	uint64_t va;
+	uint32_t len;
+	uint64_t frame;
+};
+
+struct cap_ooo {                     /* an out-of-order TCP segment */
+	uint32_t seq, len;
+	uint8_t *data;
+};
+
+/* One TCP direction of an iWARP connection and its MPA framing (RFC 5044) */
+struct cap_tcp_dir {
+	bool have_seq;
+	uint32_t next_seq;           /* next stream byte expected */
+	uint8_t *buf;                /* stream bytes not yet framed */
+	uint32_t cap, len;
+	struct cap_ooo ooo[CAP_OOO_MAX];
+	uint8_t mpa;                 /* enum cap_mpa_state (cap_iwarp.c) */
+	bool markers, crc;           /* as negotiated (or assumed) */
+	uint32_t mark_pos;           /* stream position of buf[0] mod 512 */
+	uint64_t frame_first;        /* frame holding buf[0] */
+};
+
+/* One direction of a conversation: what endpoint `i` sends to the other */
+struct cap_dir {
+	char name[64];               /* "198.18.0.1:20049", "198.18.0.1" */
+	uint32_t qp;                 /* IB: destination QP of these packets */
+	bool have_qp;
+	/* Send reassembly: IB in PSN order, iWARP by MSN and MO */
+	uint8_t *sbuf;
+	uint32_t scap, slen;
+	bool sactive;
+	uint32_t snext_psn, smsn;
+	uint64_t sfirst;             /* frame of the first fragment */
+	/* IB RDMA Write in progress */
+	bool wactive;
+	uint32_t wrkey, woff, wnext_psn;
+	uint64_t wva;
+	/* RDMA Reads this endpoint requested, and the response it is
+	 * receiving (IB responses carry no address) */
+	struct cap_rdreq rd[CAP_RDREQ_MAX];
+	unsigned rd_next;
+	int rresp;                   /* index in the peer's rd[], -1 none */
+	uint32_t rresp_off, rresp_next_psn;
+	uint32_t last_psn;
+	bool have_last_psn;
+	/* iWARP */
+	struct cap_tcp_dir tcp;
+	/* flow control: calls this endpoint has outstanding, credits the
+	 * peer granted it (V1 4.3.1) */
+	uint32_t outstanding;
+	uint32_t granted;
+	bool have_err;               /* last RDMA_ERROR sent, V1 5.5 */
+	uint32_t err_xid;
+	bool have_grant;
+	bool speaks_v2;
+};
+
+struct cap_conv {
+	bool used;
+	uint32_t id;                 /* 1-based, in order of first packet */
+	enum cap_transport transport;
+	uint8_t family;
+	uint8_t addr[2][16];         /* endpoint 0 = first sender seen */
+	uint16_t port[2];
+	int8_t client;               /* endpoint that sent the first forward
+				      * call; -1 until known (BIDI 2.4) */
+	uint64_t last_frame;
+	struct cap_dir d[2];
+	struct cap_stats_conv stats;
+};
+
+/* An outstanding call, from its Send until its reply */
+struct cap_call {
+	bool used;
+	uint32_t hnext;              /* hash chain, index + 1; 0 ends */
+	uint32_t conv;               /* conversation id */
+	uint16_t conv_slot;
+	uint8_t dir;                 /* endpoint that sent the call */
+	uint8_t rdma_vers;
+	uint32_t xid;
+	uint64_t frame;
+	int64_t ts_sec;
+	uint32_t ts_usec;
+	bool have_rpc;
+	uint32_t prog, vers, proc;
+	bool backward;
+	uint32_t segs;               /* first segment index + 1 */
+	uint32_t nwrite_chunks;
+	/* a call waiting for its read chunks before it is printed */
+	uint8_t *msg;
+	uint32_t msg_len;
+	uint32_t read_total, read_got;
+	/* the rebuilt RPC message (position-zero read chunk or reply chunk) */
+	uint8_t *rb;
+	uint32_t rb_cap, rb_split;   /* read data below rb_split, reply above */
+};
+
+enum cap_seg_kind { CAP_SEG_READ, CAP_SEG_WRITE, CAP_SEG_REPLY };
+
+/* An advertised segment (handle/length/offset), until the call completes */
+struct cap_seg {
+	bool used;
+	uint8_t kind;                /* enum cap_seg_kind */
+	uint32_t hnext;              /* hash chain, index + 1 */
+	uint32_t cnext;              /* next segment of the same call */
+	uint32_t call;               /* index of the call */
+	uint32_t conv;
+	uint32_t handle, len, got;
+	uint64_t va;
+	uint32_t position;           /* read: position; write: chunk index */
+	uint32_t idx;                /* segment index within its chunk */
+	uint32_t rb_off;             /* where its bytes go in the rebuild */
+};
+
+struct cap_violation;
+
+struct cap_state {
+	const struct decode_opts *o;
+	const char *file;            /* for messages: "-" shows as "stdin" */
+	FILE *out;
+	uint64_t frame_no;
+	int status;                  /* exit status so far */
+	/* conversations */
+	struct cap_conv *convs;      /* CAP_MAX_CONVS */
+	uint32_t nconv_ids;
+	uint32_t conv_hash[8192];    /* slot + 1, open addressing */
+	/* calls and segments: fixed pools with hash chains */
+	struct cap_call *calls;      /* CAP_MAX_CALLS */
+	uint32_t call_hash[65536];
+	uint32_t call_free, ncalls;
+	struct cap_seg *segs;        /* CAP_MAX_SEGS */
+	uint32_t seg_hash[65536];
+	uint32_t seg_free, nsegs;
+	size_t buffered;             /* bytes under CAP_MAX_BUFFERED */
+	bool warned[CAP_W_COUNT];
+	uint64_t violations;
+	uint64_t frames_bad;
+	struct cap_stats_all stats;
+	bool progress;               /* stderr is a terminal */
+	uint8_t scratch[CAP_MAX_SEND]; /* FPDU without markers, rebuilds */
+};
+
+/* cap_conv.c */
+struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
+			     enum cap_transport t, const struct cap_addr *a,
+			     uint32_t dqp, int *dir);
+struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
+			      const struct cap_addr *a, int *dir, bool create);
+void cap_conv_close(struct cap_state *st, struct cap_conv *c);
+void cap_conv_init(struct cap_state *st);
+void cap_conv_fini(struct cap_state *st);
+struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);
+
+/* cap_reasm.c: Send fragments; the whole Send goes to cap_msg_send() */
+enum cap_frag { CAP_FRAG_FIRST, CAP_FRAG_MIDDLE, CAP_FRAG_LAST, CAP_FRAG_ONLY };
+void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
+		       struct cap_conv *c, int dir, enum cap_frag frag,
+		       uint32_t psn, const uint8_t *p, uint32_t len);
+void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
+			struct cap_conv *c, int dir, uint32_t msn, uint32_t mo,
+			bool last, const uint8_t *p, uint32_t len);
+void cap_reasm_free(struct cap_state *st, struct cap_dir *d);
+
+/* cap_msg.c: one whole RPC-over-RDMA message */
+void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
+		  uint64_t first_frame);
+void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
+			const char *why);
+
+/* cap_chunks.c: advertised segments and the RDMA traffic that moves them */
+enum cap_rdma_op { CAP_OP_WRITE, CAP_OP_READ };
+void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
+		     struct cap_conv *c, enum cap_rdma_op op, uint32_t rkey,
+		     uint64_t va, const uint8_t *p, uint32_t len);
+void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
+			 struct cap_conv *c, struct cap_call *k,
+			 const struct rpcrdma_msg *m);
+void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
+			    struct cap_call *k, const struct rpcrdma_msg *m);
+struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
+			      int dir, uint32_t xid);
+struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
+			       int dir, uint32_t xid);
+void cap_call_free(struct cap_state *st, struct cap_call *k);
+void cap_calls_flush(struct cap_state *st, uint32_t conv);
+
+/* cap_lint.c */
+void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
+	      const char *section, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_stats.c - --stats: per conversation and overall, messages by version
+ * and type, credits granted over time (V1 4.3.1), inline vs chunked message
+ * sizes (V1 4.5), RPC round-trip latency percentiles per program/procedure,
+ * faults.  Conversations closed before the end are summarised at once into
+ * a temporary file, so memory does not grow with their number.
+ */
+#include <string.h>
+#include "cap_state.h"
+#include "msgprint.h"
+#include "rpcrdma/rpc.h"
+
+static const char *const hist_names[CAP_HIST_N] = {
+	"<256", "<512", "<1K", "<2K", "<4K", "<8K", "<16K", "<64K", "<1M", ">=1M",
+};
+
+static unsigned size_bucket(uint32_t n)
+{
+	static const uint32_t lim[CAP_HIST_N - 1] = {
+		256, 512, 1024, 2048, 4096, 8192, 16384, 65536, 1u << 20,
+	};
+	unsigned i = 0;
+	while (i < CAP_HIST_N - 1 && n >= lim[i])
+		i++;
+	return i;
+}
+
+void cap_stats_msg(struct cap_stats_conv *s, uint32_t vers, uint32_t proc,
+		   bool chunked, uint32_t size, uint64_t frame)
+{
+	unsigned v = vers == 1 ? 0 : vers == 2 ? 1 : 2;
+	unsigned p = proc <= 5 ? proc : 6;
+	s->msgs[v][p]++;
+	if (chunked)
+		s->chunked_hist[size_bucket(size)]++;
+	else
+		s->inline_hist[size_bucket(size)]++;
+	if (!s->first_frame)
+		s->first_frame = frame;
+	s->last_frame = frame;
+}
+
+void cap_stats_credit(struct cap_stats_conv *s, uint32_t credit)
+{
+	if (!s->have_credit || credit < s->cmin)
+		s->cmin = credit;
+	if (!s->have_credit || credit > s->cmax)
+		s->cmax = credit;
+	s->cfinal = credit;
+	s->have_credit = true;
+}
+
+/* log-linear buckets: 16 linear steps per power of two */
+static unsigned lat_bucket(uint64_t us)
+{
+	if (us < 16)
+		return (unsigned)us;
+	unsigned e = 63u - (unsigned)__builtin_clzll(us);      /* >= 4 */
+	unsigned b = 16 + (e - 4) * 16 + (unsigned)((us >> (e - 4)) & 15);
+	return b < CAP_LAT_N ? b : CAP_LAT_N - 1;
+}
+
+static uint64_t lat_value(unsigned b)
+{
+	if (b < 16)
+		return b;
+	unsigned e = (b - 16) / 16 + 4, m = (b - 16) % 16;
+	return ((uint64_t)16 + m) << (e - 4);
+}
+
+void cap_stats_latency(struct cap_state *st, uint32_t prog, uint32_t vers,
+		       uint32_t proc, uint64_t us)
+{
+	struct cap_stats_proc *free_slot = NULL;
+	uint32_t h = (prog * 31u + vers * 7u + proc) % CAP_PROCS_MAX;
+
+	for (uint32_t i = 0; i < CAP_PROCS_MAX; i++) {
+		struct cap_stats_proc *p = &st->stats.procs[(h + i) % CAP_PROCS_MAX];
+		if (p->used && p->prog == prog && p->vers == vers && p->proc == proc) {
+			free_slot = p;
+			break;
+		}
+		if (!p->used) {
+			free_slot = p;
+			free_slot->used = true;
+			free_slot->prog = prog;
+			free_slot->vers = vers;
+			free_slot->proc = proc;
+			break;
+		}
+	}
+	if (!free_slot)
+		return;                    /* more than 256 procedures */
+	free_slot->n++;
+	free_slot->sum_us += us;
+	if (us > free_slot->max_us)
+		free_slot->max_us = us;
+	free_slot->hist[lat_bucket(us)]++;
+}
+
+static uint64_t percentile(const struct cap_stats_proc *p, unsigned pct)
+{
+	uint64_t want = (p->n * pct + 99) / 100, seen = 0;
+	for (unsigned b = 0; b < CAP_LAT_N; b++) {
+		seen += p->hist[b];
+		if (seen >= want && want)
+			return lat_value(b);
+	}
+	return p->max_us;
+}
+
+static void print_conv_stats(FILE *out, const struct cap_stats_conv *s)
+{
+	static const char *const vn[3] = { "v1", "v2", "other" };
+	static const char *const pn[7] = {
+		"MSG", "NOMSG", "MSGP", "DONE", "ERROR", "OPTIONAL", "other",
+	};
+	for (unsigned v = 0; v < 3; v++) {
+		uint64_t tot = 0;
+		for (unsigned p = 0; p < 7; p++)
+			tot += s->msgs[v][p];
+		if (!tot)
+			continue;
+		fprintf(out, "  %s messages: %llu (", vn[v], (unsigned long long)tot);
+		bool first = true;
+		for (unsigned p = 0; p < 7; p++)
+			if (s->msgs[v][p]) {
+				fprintf(out, "%s%s %llu", first ? "" : ", ", pn[p],
+					(unsigned long long)s->msgs[v][p]);
+				first = false;
+			}
+		fputs(")\n", out);
+	}
+	fprintf(out, "  calls %llu, replies %llu, backward calls %llu, "
+		"unmatched %llu\n", (unsigned long long)s->calls,
+		(unsigned long long)s->replies, (unsigned long long)s->backward,
+		(unsigned long long)s->unmatched);
+	if (s->have_credit)
+		fprintf(out, "  credits granted: min %u, max %u, final %u\n",
+			s->cmin, s->cmax, s->cfinal);
+	else
+		fputs("  credits granted: none seen\n", out);
+	for (int chunked = 0; chunked < 2; chunked++) {
+		const uint64_t *h = chunked ? s->chunked_hist : s->inline_hist;
+		fprintf(out, "  %s sizes:", chunked ? "chunked" : "inline ");
+		for (unsigned i = 0; i < CAP_HIST_N; i++)
+			if (h[i])
+				fprintf(out, " %s:%llu", hist_names[i],
+					(unsigned long long)h[i]);
+		fputc('\n', out);
+	}
+	fprintf(out, "  RDMA bytes %llu, bad headers %llu, retransmissions %llu, "
+		"CRC failures %llu, violations %llu\n",
+		(unsigned long long)s->rdma_bytes,
+		(unsigned long long)s->bad_headers,
+		(unsigned long long)s->retrans, (unsigned long long)s->crc_fail,
+		(unsigned long long)s->violations);
+}
+
+void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
+{
+	if (!st->o->stats)
+		return;
+	if (!st->stats.closed)
+		st->stats.closed = tmpfile();
+	if (!st->stats.closed)
+		return;
+	char src[96], dst[96];
+	snprintf(src, sizeof(src), "%s", c->d[0].name);
+	snprintf(dst, sizeof(dst), "%s", c->d[1].name);
+	fprintf(st->stats.closed, "conversation %u: %s <-> %s (%s), frames %llu-%llu\n",
+		c->id, src, dst, cap_transport_name(c->transport),
+		(unsigned long long)c->stats.first_frame,
+		(unsigned long long)c->last_frame);
+	print_conv_stats(st->stats.closed, &c->stats);
+	st->stats.total.rdma_bytes += c->stats.rdma_bytes;
+	st->stats.total.calls += c->stats.calls;
+	st->stats.total.replies += c->stats.replies;
+	st->stats.total.backward += c->stats.backward;
+	st->stats.total.unmatched += c->stats.unmatched;
+	st->stats.nclosed++;
+}
+
+void cap_stats_print(struct cap_state *st, FILE *out)
+{
+	char buf[4096];
+	size_t n;
+
+	if (st->stats.closed) {
+		rewind(st->stats.closed);
+		while ((n = fread(buf, 1, sizeof(buf), st->stats.closed)) > 0)
+			fwrite(buf, 1, n, out);
+	}
+	fprintf(out, "overall: %llu frames, %llu RDMA packets, %llu truncated, "
+		"%llu invalid, %u conversations\n",
+		(unsigned long long)st->stats.frames,
+		(unsigned long long)st->stats.frames_rdma,
+		(unsigned long long)st->stats.frames_truncated,
+		(unsigned long long)st->stats.frames_invalid, st->stats.nclosed);
+	print_conv_stats(out, &st->stats.total);
+	bool any = false;
+	for (unsigned i = 0; i < CAP_PROCS_MAX; i++) {
+		const struct cap_stats_proc *p = &st->stats.procs[i];
+		if (!p->used)
+			continue;
+		if (!any)
+			fputs("  RPC latency (us)              count     p50     p90     p99     max\n", out);
+		any = true;
+		const char *pn = rpc_program_name(p->prog);
+		const char *cn = rpc_proc_name(p->prog, p->vers, p->proc);
+		char name[64];
+		if (pn && cn)
+			snprintf(name, sizeof(name), "%s v%u %s", pn, p->vers, cn);
+		else if (pn)
+			snprintf(name, sizeof(name), "%s v%u proc %u", pn, p->vers, p->proc);
+		else
+			snprintf(name, sizeof(name), "%u v%u proc %u", p->prog, p->vers, p->proc);
+		fprintf(out, "  %-28s %7llu %7llu %7llu %7llu %7llu\n", name,
+			(unsigned long long)p->n,
+			(unsigned long long)percentile(p, 50),
+			(unsigned long long)percentile(p, 90),
+			(unsigned long long)percentile(p, 99),
+			(unsigned long long)p->max_us);
+	}
+}

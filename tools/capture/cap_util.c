@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_util.c - small helpers of the capture pipeline: address text, the
+ * bounded reassembly budget (CAP_MAX_BUFFERED), one-time warnings and the
+ * "FILE: frame N: what is wrong" message form.
+ */
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cap_state.h"
+
+const char *cap_transport_name(enum cap_transport t)
+{
+	switch (t) {
+	case CAP_T_ROCEV2: return "rocev2";
+	case CAP_T_ROCEV1: return "rocev1";
+	case CAP_T_IB: return "infiniband";
+	case CAP_T_IWARP: return "iwarp";
+	}
+	return "unknown";
+}
+
+void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
+		   uint16_t port, bool with_port)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (family == CAP_AF_INET) {
+		inet_ntop(AF_INET, a, ip, sizeof(ip));
+		if (with_port)
+			snprintf(buf, cap, "%s:%u", ip, port);
+		else
+			snprintf(buf, cap, "%s", ip);
+	} else if (family == CAP_AF_INET6) {
+		inet_ntop(AF_INET6, a, ip, sizeof(ip));
+		if (with_port)
+			snprintf(buf, cap, "[%s]:%u", ip, port);
+		else
+			snprintf(buf, cap, "%s", ip);
+	} else {
+		snprintf(buf, cap, "lid 0x%04x", cap_be16(a));
+	}
+}
+
+void *cap_budget_alloc(struct cap_state *st, size_t n)
+{
+	if (n > CAP_MAX_BUFFERED - st->buffered) {
+		cap_warn_once(st, CAP_W_BUDGET,
+			      "reassembly buffers reached %u MiB; later data is "
+			      "not reassembled", CAP_MAX_BUFFERED >> 20);
+		return NULL;
+	}
+	void *p = malloc(n);
+	if (p)
+		st->buffered += n;
+	return p;
+}
+
+void cap_budget_free(struct cap_state *st, void *p, size_t n)
+{
+	if (!p)
+		return;
+	free(p);
+	st->buffered -= n;
+}
+
+void cap_warn_once(struct cap_state *st, unsigned which, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (which < CAP_W_COUNT) {
+		if (st->warned[which])
+			return;
+		st->warned[which] = true;
+	}
+	fflush(st->out);
+	fprintf(stderr, "rpcrdma-decode: %s: warning: ", st->file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "rpcrdma-decode: FILE: frame N: what is wrong (need X bytes, have Y)" */
+void cap_frame_error(struct cap_state *st, const struct cap_frame *f,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->o->check || st->o->stats || st->o->quiet)
+		return;
+	fflush(st->out);
+	fprintf(stderr, "rpcrdma-decode: %s: frame %llu: ", st->file,
+		(unsigned long long)f->num);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
