@@ -3,7 +3,7 @@
  * iwarp.c - iWARP on TCP port 20049: TCP (RFC 793) handshake and segments,
  * MPA (RFC 5044: Request/Reply frames §7.1, FPDU framing §4, Markers every
  * 512 octets of TCP sequence space from the first FPDU octet §4.3, CRC32c
- * §4.4 over the FPDU including Markers, sent big-endian), DDP (RFC 5041 §4:
+ * §4.4 over the FPDU including Markers, sent least significant byte first as iSCSI does), DDP (RFC 5041 §4:
  * tagged 14-byte and untagged 18-byte headers) and RDMAP (RFC 5040 §4:
  * Send, Send with Invalidate, RDMA Write, Read Request/Response, Terminate).
  * FPDUs go one per TCP segment, or the stream is cut at fixed sizes (split),
@@ -127,7 +127,7 @@ static void mpa_fpdu(struct conn *c, int dir, struct stream *s,
 	v = c->crc ? crc32c(0, s->b + at, s->len - at) : 0;
 	if (bad_crc)
 		v ^= 0x00ff00ffu;
-	put32(crc, v);
+	putle32(crc, v);
 	mpa_put(c, dir, s, at, crc, 4);
 }
 

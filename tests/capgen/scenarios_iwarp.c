@@ -1,4 +1,99 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* scenarios_iwarp.c - placeholder */
+/*
+ * scenarios_iwarp.c - iWARP scenarios (RFC 5040/5041/5044) on TCP port
+ * 20049: the TCP handshake, MPA Request/Reply, CRC on, Markers off or on;
+ * Send and Send with Invalidate, RDMA Write, RDMA Read Request/Response,
+ * and a Terminate before the FIN.  Variants: Markers, FPDUs split across
+ * TCP segments, segments out of order plus a retransmission, a bad CRC.
+ */
 #include "scen.h"
-const struct scenario scenarios_iwarp[] = { { NULL, NULL, NULL, NULL } };
+
+static void traffic_iwarp(struct sess *s)
+{
+	ex_getattr3(s);
+	ex_read3_chunk(s, 3000);        /* reply: Send with Invalidate */
+	ex_write3_chunk(s, 3000);
+	ex_long_call(s);
+	ex_long_reply(s);
+	ex_compound4(s, 0, 0, s->xid++);
+}
+
+static int iwarp(struct gen *g, bool markers, int split, uint32_t split_at)
+{
+	struct conn c;
+	struct sess s;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_iwarp(&c, &g->w, LK_ETH, NET_IPV4, markers, true);
+	c.split = split;
+	c.split_at = split_at;
+	iw_connect(&c);
+	sess_init(&s, &c, 1, 0x6b000001u);
+	traffic_iwarp(&s);
+	iw_terminate(&c, 0, 0x00, 0x00);   /* RDMAP layer, local: closing */
+	return gen_close(g);
+}
+
+static int basic(struct gen *g)
+{
+	return iwarp(g, false, 0, 0);
+}
+
+static int markers(struct gen *g)
+{
+	return iwarp(g, true, 0, 0);
+}
+
+static int split(struct gen *g)
+{
+	return iwarp(g, false, 1, 300);
+}
+
+static int ooo(struct gen *g)
+{
+	return iwarp(g, false, 2, 400);
+}
+
+static int badcrc(struct gen *g)
+{
+	struct conn c;
+	struct sess s;
+	struct rpcrdma_hdr h;
+	struct xw x;
+	uint32_t xid;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_iwarp(&c, &g->w, LK_ETH, NET_IPV4, false, true);
+	iw_connect(&c);
+	sess_init(&s, &c, 1, 0x6b000001u);
+	ex_getattr3(&s);
+	ex_read3_chunk(&s, 3000);
+	/* the reply to the next call has a wrong MPA CRC: the client
+	 * terminates the connection (RFC 5044 §8: LLP, MPA, CRC error) */
+	xid = s.xid++;
+	nfs3_getattr_call(&x, xid);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	sess_send(&s, 0, &h, x.b, x.len, 0);
+	nfs3_getattr_reply(&x, xid);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	c.bad_crc_next = true;
+	gen_expect(g, sess_send(&s, 1, &h, x.b, x.len, 0), "crc-error");
+	iw_terminate(&c, 0, 0x20, 0x02);
+	return gen_close(g);
+}
+
+const struct scenario scenarios_iwarp[] = {
+	{ "iwarp-basic", "iwarp-basic.pcap", basic,
+	  "iWARP: TCP+MPA handshake, CRC, Send/Send-Inv, Write, Read, Terminate" },
+	{ "iwarp-markers", "iwarp-markers.pcap", markers,
+	  "iWARP with MPA Markers every 512 octets" },
+	{ "iwarp-split", "iwarp-split.pcap", split,
+	  "iWARP: the stream cut into 300-byte TCP segments" },
+	{ "iwarp-ooo", "iwarp-ooo.pcap", ooo,
+	  "iWARP: 400-byte segments, out of order, one retransmitted" },
+	{ "iwarp-badcrc", "iwarp-badcrc.pcap", badcrc,
+	  "iWARP: one FPDU with a wrong CRC32c, then Terminate" },
+	{ NULL, NULL, NULL, NULL },
+};
