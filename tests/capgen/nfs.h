@@ -69,6 +69,17 @@ void sess_hdr(const struct sess *s, struct rpcrdma_hdr *h, uint32_t xid,
  * completes the Send. */
 uint64_t sess_send(struct sess *s, int dir, const struct rpcrdma_hdr *h,
 		   const uint8_t *rpc, size_t rpclen, uint32_t inv);
+size_t sess_build(const struct rpcrdma_hdr *h, const uint8_t *rpc,
+		  size_t rpclen, uint8_t *out, size_t cap);
+uint64_t sess_xmit(struct sess *s, int dir, const uint8_t *msg, size_t len,
+		   uint32_t inv);
+/* The error reply libcodec's verdict on msg calls for, sent from dir. */
+uint64_t sess_answer_error(struct sess *s, int dir, const uint8_t *msg,
+			   size_t len);
+/* RDMA Write of data into segment g (its handle and offset) from dir. */
+uint64_t sess_rdma_write(struct sess *s, int dir,
+			 const struct rpcrdma_segment *g,
+			 const uint8_t *data, size_t len);
 /* A fresh segment of len bytes (handle, offset advance). */
 struct rpcrdma_segment sess_seg(struct sess *s, uint32_t len);
 

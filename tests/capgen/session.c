@@ -33,19 +33,45 @@ void sess_hdr(const struct sess *s, struct rpcrdma_hdr *h, uint32_t xid,
 	h->direction = direction < 0 ? 0 : (uint32_t)direction;
 }
 
+size_t sess_build(const struct rpcrdma_hdr *h, const uint8_t *rpc,
+		  size_t rpclen, uint8_t *out, size_t cap)
+{
+	size_t need = 0, n = rpcrdma_encode(h, out, cap, &need);
+
+	if (n == 0 || n + rpclen > cap)
+		return 0;
+	if (rpclen)
+		memcpy(out + n, rpc, rpclen);
+	return n + rpclen;
+}
+
+uint64_t sess_xmit(struct sess *s, int dir, const uint8_t *msg, size_t len,
+		   uint32_t inv)
+{
+	if (s->c->iwarp)
+		return iw_send(s->c, dir, msg, len, inv);
+	return ib_send(s->c, dir, msg, len, inv);
+}
+
 uint64_t sess_send(struct sess *s, int dir, const struct rpcrdma_hdr *h,
 		   const uint8_t *rpc, size_t rpclen, uint32_t inv)
 {
 	static uint8_t buf[32768];
-	size_t need = 0, n = rpcrdma_encode(h, buf, sizeof(buf), &need);
+	size_t n = sess_build(h, rpc, rpclen, buf, sizeof(buf));
 
-	if (n == 0 || n + rpclen > sizeof(buf))
-		return 0;
-	if (rpclen)
-		memcpy(buf + n, rpc, rpclen);
-	if (s->c->iwarp)
-		return iw_send(s->c, dir, buf, n + rpclen, inv);
-	return ib_send(s->c, dir, buf, n + rpclen, inv);
+	return n ? sess_xmit(s, dir, buf, n, inv) : 0;
+}
+
+uint64_t sess_answer_error(struct sess *s, int dir, const uint8_t *msg,
+			   size_t len)
+{
+	struct rpcrdma_msg m;
+	uint8_t out[64];
+	size_t need = 0, n;
+
+	rpcrdma_decode(msg, len, &m);
+	n = rpcrdma_encode_error_reply(&m, s->credits, out, sizeof(out), &need);
+	return n ? sess_xmit(s, dir, out, n, 0) : 0;
 }
 
 struct rpcrdma_segment sess_seg(struct sess *s, uint32_t len)
@@ -60,7 +86,7 @@ struct rpcrdma_segment sess_seg(struct sess *s, uint32_t len)
 	return g;
 }
 
-static uint64_t rdma_write(struct sess *s, int dir,
+uint64_t sess_rdma_write(struct sess *s, int dir,
 			   const struct rpcrdma_segment *g,
 			   const uint8_t *data, size_t len)
 {
@@ -129,7 +155,7 @@ uint64_t ex_read3_chunk(struct sess *s, uint32_t len)
 	h.nwrites = 1;
 	sess_send(s, 0, &h, x.b, x.len, 0);
 	fill_data(data, len, xid);
-	rdma_write(s, 1, &g, data, len);
+	sess_rdma_write(s, 1, &g, data, len);
 	r = g;
 	r.rdma_length = len;
 	nfs3_read_reply_head(&x, xid, len, true);
@@ -196,7 +222,7 @@ uint64_t ex_long_reply(struct sess *s)
 	h.reply = &wc;
 	sess_send(s, 0, &h, x.b, x.len, 0);
 	nfs3_readdir_reply(&x, xid, 60);
-	rdma_write(s, 1, &g, x.b, x.len);
+	sess_rdma_write(s, 1, &g, x.b, x.len);
 	r = g;
 	r.rdma_length = (uint32_t)x.len;
 	sess_hdr(s, &h, xid, RDMA_NOMSG, RPCRDMA_REPLY);
