@@ -426,3 +426,10 @@ completion_options() {
 	assert_success
 	assert_output ""
 }
+
+@test "a write error on standard output is reported, exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run bash -c "'$D' --hex '$CALL' --json >/dev/full"
+	assert_failure 1
+	assert_output --partial "rpcrdma-decode: writing output:"
+}

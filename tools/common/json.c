@@ -132,11 +132,12 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	ob_write(o, (const char *)s + start, len - start);
 }
 
+/* keys are the printers' own literals: plain ASCII, nothing to escape */
 void json_key(struct json *j, const char *key)
 {
 	separate(j);
 	ob_putc(j->o, '"');
-	escape(j->o, (const unsigned char *)key, strlen(key));
+	ob_puts(j->o, key);
 	ob_write(j->o, "\":", 2);
 	j->after_key = true;
 }

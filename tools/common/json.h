@@ -27,7 +27,7 @@ void json_obj_begin(struct json *j);
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j);
 void json_arr_end(struct json *j);
-void json_key(struct json *j, const char *key);
+void json_key(struct json *j, const char *key);   /* plain ASCII, unescaped */
 
 void json_str(struct json *j, const char *s);          /* NULL prints null */
 void json_strn(struct json *j, const char *s, size_t len);
