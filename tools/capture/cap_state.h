@@ -38,7 +38,9 @@ struct cap_tcp_dir {
 	uint8_t mpa;                 /* enum cap_mpa_state (cap_iwarp.c) */
 	bool markers, crc;           /* as negotiated (or assumed) */
 	uint32_t mark_pos;           /* stream position of buf[0] mod 512 */
-	uint64_t frame_first;        /* frame holding buf[0] */
+	bool hs_seen;                /* this side's MPA Request/Reply seen */
+	bool fin;
+	uint64_t good;               /* FPDUs with a good CRC */
 };
 
 /* One direction of a conversation: what endpoint `i` sends to the other */
@@ -158,7 +160,8 @@ struct cap_state {
 	uint64_t frames_bad;
 	struct cap_stats_all stats;
 	bool progress;               /* stderr is a terminal */
-	uint8_t scratch[CAP_MAX_SEND]; /* FPDU without markers, rebuilds */
+	uint8_t scratch[CAP_MAX_SEND]; /* rebuilt RPC messages */
+	uint8_t fpdu[65536 + 16];    /* one FPDU with its markers removed */
 };
 
 /* cap_conv.c */

@@ -76,6 +76,13 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 			     const struct cap_addr *a, const uint8_t *tcp,
 			     uint32_t len);
 
+/* cap_iwarp.c: MPA stream bytes of one direction, in order */
+struct cap_conv;
+void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
+		      struct cap_conv *c, int dir, const uint8_t *p,
+		      uint32_t len);
+bool cap_iwarp_plausible(const uint8_t *p, uint32_t len);
+
 /* cap_crc.c */
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n);   /* IB ICRC */
 uint32_t cap_crc32c(uint32_t crc, const uint8_t *p, size_t n);  /* MPA */

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_iwarp.c - iWARP over one TCP byte stream: the MPA Request/Reply
+ * handshake and FPDUs with or without markers, CRC32c checked (RFC 5044
+ * 7.1, 4-6), DDP tagged and untagged headers (RFC 5041 4, 5) and the RDMAP
+ * operations RPC-over-RDMA uses: Send (with Invalidate / Solicited Event),
+ * RDMA Write, Read Request, Read Response, Terminate (RFC 5040 4, 5).
+ */
+#include <string.h>
+#include "cap_state.h"
+
+enum cap_mpa_state { MPA_START = 0, MPA_FULL, MPA_BAD };
+
+#define MPA_KEY_LEN 16
+#define MPA_HS_LEN 20
+#define MPA_FLAG_M 0x80
+#define MPA_FLAG_C 0x40
+#define MARKER_EVERY 512u
+#define MPA_BUF_MAX (256u << 10)
+
+static const char key_req[] = "MPA ID Req Frame";
+static const char key_rep[] = "MPA ID Rep Frame";
+
+enum { RDMAP_WRITE = 0, RDMAP_READ_REQ, RDMAP_READ_RESP, RDMAP_SEND,
+       RDMAP_SEND_INV, RDMAP_SEND_SE, RDMAP_SEND_SE_INV, RDMAP_TERMINATE };
+
+#define DDP_TAGGED_HDR 14u
+#define DDP_UNTAGGED_HDR 18u
+
+/* An FPDU header as a sender would start one: DDP version 1, RDMAP 1 */
+static bool ddp_plausible(const uint8_t *u)
+{
+	return (u[0] & 0x03) == 0x01 && (u[1] & 0xc0) == 0x40;
+}
+
+bool cap_iwarp_plausible(const uint8_t *p, uint32_t len)
+{
+	if (len >= MPA_KEY_LEN && (!memcmp(p, key_req, MPA_KEY_LEN) ||
+				   !memcmp(p, key_rep, MPA_KEY_LEN)))
+		return true;
+	return len >= 2 + DDP_TAGGED_HDR && cap_be16(p) >= DDP_TAGGED_HDR &&
+	       ddp_plausible(p + 2);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void read_response(struct cap_state *st, const struct cap_frame *f,
+			  struct cap_conv *c, int dir, uint32_t stag,
+			  uint64_t to, bool last, const uint8_t *p, uint32_t n)
+{
+	struct cap_dir *req = &c->d[1 - dir];          /* the requester */
+
+	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
+		struct cap_rdreq *r = &req->rd[i];
+		if (!r->used || r->sink_stag != stag || to < r->sink_to ||
+		    to - r->sink_to >= r->len)
+			continue;
+		cap_chunks_data(st, f, c, CAP_OP_READ, r->rkey,
+				r->va + (to - r->sink_to), p, n);
+		if (last)
+			r->used = false;
+		return;
+	}
+	c->stats.unmatched++;
+}
+
+/* One ULPDU: DDP header, RDMAP header, payload */
+static void ulpdu(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, int dir, const uint8_t *u, uint32_t n)
+{
+	if (n < 2 || !ddp_plausible(u)) {
+		cap_frame_error(st, f, "DDP/RDMAP header with an unknown version");
+		return;
+	}
+	bool tagged = u[0] & 0x80, last = u[0] & 0x40;
+	unsigned op = u[1] & 0x0f;
+	uint32_t hl = tagged ? DDP_TAGGED_HDR : DDP_UNTAGGED_HDR;
+	if (n < hl) {
+		cap_frame_error(st, f, "DDP header cut short (need %u bytes, have %u)",
+				hl, n);
+		return;
+	}
+	const uint8_t *p = u + hl;
+	uint32_t pl = n - hl;
+	if (tagged) {
+		uint32_t stag = cap_be32(u + 2);
+		uint64_t to = cap_be64(u + 6);
+		if (op == RDMAP_WRITE)
+			cap_chunks_data(st, f, c, CAP_OP_WRITE, stag, to, p, pl);
+		else if (op == RDMAP_READ_RESP)
+			read_response(st, f, c, dir, stag, to, last, p, pl);
+		return;
+	}
+	uint32_t qn = cap_be32(u + 6), msn = cap_be32(u + 10), mo = cap_be32(u + 14);
+	switch (op) {
+	case RDMAP_SEND: case RDMAP_SEND_INV: case RDMAP_SEND_SE:
+	case RDMAP_SEND_SE_INV:
+		if (qn == 0)
+			cap_reasm_ddp_send(st, f, c, dir, msn, mo, last, p, pl);
+		break;
+	case RDMAP_READ_REQ:
+		if (qn == 1 && pl >= 28) {
+			struct cap_dir *d = &c->d[dir];
+			struct cap_rdreq *r = &d->rd[d->rd_next];
+			d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;
+			r->used = true;
+			r->sink_stag = cap_be32(p);
+			r->sink_to = cap_be64(p + 4);
+			r->len = cap_be32(p + 12);
+			r->rkey = cap_be32(p + 16);
+			r->va = cap_be64(p + 20);
+			r->frame = f->num;
+		}
+		break;
+	case RDMAP_TERMINATE:
+		c->stats.unmatched++;
+		cap_frame_error(st, f, "RDMAP Terminate: the peer closed the stream "
+				"on an error");
+		break;
+	default:
+		break;
+	}
+}
+
+/* Gather `want` bytes of FPDU from raw b[off..n), skipping markers (every
+ * 512 octets of the stream; `phase` = stream position of b[0] mod 512).
+ * Returns the raw index after the last byte, 0 when b runs out; *crc_at =
+ * raw index of the byte numbered `crc_from`. */
+static uint32_t gather(const uint8_t *b, uint32_t n, uint32_t off,
+		       uint32_t phase, bool markers, uint8_t *out,
+		       uint32_t want, uint32_t crc_from, uint32_t *crc_at)
+{
+	uint32_t r = off, got = 0;
+
+	while (got < want) {
+		if (r >= n)
+			return 0;
+		if (markers) {
+			uint32_t pos = (phase + r) % MARKER_EVERY;
+			if (pos < 4) {
+				r += 4 - pos;
+				continue;
+			}
+			uint32_t run = MARKER_EVERY - pos;
+			if (run > want - got)
+				run = want - got;
+			if (run > n - r)
+				run = n - r;
+			if (crc_from >= got && crc_from < got + run)
+				*crc_at = r + (crc_from - got);
+			if (out)
+				memcpy(out + got, b + r, run);
+			got += run;
+			r += run;
+		} else {
+			uint32_t run = want - got < n - r ? want - got : n - r;
+			if (crc_from >= got && crc_from < got + run)
+				*crc_at = r + (crc_from - got);
+			if (out)
+				memcpy(out + got, b + r, run);
+			got += run;
+			r += run;
+		}
+	}
+	return r;
+}
+
+static void handshake(struct cap_conv *c, int dir, uint8_t flags, bool req)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
+
+	t->hs_seen = true;
+	/* M: the sender of the frame wants markers in what it receives */
+	o->markers = flags & MPA_FLAG_M;
+	bool crc = flags & MPA_FLAG_C;
+	if (req) {
+		t->crc = o->crc = crc;
+	} else {
+		t->crc = o->crc = crc || t->crc || o->crc;
+	}
+}
+
+/* Frame what b[0..n) holds; returns the raw bytes consumed. */
+static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
+			     struct cap_conv *c, int dir, const uint8_t *b,
+			     uint32_t n)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t done = 0;
+
+	while (n && t->mpa != MPA_BAD) {
+		uint32_t used;
+		if (t->mpa == MPA_START) {
+			uint32_t k = n < MPA_KEY_LEN ? n : MPA_KEY_LEN;
+			bool req = !memcmp(b, key_req, k);
+			bool rep = !memcmp(b, key_rep, k);
+			if ((req || rep) && n < MPA_HS_LEN)
+				return done;               /* wait for more */
+			if (req || rep) {
+				uint32_t pd = cap_be16(b + 18);
+				if (n < MPA_HS_LEN + pd)
+					return done;
+				handshake(c, dir, b[16], req);
+				used = MPA_HS_LEN + pd;
+				t->mpa = MPA_FULL;
+				t->mark_pos = 0;       /* markers count from here */
+				b += used;
+				n -= used;
+				done += used;
+				continue;
+			}
+			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen) {
+				cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA "
+					      "handshake in the capture: assuming "
+					      "CRC on, markers off");
+				t->crc = true;
+				t->markers = false;
+			}
+			t->mpa = MPA_FULL;
+			continue;
+		}
+		/* an FPDU: ULPDU_Length, ULPDU, pad, CRC (RFC 5044 4.1) */
+		uint32_t phase = t->mark_pos, dummy = 0;
+		uint8_t lb[2];
+		if (!gather(b, n, 0, phase, t->markers, lb, 2, UINT32_MAX, &dummy))
+			return done;
+		uint32_t L = cap_be16(lb);
+		uint32_t pad = (4 - (2 + L) % 4) % 4;
+		uint32_t total = 2 + L + pad + (t->crc ? 4u : 0u);
+		uint32_t crc_at = 0;
+		bool copy = t->markers;
+		uint32_t end = gather(b, n, 0, phase, t->markers,
+				      copy ? st->fpdu : NULL, total,
+				      t->crc ? total - 4 : UINT32_MAX, &crc_at);
+		if (!end)
+			return done;
+		const uint8_t *fp = copy ? st->fpdu : b;
+		bool ok = true;
+		if (t->crc) {
+			uint32_t want = le32(fp + total - 4);
+			uint32_t got = cap_crc32c(0, b, crc_at);
+			ok = got == want || __builtin_bswap32(got) == want;
+			if (!ok && t->markers && phase == 0 && crc_at >= 4) {
+				got = cap_crc32c(0, b + 4, crc_at - 4);
+				ok = got == want || __builtin_bswap32(got) == want;
+			}
+		}
+		if (!ok && !t->good && !t->hs_seen) {
+			t->mpa = MPA_BAD;          /* not iWARP after all */
+			return done + n;
+		}
+		if (!ok) {
+			c->stats.crc_fail++;
+			st->stats.total.crc_fail++;
+			cap_lint(st, f->num, "crc-error", "RFC 5044 6",
+				 "MPA CRC32c mismatch on a %u-byte FPDU: dropped", L);
+		} else {
+			t->good++;
+			ulpdu(st, f, c, dir, fp + 2, L);
+			if (!c->used)
+				return done + n;
+		}
+		t->mark_pos = (phase + end) % MARKER_EVERY;
+		b += end;
+		n -= end;
+		done += end;
+	}
+	return t->mpa == MPA_BAD ? done + n : done;
+}
+
+void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
+		      struct cap_conv *c, int dir, const uint8_t *p,
+		      uint32_t len)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+
+	if (t->mpa == MPA_BAD)
+		return;
+	if (!t->len) {                         /* nothing waiting: in place */
+		uint32_t used = frame_stream(st, f, c, dir, p, len);
+		if (!c->used || t->mpa == MPA_BAD)
+			return;
+		p += used;
+		len -= used;
+		if (!len)
+			return;
+	}
+	if (len > MPA_BUF_MAX - t->len) {
+		cap_frame_error(st, f, "MPA framing lost (more than %u bytes "
+				"without a whole FPDU)", MPA_BUF_MAX);
+		t->mpa = MPA_BAD;
+		return;
+	}
+	if (t->len + len > t->cap) {
+		uint32_t ncap = t->cap ? t->cap : 8192;
+		while (ncap < t->len + len)
+			ncap *= 2;
+		uint8_t *nb = cap_budget_alloc(st, ncap);
+		if (!nb) {
+			t->mpa = MPA_BAD;
+			return;
+		}
+		if (t->len)
+			memcpy(nb, t->buf, t->len);
+		cap_budget_free(st, t->buf, t->cap);
+		t->buf = nb;
+		t->cap = ncap;
+	}
+	memcpy(t->buf + t->len, p, len);
+	t->len += len;
+	if (p != NULL && t->len == len && len != 0) {
+		/* just buffered a partial FPDU: nothing more to frame yet */
+		return;
+	}
+	uint32_t used = frame_stream(st, f, c, dir, t->buf, t->len);
+	if (!c->used)
+		return;
+	memmove(t->buf, t->buf + used, t->len - used);
+	t->len -= used;
+}
