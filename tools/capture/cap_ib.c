@@ -180,8 +180,13 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 {
 	if (len < BTH_LEN) {
 		st->stats.frames_truncated++;
-		cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
-			 "BTH cut short (need %u bytes, have %u)", BTH_LEN, len);
+		if (f->len < f->wire_len)
+			cap_frame_error(st, f, "BTH cut by the snapshot length "
+					"(need %u bytes, have %u)", BTH_LEN, len);
+		else
+			cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
+				 "BTH cut short (need %u bytes, have %u)",
+				 BTH_LEN, len);
 		return CAP_TRUNCATED;
 	}
 	unsigned op = p[0];
@@ -191,17 +196,23 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	uint32_t dqp = cap_be24(p + 5);
 	uint32_t psn = cap_be24(p + 9);
 	uint32_t need = BTH_LEN + ext_len[op] + 4;
-	if (f->len < f->wire_len || len < need + pad) {
+	bool snapped = f->len < f->wire_len;
+	uint32_t wire = len + (f->wire_len - f->len);  /* BTH on, on the wire */
+	if (len < BTH_LEN + ext_len[op] || wire < need + pad) {
 		st->stats.frames_truncated++;
+		if (snapped) {
+			cap_frame_error(st, f, "%s headers cut by the snapshot "
+					"length (need %u bytes, have %u)",
+					cap_transport_name(t), BTH_LEN + ext_len[op], len);
+			return CAP_TRUNCATED;
+		}
 		cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
 			 "%s packet cut short (need %u bytes, have %u)",
-			 cap_transport_name(t),
-			 len < need + pad ? need + pad : f->wire_len,
-			 len < need + pad ? len : f->len);
+			 cap_transport_name(t), need + pad, len);
 		return CAP_TRUNCATED;
 	}
 	st->stats.frames_rdma++;
-	bool crc_bad = !icrc_ok(t, hdr, hdr_len, p, len);
+	bool crc_bad = !snapped && !icrc_ok(t, hdr, hdr_len, p, len);
 	int dir;
 	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
 	if (crc_bad) {
@@ -217,7 +228,12 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_NOT_OURS;
 	const uint8_t *ext = p + BTH_LEN;
 	const uint8_t *pl = ext + ext_len[op];
-	uint32_t n = len - need - pad;
+	uint32_t n = wire - need - pad;
+	bool partial = false;
+	if (snapped && len - BTH_LEN - ext_len[op] < n) {
+		n = len - BTH_LEN - ext_len[op];
+		partial = true;
+	}
 	struct cap_dir *d = &c->d[dir];
 
 	/* requests share one PSN sequence per direction: an old PSN is a
@@ -233,16 +249,20 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	}
 	switch (op) {
 	case OP_SEND_FIRST:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_FIRST, psn, pl, n);
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_FIRST, psn, pl, n,
+				  partial);
 		break;
 	case OP_SEND_MIDDLE:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_MIDDLE, psn, pl, n);
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_MIDDLE, psn, pl, n,
+				  partial);
 		break;
 	case OP_SEND_LAST: case OP_SEND_LAST_IMM: case OP_SEND_LAST_INV:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_LAST, psn, pl, n);
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_LAST, psn, pl, n,
+				  partial);
 		break;
 	case OP_SEND_ONLY: case OP_SEND_ONLY_IMM: case OP_SEND_ONLY_INV:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_ONLY, psn, pl, n);
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_ONLY, psn, pl, n,
+				  partial);
 		break;
 	case OP_WRITE_FIRST: case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
 	case OP_WRITE_LAST_IMM: case OP_WRITE_ONLY: case OP_WRITE_ONLY_IMM:

@@ -193,7 +193,7 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 }
 
 static void header_lint(struct cap_state *st, const struct cap_frame *f,
-			const struct rpcrdma_msg *m, uint32_t len)
+			const struct rpcrdma_msg *m, uint32_t len, bool partial)
 {
 	static const struct { enum rpcrdma_reason r; const char *check, *sec; }
 	specific[] = {
@@ -204,7 +204,9 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 		{ RPCRDMA_R_DIRECTION_MISMATCH, "direction-mismatch", "V2 4.2.2" },
 	};
 
-	if (m->action != RPCRDMA_ACCEPT) {
+	/* a well-formed RDMA2_OPTIONAL of a type this receiver lacks is not a
+	 * fault of the sender (V2 3.1) */
+	if (m->action != RPCRDMA_ACCEPT && m->action != RPCRDMA_REPLY_INVAL_OPTION) {
 		for (size_t i = 0; i < sizeof(specific) / sizeof(specific[0]); i++)
 			if (specific[i].r == m->reason)
 				cap_lint(st, f->num, specific[i].check,
@@ -219,7 +221,7 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 	if (m->notes & RPCRDMA_NOTE_ZERO_CREDIT)
 		cap_lint(st, f->num, "zero-credit", "V1 4.3.1",
 			 "reply grants zero credits");
-	if (m->nfixed >= 2 && (m->rdma_vers == 1 || m->rdma_vers == 2)) {
+	if (!partial && m->nfixed >= 2 && (m->rdma_vers == 1 || m->rdma_vers == 2)) {
 		uint32_t th = st->o->inline_threshold;
 		if (!th)
 			th = m->rdma_vers == 2 ? RPCRDMA_V2_INLINE_DEFAULT :
@@ -358,24 +360,27 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 
 void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
-		  uint64_t first_frame)
+		  bool partial)
 {
 	struct rpcrdma_msg m;
 	struct msg_ctx x;
 
-	(void)first_frame;
 	rpcrdma_decode(p, len, &m);
 	bool chunked = m.nreads || m.nwrites || m.has_reply;
 	cap_stats_msg(&c->stats, m.rdma_vers, m.rdma_proc, chunked, len, f->num);
 	cap_stats_msg(&st->stats.total, m.rdma_vers, m.rdma_proc, chunked, len,
 		      f->num);
-	if (m.action != RPCRDMA_ACCEPT) {
-		c->stats.bad_headers++;
-		st->stats.total.bad_headers++;
-	}
 	if (m.nfixed >= 2 && m.rdma_vers == 2)
 		c->d[dir].speaks_v2 = true;
-	header_lint(st, f, &m, len);
+	/* a message the snapshot length cut is judged only if it is whole */
+	if (!partial || m.action == RPCRDMA_ACCEPT) {
+		if (m.action != RPCRDMA_ACCEPT &&
+		    m.action != RPCRDMA_REPLY_INVAL_OPTION) {
+			c->stats.bad_headers++;
+			st->stats.total.bad_headers++;
+		}
+		header_lint(st, f, &m, len, partial);
+	}
 	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
 		on_call(st, f, c, dir, &m);
 		return;

@@ -23,6 +23,19 @@ static enum cap_res cut(struct cap_state *st, const struct cap_frame *f,
 	return CAP_TRUNCATED;
 }
 
+/* The IP or UDP header claims more bytes than the frame holds, and the
+ * snapshot length is not the reason */
+static enum cap_res short_packet(struct cap_state *st, const struct cap_frame *f,
+				 const char *what, uint32_t need, uint32_t have)
+{
+	if (f->len < f->wire_len)
+		return CAP_OK;
+	st->stats.frames_truncated++;
+	cap_lint(st, f->num, "truncated-frame", "RFC 791 3.1",
+		 "%s length says %u bytes, the frame holds %u", what, need, have);
+	return CAP_TRUNCATED;
+}
+
 static enum cap_res bad(struct cap_state *st, const struct cap_frame *f,
 			const char *what)
 {
@@ -48,6 +61,8 @@ static enum cap_res l4(struct cap_state *st, const struct cap_frame *f,
 			return bad(st, f, "UDP length below 8");
 		if (ulen < len)
 			len = ulen;            /* Ethernet padding */
+		else if (ulen > len && short_packet(st, f, "UDP", ulen, len))
+			return CAP_TRUNCATED;
 		return cap_ib_packet(st, f, CAP_T_ROCEV2, a, ip,
 				     (uint32_t)(p - ip) + 8, p + 8, len - 8);
 	}
@@ -75,6 +90,8 @@ static enum cap_res ipv4(struct cap_state *st, const struct cap_frame *f,
 		return CAP_NOT_OURS;           /* fragment */
 	if (tot < len)
 		len = tot;                     /* Ethernet padding */
+	else if (tot > len && short_packet(st, f, "IPv4 total", tot, len))
+		return CAP_TRUNCATED;
 	memcpy(a.src, p + 12, 4);
 	memcpy(a.dst, p + 16, 4);
 	return l4(st, f, &a, p[9], p, p + hl, len - hl);
@@ -92,6 +109,8 @@ static enum cap_res ipv6(struct cap_state *st, const struct cap_frame *f,
 	uint32_t plen = cap_be16(p + 4);
 	if (40 + plen < len)
 		len = 40 + plen;
+	else if (40 + plen > len && short_packet(st, f, "IPv6 payload", 40 + plen, len))
+		return CAP_TRUNCATED;
 	memcpy(a.src, p + 8, 16);
 	memcpy(a.dst, p + 24, 16);
 	unsigned nh = p[6];

@@ -57,15 +57,21 @@ static void lost(struct cap_state *st, const struct cap_frame *f,
 
 void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 		       struct cap_conv *c, int dir, enum cap_frag frag,
-		       uint32_t psn, const uint8_t *p, uint32_t len)
+		       uint32_t psn, const uint8_t *p, uint32_t len, bool partial)
 {
 	struct cap_dir *d = &c->d[dir];
+
+	if (partial && frag != CAP_FRAG_ONLY) {
+		if (d->sactive)
+			lost(st, f, c, d, "SEND packet cut short by the snapshot length");
+		return;
+	}
 
 	if (frag == CAP_FRAG_ONLY || frag == CAP_FRAG_FIRST) {
 		if (d->sactive)
 			lost(st, f, c, d, "SEND LAST missing");
 		if (frag == CAP_FRAG_ONLY) {
-			cap_msg_send(st, f, c, dir, p, len, f->num);
+			cap_msg_send(st, f, c, dir, p, len, partial);
 			return;
 		}
 		d->sactive = true;
@@ -86,7 +92,7 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 		return;
 	if (frag == CAP_FRAG_LAST) {
 		d->sactive = false;
-		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, d->sfirst);
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
 	}
 }
 
@@ -100,7 +106,7 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 		if (d->sactive)
 			lost(st, f, c, d, "DDP Send segments missing");
 		if (last) {
-			cap_msg_send(st, f, c, dir, p, len, f->num);
+			cap_msg_send(st, f, c, dir, p, len, false);
 			return;
 		}
 		d->sactive = true;
@@ -120,6 +126,6 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 		return;
 	if (last) {
 		d->sactive = false;
-		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, d->sfirst);
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
 	}
 }

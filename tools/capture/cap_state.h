@@ -179,16 +179,17 @@ struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t 
 enum cap_frag { CAP_FRAG_FIRST, CAP_FRAG_MIDDLE, CAP_FRAG_LAST, CAP_FRAG_ONLY };
 void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 		       struct cap_conv *c, int dir, enum cap_frag frag,
-		       uint32_t psn, const uint8_t *p, uint32_t len);
+		       uint32_t psn, const uint8_t *p, uint32_t len, bool partial);
 void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 			struct cap_conv *c, int dir, uint32_t msn, uint32_t mo,
 			bool last, const uint8_t *p, uint32_t len);
 void cap_reasm_free(struct cap_state *st, struct cap_dir *d);
 
 /* cap_msg.c: one whole RPC-over-RDMA message */
+/* partial: the capture holds only the first `len` bytes (snapshot length) */
 void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
-		  uint64_t first_frame);
+		  bool partial);
 void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 			const char *why);
 
