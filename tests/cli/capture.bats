@@ -1,0 +1,372 @@
+#!/usr/bin/env bats
+# capture.bats - rpcrdma-decode -r: every link type and transport decodes to
+# the same messages, the hard cases (multi-packet SEND and READ response, FPDU
+# split across TCP segments, out-of-order and retransmitted TCP, markers,
+# VLAN, IPv6, pcapng, stdin), CRC failures, truncated files, --check against
+# tests/capgen/lint-expect.txt, --stats, filters, and robustness under
+# ASan+UBSan on corrupted captures.
+# Env: TOP (repo root), BUILD, BIN.  Captures: $BUILD/captures (make captures).
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export TOP=${TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+	export BUILD=${BUILD:-$TOP/build}
+	export BIN=${BIN:-$BUILD/bin}
+	export CAPS=$BUILD/captures
+	export FIX=$BATS_FILE_TMPDIR
+	# fixtures derived from the generator's captures (tests/capgen)
+	if [ -e "$CAPS/rocev2-v1-basic.pcap" ]; then
+		python3 - "$CAPS" "$FIX" <<'PY'
+import struct, sys, random
+caps, fix = sys.argv[1], sys.argv[2]
+def read(path):
+    b = open(path, 'rb').read()
+    hdr, off, recs = b[:24], 24, []
+    while off + 16 <= len(b):
+        ts, us, incl, orig = struct.unpack('<IIII', b[off:off+16])
+        recs.append((b[off:off+16], b[off+16:off+16+incl])); off += 16 + incl
+    return hdr, recs
+def write(path, hdr, recs):
+    with open(path, 'wb') as f:
+        f.write(hdr)
+        for h, d in recs: f.write(h + d)
+hdr, recs = read(caps + '/rocev2-v1-basic.pcap')
+# a retransmitted SEND ONLY: frame 1 again, right after itself
+write(fix + '/retrans.pcap', hdr, recs[:1] + recs[:1] + recs[1:])
+# an unsupported link type (DLT_IEEE802_11 = 105)
+write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
+# corrupted copies of every capture: random byte flips, fixed seeds
+import glob, os
+os.makedirs(fix + '/fuzz', exist_ok=True)
+for i, path in enumerate(sorted(glob.glob(caps + '/*.pcap'))):
+    h, rs = read(path)
+    for s in range(2):
+        rnd = random.Random(i * 10 + s)
+        out = []
+        for rh, d in rs:
+            d = bytearray(d)
+            for _ in range(rnd.randint(0, 3)):
+                if d: d[rnd.randrange(len(d))] = rnd.randrange(256)
+            if rnd.random() < 0.1 and len(d) > 20:
+                cut = rnd.randrange(len(d))
+                d = d[:cut]
+                rh = rh[:8] + struct.pack('<II', len(d), struct.unpack('<I', rh[12:16])[0])
+            out.append((rh, bytes(d)))
+        write('%s/fuzz/%s.%d.pcap' % (fix, os.path.basename(path), s), h, out)
+    # and cut short at a few offsets
+    b = open(path, 'rb').read()
+    for s, cut in enumerate((25, 40, len(b) // 2, len(b) - 3)):
+        open('%s/fuzz/%s.cut%d.pcap' % (fix, os.path.basename(path), s), 'wb').write(b[:cut])
+PY
+	fi
+	# rpcrdma-decode under ASan+UBSan, for the robustness tests
+	export ASAN_DECODE=$FIX/rpcrdma-decode-asan
+	cc -std=c11 -D_DEFAULT_SOURCE -O1 -g -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer \
+		-I"$TOP/libcodec/include" -I"$TOP/libcodec/src" -I"$TOP/tools/common" \
+		-I"$TOP/tools/decode" -I"$TOP/tools/capture" -o "$ASAN_DECODE" \
+		"$TOP"/tools/common/*.c "$TOP"/tools/decode/*.c "$TOP"/tools/capture/*.c \
+		"$TOP"/libcodec/src/*.c -lpcap 2>"$FIX/asan-build.log" || rm -f "$ASAN_DECODE"
+}
+
+setup() {
+	D=$BIN/rpcrdma-decode
+}
+
+need() {
+	for f in "$@"; do
+		[ -e "$CAPS/$f" ] || skip "$CAPS/$f absent (make captures)"
+	done
+}
+
+# the messages of a capture as JSON, without what depends on the link and
+# the framing: frame numbers, times, addresses, transport
+messages() {
+	"$D" --json -r "$1" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    for k in ("frame", "time", "src", "dst", "transport"):
+        o.pop(k, None)
+    o.get("rpc", {}).pop("call_frame", None)
+    print(json.dumps(o, sort_keys=True))'
+}
+
+@test "RoCEv2 over IPv4: calls and replies with their RPC summaries" {
+	need rocev2-v1-basic.pcap
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap"
+	assert_success
+	assert_line --index 0 --regexp '^ +1 .*198\.18\.0\.1 .*> 198\.18\.0\.2/qp 0x456 .*v1 RDMA_MSG .*xid 0x5a000001 .*credits +32 .*NFS v3 GETATTR call$'
+	assert_line --index 1 --regexp '^ +3 .*xid 0x5a000001 .*NFS v3 GETATTR reply$'
+	assert_line --regexp 'NFS v4 COMPOUND call$'
+	[ "$(grep -c ' call$' <<<"$output")" -eq "$(grep -c ' reply$' <<<"$output")" ]
+}
+
+@test "every link type and transport gives the same messages" {
+	need rocev2-v1-chunks.pcap rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng \
+		rocev1.pcap ib-247.pcap ib-erf.pcap sll.pcap sll2.pcap
+	ref=$(messages "$CAPS/rocev2-v1-chunks.pcap")
+	[ "$(wc -l <<<"$ref")" -ge 8 ]
+	for f in rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap \
+		 ib-247.pcap ib-erf.pcap sll.pcap sll2.pcap; do
+		got=$(messages "$CAPS/$f")
+		[ "$got" = "$ref" ] || { echo "$f differs:"; diff <(echo "$ref") <(echo "$got"); return 1; }
+	done
+}
+
+@test "transport names: rocev2, rocev1, infiniband, iwarp" {
+	need rocev2-v1-basic.pcap rocev1.pcap ib-247.pcap iwarp-basic.pcap
+	run "$D" --json -r "$CAPS/rocev1.pcap"
+	assert_output --partial '"transport":"rocev1"'
+	run "$D" --json -r "$CAPS/ib-247.pcap"
+	assert_output --partial '"transport":"infiniband"'
+	assert_output --partial '"src":"lid 0x0011'
+	run "$D" --json -r "$CAPS/iwarp-basic.pcap"
+	assert_output --partial '"transport":"iwarp"'
+	assert_output --partial '"src":"198.18.0.1:40001"'
+}
+
+@test "iWARP: split FPDUs, out-of-order TCP and markers give the same messages" {
+	need iwarp-basic.pcap iwarp-split.pcap iwarp-ooo.pcap iwarp-markers.pcap
+	ref=$(messages "$CAPS/iwarp-basic.pcap")
+	[ "$(wc -l <<<"$ref")" -ge 10 ]
+	for f in iwarp-split.pcap iwarp-ooo.pcap iwarp-markers.pcap; do
+		got=$(messages "$CAPS/$f")
+		[ "$got" = "$ref" ] || { echo "$f differs:"; diff <(echo "$ref") <(echo "$got"); return 1; }
+	done
+}
+
+@test "multi-packet SEND: reassembled, numbered by the frame of SEND LAST" {
+	need rocev2-v1-multisend.pcap
+	run "$D" --json -r "$CAPS/rocev2-v1-multisend.pcap"
+	assert_success
+	line=$(grep '"xid":1509949442,' <<<"$output" | grep '"direction":"call"')
+	[[ $line == *'"frame":7,'* ]]
+	[[ $line == *'"proc_name":"SYMLINK"'* ]]
+	line=$(grep '"xid":1509949443,' <<<"$output" | grep '"direction":"reply"')
+	[[ $line == *'"frame":16,'* ]]
+}
+
+@test "Long Call: position-zero read chunk fetched by multi-packet READ response, call rebuilt" {
+	need rocev2-v1-chunks.pcap
+	run "$D" --json -r "$CAPS/rocev2-v1-chunks.pcap"
+	line=$(grep '"proc_name":"RDMA_NOMSG"' <<<"$output" | grep '"direction":"call"')
+	[[ $line == *'"rpc_source":"position-zero read chunk"'* ]]
+	[[ $line == *'"prog":100003'* && $line == *'"proc_name":"SYMLINK"'* ]]
+	[[ $line == *'"frame":21,'* ]]
+}
+
+@test "Long Reply: reply chunk data rebuilt into the RPC reply" {
+	need iwarp-basic.pcap
+	run "$D" -V -r "$CAPS/iwarp-basic.pcap"
+	assert_output --partial 'reply to NFS v3 READDIR (reply chunk), call in frame 37'
+}
+
+@test "a retransmitted SEND is shown once and counted" {
+	[ -e "$FIX/retrans.pcap" ] || skip "no generator captures"
+	run "$D" -r "$FIX/retrans.pcap"
+	assert_success
+	[ "$(grep -c 'xid 0x5a000001 .*GETATTR call' <<<"$output")" -eq 1 ]
+	run "$D" --stats -r "$FIX/retrans.pcap"
+	assert_output --regexp 'retransmissions 1'
+}
+
+@test "backward direction: callbacks matched in their own XID space" {
+	need rocev2-bidir.pcap
+	run "$D" --json -r "$CAPS/rocev2-bidir.pcap"
+	assert_success
+	# the same XID 0x5a000002 is a forward COMPOUND and a backward CB_COMPOUND
+	[ "$(grep -c '"xid":1509949442,.*"call_frame"' <<<"$output")" -eq 2 ]
+	grep -q '"proc_name":"CB_COMPOUND","call_frame":9' <<<"$output"
+	run "$D" --stats -r "$CAPS/rocev2-bidir.pcap"
+	assert_output --regexp 'backward calls [1-9]'
+}
+
+@test "Version Two decodes" {
+	need rocev2-v2.pcap
+	run "$D" -r "$CAPS/rocev2-v2.pcap"
+	assert_success
+	assert_line --regexp 'v2 RDMA2_MSG .*NFS v3 GETATTR call$'
+	assert_line --regexp 'v2 RDMA2_NOMSG .*SYMLINK call$'
+}
+
+@test "standard input: -r - gives what the file gives" {
+	need rocev2-v1-basic.pcap rocev2-pcapng.pcapng
+	for f in rocev2-v1-basic.pcap rocev2-pcapng.pcapng; do
+		a=$("$D" -r "$CAPS/$f")
+		b=$("$D" -r - <"$CAPS/$f")
+		[ "$a" = "$b" ]
+	done
+}
+
+@test "JSON lines: one object per message with the capture keys" {
+	need iwarp-basic.pcap rocev2-v1-chunks.pcap
+	for f in iwarp-basic.pcap rocev2-v1-chunks.pcap; do
+		"$D" --json -r "$CAPS/$f" | python3 -c '
+import json, sys
+n = 0
+for l in sys.stdin:
+    o = json.loads(l); n += 1
+    for k in ("frame", "time", "src", "dst", "transport", "conversation", "xid", "vers", "credits"):
+        assert k in o, (k, l)
+    assert isinstance(o["frame"], int) and o["frame"] >= 1
+assert n >= 8, n'
+	done
+}
+
+@test "ICRC failure: flagged, the packet is dropped" {
+	need rocev2-badcrc.pcap
+	run "$D" --check -r "$CAPS/rocev2-badcrc.pcap"
+	assert_failure 1
+	assert_line --regexp '^frame 11: crc-error: ICRC mismatch'
+	run "$D" -r "$CAPS/rocev2-badcrc.pcap"
+	assert_success
+	refute_line --regexp '^ +11 '
+	assert_output --partial 'frame 11: ICRC mismatch'
+}
+
+@test "MPA CRC32c failure: flagged" {
+	need iwarp-badcrc.pcap
+	run "$D" --check -r "$CAPS/iwarp-badcrc.pcap"
+	assert_failure 1
+	assert_line --regexp '^frame 20: crc-error: MPA CRC32c mismatch'
+}
+
+@test "truncated capture file: earlier messages, then the message, exit 1" {
+	need rocev2-truncated.pcap
+	run --separate-stderr "$D" -r "$CAPS/rocev2-truncated.pcap"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 6 ]
+	[[ $stderr == *"rpcrdma-decode: $CAPS/rocev2-truncated.pcap: truncated at frame 13 (byte offset 1620)"* ]]
+	run --separate-stderr "$D" -r - <"$CAPS/rocev2-truncated.pcap"
+	assert_failure 1
+	[[ $stderr == *"rpcrdma-decode: stdin: truncated at frame 13 (byte offset 1620)"* ]]
+}
+
+@test "snapshot length: headers still decoded, no violation" {
+	need rocev2-snaplen.pcap
+	run "$D" -r "$CAPS/rocev2-snaplen.pcap"
+	assert_success
+	assert_line --regexp 'xid 0x5a000001 .*GETATTR call$'
+	run "$D" --check -r "$CAPS/rocev2-snaplen.pcap"
+	assert_success
+}
+
+@test "--check finds every planted violation (lint-expect.txt) and nothing in clean captures" {
+	[ -e "$CAPS/lint-expect.txt" ] || skip "no lint-expect.txt (make captures)"
+	n=0
+	while read -r file frame check; do
+		[ -e "$CAPS/$file" ] || continue
+		out=$("$D" --check -r "$CAPS/$file" 2>/dev/null) && rc=0 || rc=$?
+		if [ "$frame" = - ]; then
+			# (a cut capture file exits 1 without a violation)
+			[ -z "$out" ] && { [ "$rc" -eq 0 ] || [[ $file == *truncated* ]]; } ||
+				{ echo "$file: expected none, got: $out (rc $rc)"; return 1; }
+		else
+			grep -q "^frame $frame: $check: " <<<"$out" && [ "$rc" -eq 1 ] ||
+				{ echo "$file: expected frame $frame $check, got: $out (rc $rc)"; return 1; }
+		fi
+		n=$((n + 1))
+	done <"$CAPS/lint-expect.txt"
+	[ "$n" -ge 10 ]
+}
+
+@test "--check --json: one object per violation, and the total on stderr" {
+	need lint-credits-exceeded.pcap
+	run --separate-stderr "$D" --check --json -r "$CAPS/lint-credits-exceeded.pcap"
+	assert_failure 1
+	python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["frame"]==17 and o["check"]=="credits-exceeded" and o["section"]=="V1 4.3.1" and o["text"]' "$output"
+	[ "$stderr" = "1 violations" ]
+}
+
+@test "--inline-threshold changes what inline-too-large reports" {
+	need lint-inline-too-large.pcap rocev2-v1-basic.pcap
+	run "$D" --check --inline-threshold 4096 -r "$CAPS/lint-inline-too-large.pcap"
+	refute_output --partial inline-too-large
+	run "$D" --check --inline-threshold 1024 -r "$CAPS/lint-inline-too-large.pcap"
+	assert_failure 1
+	assert_output --partial 'inline-too-large: 1148-byte Send exceeds the receiver'"'"'s 1024-byte inline threshold'
+}
+
+@test "--stats: per conversation and overall, credits, sizes, latency" {
+	need rocev2-v1-chunks.pcap
+	run "$D" --stats -r "$CAPS/rocev2-v1-chunks.pcap"
+	assert_success
+	assert_line --regexp '^conversation 1: 198\.18\.0\.1 <-> 198\.18\.0\.2 \(rocev2\)'
+	assert_line --regexp '^overall: 35 frames'
+	assert_line --regexp 'v1 messages: 10 \(MSG 8, NOMSG 2\)'
+	assert_line --regexp 'credits granted: min 32, max 32, final 32'
+	assert_line --regexp 'calls 5, replies 5'
+	assert_line --regexp '^  NFS v3 READ +1 +60 +60 +60 +60$'
+}
+
+@test "filters: --xid, --conversation, --rdma-version, --program, --procedure" {
+	need rocev2-v1-basic.pcap rocev2-v2.pcap
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --xid 0x5a000002
+	assert_success
+	[ "${#lines[@]}" -eq 2 ]
+	assert_line --index 0 --partial 'COMPOUND call'
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --conversation 2
+	[ -z "$output" ]
+	run "$D" -r "$CAPS/rocev2-v2.pcap" --rdma-version 1
+	[ -z "$output" ]
+	# GETATTR (v3) and COMPOUND (v4) are both procedure 1 of NFS
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --program 100003 --procedure 1
+	[ "${#lines[@]}" -eq 10 ]
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --program 100003 --procedure 0
+	[ -z "$output" ]
+	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --program 100005
+	[ -z "$output" ]
+}
+
+@test "--roce-port: another port sees no RoCEv2" {
+	need rocev2-v1-basic.pcap
+	run "$D" --roce-port 9999 -r "$CAPS/rocev2-v1-basic.pcap"
+	assert_success
+	[ -z "$output" ]
+}
+
+@test "unsupported link type: named, with the supported ones" {
+	[ -e "$FIX/linktype105.pcap" ] || skip "no generator captures"
+	run "$D" -r "$FIX/linktype105.pcap"
+	assert_failure 1
+	assert_output --partial 'unsupported link type 105'
+	assert_output --partial 'EN10MB (1), LINUX_SLL (113), ERF (197, InfiniBand records), INFINIBAND (247), LINUX_SLL2 (276)'
+}
+
+@test "not a capture: a clear error, exit 1" {
+	run "$D" -r "$TOP/Makefile"
+	assert_failure 1
+	assert_output --regexp "^rpcrdma-decode: $TOP/Makefile: "
+	run "$D" -r /nonexistent.pcap
+	assert_failure 1
+}
+
+@test "robustness: corrupted and cut captures under ASan+UBSan" {
+	[ -x "$ASAN_DECODE" ] || skip "ASan build failed: $(head -3 "$FIX/asan-build.log")"
+	[ -d "$FIX/fuzz" ] || skip "no generator captures"
+	n=0
+	for f in "$FIX"/fuzz/*.pcap "$CAPS"/*.pcap*; do
+		for mode in -V --check; do
+			"$ASAN_DECODE" $mode -r "$f" >/dev/null 2>"$FIX/asan.err" && rc=0 || rc=$?
+			if [ "$rc" -gt 1 ] || grep -q 'Sanitizer' "$FIX/asan.err"; then
+				echo "$f $mode: rc $rc"; head -20 "$FIX/asan.err"; return 1
+			fi
+		done
+		n=$((n + 1))
+	done
+	[ "$n" -ge 50 ]
+}
+
+@test "real kernel captures in tests/captures decode" {
+	shopt -s nullglob
+	caps=("$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng)
+	[ ${#caps[@]} -gt 0 ] || skip "no captures in tests/captures yet"
+	for f in "${caps[@]}"; do
+		"$D" -r "$f" >"$FIX/out" 2>"$FIX/err" && rc=0 || rc=$?
+		[ "$rc" -le 1 ] || { echo "$f: rc $rc"; return 1; }
+	done
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# 30-capture.sh - rpcrdma-decode -r FILE: link types, transports, reassembly,
+# chunks, conversations, --check, --stats, bad input (tests/cli/capture.bats).
+# Uses the generator's captures in $BUILD/captures (make captures).  TAP.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+export TOP BUILD=${BUILD:-$TOP/build}
+export BIN=${BIN:-$BUILD/bin}
+exec bats --tap "$TOP/tests/cli/capture.bats"
