@@ -73,6 +73,8 @@ void rpcrdma_register_fields(void)
 		   FT_STRING, BASE_NONE, NULL, "What a receiver must do"),
 		HF(reason, "Reason", "rpcrdma.verdict.reason", FT_STRING,
 		   BASE_NONE, NULL, "Why (docs/verdicts.md)"),
+		HF(note, "Note", "rpcrdma.verdict.note", FT_STRING, BASE_NONE,
+		   NULL, "A non-fatal observation (docs/verdicts.md Notes)"),
 		HF(rpc_xid, "RPC XID", "rpcrdma.rpc_xid", FT_UINT32, BASE_HEX,
 		   NULL, "First word of the payload stream"),
 		HF(chunk_data, "Chunk data", "rpcrdma.chunk_data", FT_BYTES,

@@ -20,7 +20,7 @@ struct rpcrdma_hf {
 	int err, vers_low, vers_high;
 	int optdir, opttype, optinfo_len, optinfo;
 	int header_len, payload_len;
-	int action, reason;
+	int action, reason, note;
 	int rpc_xid;
 	int chunk_data, chunk_frames, reasm_len, reasm_from;
 };

@@ -169,6 +169,7 @@ static void optional_body(proto_tree *t, tvbuff_t *tvb,
 static void verdict(proto_tree *t, tvbuff_t *tvb, const struct rpcrdma_msg *m)
 {
 	proto_item *it;
+	unsigned bit;
 
 	if (m->header_len) {
 		it = proto_tree_add_uint(t, rpcrdma_hf.header_len, tvb, 0, 0,
@@ -184,6 +185,13 @@ static void verdict(proto_tree *t, tvbuff_t *tvb, const struct rpcrdma_msg *m)
 	it = proto_tree_add_string(t, rpcrdma_hf.reason, tvb, 0, 0,
 				   rpcrdma_reason_name(m->reason));
 	proto_item_set_generated(it);
+	for (bit = 0; bit < RPCRDMA_NOTE_COUNT_; bit++) {
+		if (!(m->notes & (1u << bit)))
+			continue;
+		it = proto_tree_add_string(t, rpcrdma_hf.note, tvb, 0, 0,
+					   rpcrdma_note_name(1u << bit));
+		proto_item_set_generated(it);
+	}
 }
 
 static bool has_lists(const struct rpcrdma_msg *m)

@@ -49,6 +49,42 @@ static uint16_t ip_csum(const uint8_t *p, size_t n)
 	return (uint16_t)~s;
 }
 
+/* CRC-32 (IEEE, reflected), no final inversion */
+static uint32_t crc32_le(uint32_t crc, const uint8_t *p, size_t n)
+{
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return crc;
+}
+
+/* RoCEv2 ICRC (IBTA Annex A17.3.3): over a masked LRH (8 x 0xff), the IPv4
+ * and UDP headers with TOS, TTL and both checksums all ones, the BTH with
+ * its reserved byte all ones, then the rest of the packet. */
+static void icrc(uint8_t *ip, size_t len_from_ip)
+{
+	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff };
+	uint8_t ph[20 + 8 + 12];
+	uint32_t crc;
+	size_t n = len_from_ip - 4;
+
+	memcpy(ph, ip, sizeof ph);
+	ph[1] = 0xff;                  /* TOS */
+	ph[8] = 0xff;                  /* TTL */
+	ph[10] = ph[11] = 0xff;        /* IP checksum */
+	ph[26] = ph[27] = 0xff;        /* UDP checksum */
+	ph[32] = 0xff;                 /* BTH resv8a */
+	crc = crc32_le(0xffffffffu, ones, sizeof ones);
+	crc = crc32_le(crc, ph, sizeof ph);
+	crc = crc32_le(crc, ip + sizeof ph, n - sizeof ph);
+	le32(ip + n, ~crc);
+}
+
 /* One RoCEv2 packet: Ethernet, IPv4, UDP 4791, BTH [, RETH] [, AETH],
  * payload, ICRC (not checked by Wireshark by default). */
 static void packet(struct out *o, int dir, uint8_t opcode, const uint8_t *reth,
@@ -56,8 +92,8 @@ static void packet(struct out *o, int dir, uint8_t opcode, const uint8_t *reth,
 {
 	static uint8_t f[9000];
 	uint8_t rec[16];
-	size_t ext = (reth ? 16 : 0) + (aeth ? 4 : 0);
-	size_t udp_len = 8 + 12 + ext + n + 4, ip_len = 20 + udp_len;
+	size_t ext = (reth ? 16 : 0) + (aeth ? 4 : 0), pad = (4 - n % 4) % 4;
+	size_t udp_len = 8 + 12 + ext + n + pad + 4, ip_len = 20 + udp_len;
 	size_t len = 14 + ip_len, off;
 	uint32_t psn;
 
@@ -84,7 +120,7 @@ static void packet(struct out *o, int dir, uint8_t opcode, const uint8_t *reth,
 	put16(f + off + 4, (uint16_t)udp_len);
 	off += 8;
 	f[off] = opcode;
-	f[off + 1] = (uint8_t)(((4 - n % 4) % 4) << 4);   /* pad count */
+	f[off + 1] = (uint8_t)(pad << 4);                  /* pad count */
 	put16(f + off + 2, 0xffff);
 	put32(f + off + 4, dir ? 0x11 : 0x12);             /* dest QP */
 	put32(f + off + 8, psn & 0xffffff);
@@ -97,8 +133,10 @@ static void packet(struct out *o, int dir, uint8_t opcode, const uint8_t *reth,
 		put32(f + off, 0x1f000000 | (psn & 0xffffff));
 		off += 4;
 	}
-	memcpy(f + off, pl, n);
-	off += n + 4;                                      /* ICRC zeros */
+	if (n)
+		memcpy(f + off, pl, n);
+	off += n + pad + 4;
+	icrc(f + 14, ip_len);
 	o->frame++;
 	le32(rec, o->frame);                               /* ts: 1 s apart */
 	le32(rec + 4, 0);
@@ -148,6 +186,7 @@ static void expect(struct out *o, const uint8_t *b, size_t n)
 	const char *dir;
 	FILE *f = o->expect;
 	bool first = true;
+	unsigned i;
 
 	if (!f)
 		return;
@@ -203,6 +242,15 @@ static void expect(struct out *o, const uint8_t *b, size_t n)
 			"\"info_length\":%u}",
 			rpcrdma_direction_name((int)m.rdma_optdir),
 			m.rdma_opttype, m.optinfo_len);
+	fprintf(f, ",\"notes\":[");
+	for (i = 0, first = true; i < RPCRDMA_NOTE_COUNT_; i++) {
+		if (m.notes & (1u << i)) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",",
+				rpcrdma_note_name(1u << i));
+			first = false;
+		}
+	}
+	fprintf(f, "]");
 	fprintf(f, ",\"verdict\":{\"action\":\"%s\",\"reason\":\"%s\"}}\n",
 		rpcrdma_action_name(m.action), rpcrdma_reason_name(m.reason));
 }

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""compare.py - field-for-field comparison of the plugin's tshark fields with rpcrdma-decode --json, or with the built-in rpcordma.
+
+  compare.py json  PLUGIN.tsv DECODE.jsonl [EXCLUDE]
+                                             plugin vs rpcrdma-decode (every frame
+                                             but those listed in EXCLUDE)
+  compare.py builtin PLUGIN.tsv BUILTIN.tsv  plugin vs rpcordma (accepted v1 frames)
+
+PLUGIN.tsv is `tshark -T fields -E occurrence=a -E aggregator=,` with the
+fields in PLUGIN_FIELDS order; BUILTIN.tsv likewise with BUILTIN_FIELDS.
+Prints one line per disagreement and a summary; exits 1 on any.
+"""
+import json
+import sys
+
+PLUGIN_FIELDS = [
+    "frame.number", "rpcrdma.xid", "rpcrdma.vers", "rpcrdma.credits",
+    "rpcrdma.proc", "rpcrdma.direction", "rpcrdma.read_list",
+    "rpcrdma.position", "rpcrdma.write_list", "rpcrdma.write_chunk",
+    "rpcrdma.reply_chunk", "rpcrdma.segment.handle", "rpcrdma.segment.length",
+    "rpcrdma.segment.offset", "rpcrdma.err", "rpcrdma.vers_low",
+    "rpcrdma.vers_high", "rpcrdma.optdir", "rpcrdma.opttype",
+    "rpcrdma.optinfo_len", "rpcrdma.verdict.action", "rpcrdma.verdict.reason",
+    "rpcrdma.verdict.note",
+]
+BUILTIN_FIELDS = [
+    "frame.number", "rpcordma.xid", "rpcordma.version",
+    "rpcordma.flow_control", "rpcordma.msg_type", "rpcordma.position",
+    "rpcordma.rdma_handle", "rpcordma.rdma_length", "rpcordma.rdma_offset",
+    "rpcordma.errcode", "rpcordma.vers_low", "rpcordma.vers_high",
+]
+DIRS = {0: "call", 1: "reply"}
+
+
+def ints(s):
+    return [int(x, 0) for x in s.split(",")] if s else []
+
+
+def one(s):
+    v = ints(s)
+    return v[0] if v else None
+
+
+def read_tsv(path, names):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            cols += [""] * (len(names) - len(cols))
+            r = dict(zip(names, cols))
+            if r[names[0]]:
+                rows[int(r[names[0]])] = r
+    return rows
+
+
+def plugin_view(r):
+    """The plugin's row in rpcrdma-decode's JSON shape."""
+    if not r["rpcrdma.verdict.action"]:
+        return None                      # a Send fragment, no message
+    v = {"xid": one(r["rpcrdma.xid"]), "vers": one(r["rpcrdma.vers"]),
+         "credits": one(r["rpcrdma.credits"]), "proc": one(r["rpcrdma.proc"])}
+    d = one(r["rpcrdma.direction"])
+    v["direction"] = DIRS.get(d) if d is not None else None
+    pos = ints(r["rpcrdma.position"])
+    h, ln, off = (ints(r["rpcrdma.segment." + k])
+                  for k in ("handle", "length", "offset"))
+    segs = [{"handle": a, "length": b, "offset": c}
+            for a, b, c in zip(h, ln, off)]
+    nreads = one(r["rpcrdma.read_list"])
+    if nreads is not None:
+        v["reads"] = [dict(position=p, **s) for p, s in zip(pos, segs[:nreads])]
+        segs = segs[nreads:]
+    if one(r["rpcrdma.write_list"]) is not None:
+        chunks = []
+        for n in ints(r["rpcrdma.write_chunk"]):
+            chunks.append(segs[:n])
+            segs = segs[n:]
+        v["writes"] = chunks
+    if r["rpcrdma.reply_chunk"]:
+        v["reply"] = segs[:one(r["rpcrdma.reply_chunk"])]
+    if r["rpcrdma.err"]:
+        v["error"] = {"code": one(r["rpcrdma.err"]),
+                      "low": one(r["rpcrdma.vers_low"]),
+                      "high": one(r["rpcrdma.vers_high"])}
+    if r["rpcrdma.optdir"]:
+        v["optional"] = {"direction": DIRS.get(one(r["rpcrdma.optdir"])),
+                         "type": one(r["rpcrdma.opttype"]),
+                         "info_length": one(r["rpcrdma.optinfo_len"])}
+    v["verdict"] = {"action": r["rpcrdma.verdict.action"],
+                    "reason": r["rpcrdma.verdict.reason"]}
+    v["notes"] = sorted(x for x in r["rpcrdma.verdict.note"].split(",") if x)
+    return v
+
+
+def json_view(o):
+    v = {k: o.get(k) for k in ("xid", "vers", "credits", "proc", "direction")}
+    for k in ("reads", "writes"):
+        if o.get(k) is not None:
+            v[k] = o[k]
+    if o.get("reply") is not None:
+        v["reply"] = o["reply"]
+    if o.get("error"):
+        e = o["error"]
+        v["error"] = {"code": e.get("code"), "low": e.get("low"),
+                      "high": e.get("high")}
+    if o.get("optional"):
+        p = o["optional"]
+        v["optional"] = {"direction": p.get("direction"),
+                         "type": p.get("type"),
+                         "info_length": p.get("info_length")}
+    v["verdict"] = {"action": o["verdict"]["action"],
+                    "reason": o["verdict"]["reason"]}
+    v["notes"] = sorted(o.get("notes") or [])
+    if "reads" in v:
+        v["reads"] = [{k: s[k] for k in ("position", "handle", "length",
+                                          "offset")} for s in v["reads"]]
+    return v
+
+
+def diff(frame, a, b, out):
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            out.append("frame %d: %s: plugin=%s decode=%s"
+                       % (frame, k, json.dumps(a.get(k)),
+                          json.dumps(b.get(k))))
+
+
+def cmp_json(tsv, jsonl, exclude=None):
+    mine = {f: plugin_view(r) for f, r in read_tsv(tsv, PLUGIN_FIELDS).items()}
+    mine = {f: v for f, v in mine.items() if v is not None}
+    theirs = {}
+    with open(jsonl) as f:
+        for line in f:
+            if line.strip():
+                o = json.loads(line)
+                theirs[o["frame"]] = json_view(o)
+    skip = set()
+    if exclude:
+        with open(exclude) as f:
+            skip = {int(x) for x in f.read().split()}
+    bad = []
+    for fr in sorted((set(mine) | set(theirs)) - skip):
+        if fr not in mine:
+            bad.append("frame %d: decoded by rpcrdma-decode, not claimed by "
+                       "the plugin" % fr)
+        elif fr not in theirs:
+            bad.append("frame %d: claimed by the plugin, absent from "
+                       "rpcrdma-decode" % fr)
+        else:
+            diff(fr, mine[fr], theirs[fr], bad)
+    return len((set(mine) | set(theirs)) - skip), bad
+
+
+def cmp_builtin(tsv, builtin_tsv):
+    mine = read_tsv(tsv, PLUGIN_FIELDS)
+    theirs = read_tsv(builtin_tsv, BUILTIN_FIELDS)
+    bad, n = [], 0
+    for fr, r in sorted(mine.items()):
+        if one(r["rpcrdma.vers"]) != 1 or r["rpcrdma.verdict.action"] != "accept":
+            continue
+        n += 1
+        b = theirs.get(fr)
+        if b is None:
+            bad.append("frame %d: v1 message not shown by rpcordma" % fr)
+            continue
+        pairs = [("xid", "rpcrdma.xid", "rpcordma.xid"),
+                 ("vers", "rpcrdma.vers", "rpcordma.version"),
+                 ("credits", "rpcrdma.credits", "rpcordma.flow_control"),
+                 ("proc", "rpcrdma.proc", "rpcordma.msg_type"),
+                 ("position", "rpcrdma.position", "rpcordma.position"),
+                 ("handle", "rpcrdma.segment.handle", "rpcordma.rdma_handle"),
+                 ("length", "rpcrdma.segment.length", "rpcordma.rdma_length"),
+                 ("offset", "rpcrdma.segment.offset", "rpcordma.rdma_offset"),
+                 ("err", "rpcrdma.err", "rpcordma.errcode"),
+                 ("vers_low", "rpcrdma.vers_low", "rpcordma.vers_low"),
+                 ("vers_high", "rpcrdma.vers_high", "rpcordma.vers_high")]
+        for name, ours, built in pairs:
+            if ints(r[ours]) != ints(b[built]):
+                bad.append("frame %d: %s: plugin=%s rpcordma=%s"
+                           % (fr, name, r[ours], b[built]))
+    return n, bad
+
+
+def main():
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("json", "builtin"):
+        sys.stderr.write(__doc__)
+        return 2
+    fn = cmp_json if sys.argv[1] == "json" else cmp_builtin
+    n, bad = fn(*sys.argv[2:])
+    for b in bad[:50]:
+        print(b)
+    print("%d frames compared, %d disagreements" % (n, len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

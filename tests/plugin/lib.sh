@@ -1,0 +1,50 @@
+# lib.sh - helpers for the plugin suite: TAP output, unprivileged tshark, field lists.
+# Sourced by tests/suites/40-plugin.sh and scripts/bench-plugin.sh.
+
+n=0
+ok()   { n=$((n + 1)); echo "ok $n - $1"; }
+nok()  { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { # check NAME CMD... : ok when CMD succeeds; its output as diagnostics
+	local name=$1 out; shift
+	if out=$("$@" 2>&1); then ok "$name"; else nok "$name" "$(echo "$out" | tail -15)"; fi
+}
+
+# tshark as an unprivileged user (tshark as root ignores plugin folders)
+PLUGIN_DIR=${PLUGIN_DIR:-$BUILD/plugins}
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env HOME=/tmp "$@"
+	else
+		env "$@"
+	fi
+}
+ts() { as_user WIRESHARK_PLUGIN_DIR="$PLUGIN_DIR" tshark "$@"; }
+# tshark without our plugin (the built-in rpcordma only)
+ts_plain() { as_user WIRESHARK_PLUGIN_DIR=/nonexistent tshark "$@"; }
+
+fields() { python3 -c "import sys; sys.path.insert(0, '$TOP/tests/plugin'); import compare; print(' '.join('-e ' + f for f in compare.$1))"; }
+PLUGIN_E=$(fields PLUGIN_FIELDS)
+BUILTIN_E=$(fields BUILTIN_FIELDS)
+
+# plugin_tsv CAPTURE OUT [tshark options]
+plugin_tsv() {
+	local cap=$1 out=$2; shift 2
+	# shellcheck disable=SC2086
+	ts -r "$cap" "$@" -Y rpcrdma -T fields -E occurrence=a -E aggregator=, $PLUGIN_E >"$out"
+}
+# builtin_tsv CAPTURE OUT: the built-in dissector, with our plugin declining v1
+builtin_tsv() {
+	# shellcheck disable=SC2086
+	ts -r "$1" -o rpcrdma.claim_v1:FALSE -Y rpcordma -T fields \
+		-E occurrence=a -E aggregator=, $BUILTIN_E >"$2"
+}
+
+# A world-readable scratch directory (the unprivileged tshark reads it)
+mkscratch() {
+	local d
+	d=$(mktemp -d /tmp/rpcrdma-plugin.XXXXXX)
+	chmod 755 "$d"
+	echo "$d"
+}
