@@ -13,7 +13,7 @@ set -euo pipefail
 EARLY_MODULES=(virtio_pci virtio_blk crc32c_generic ext4 9pnet_virtio 9p)
 # Modules in the root image (plus their dependencies, resolved by modprobe).
 GUEST_MODULES=("${EARLY_MODULES[@]}" veth rdma_rxe ib_core iw_cm rdma_cm rdma_ucm ib_uverbs
-               ib_umad libcrc32c rpcrdma sunrpc nfsd nfs nfsv3 nfsv4 nfs_acl lockd)
+               ib_umad libcrc32c crc32_generic rpcrdma sunrpc nfsd nfs nfsv3 nfsv4 nfs_acl lockd)
 
 reason=$(bash "$LIVE_DIR/host-setup.sh") || { rc=$?; echo "$reason"; exit "$rc"; }
 live_image_dir || { echo "apt knows no $LIVE_KERNEL_META: cannot build the image"; exit 2; }

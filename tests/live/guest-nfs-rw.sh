@@ -1,0 +1,92 @@
+#!/bin/bash
+# In the guest, after guest-net.sh and guest-nfsd.sh: mounts the export over
+# RPC-over-RDMA from end B (198.18.0.2) to the server on end A (198.18.0.1),
+# writes a file, drops the caches, reads it back and compares, and captures the
+# cable (veth0) with tcpdump from before the mount to after the unmount.
+#   guest-nfs-rw.sh [options] PCAP
+#     --vers V          3, 4.0, 4.1 or 4.2 (default 4.1)
+#     --size KIB        file size in KiB (default 4096)
+#     --snaplen N       tcpdump snap length (default 0: whole frames)
+#     --backchannel     NFSv4.x: hold a read delegation and break it from the
+#                       server side, so the server sends CB_RECALL on the backchannel
+set -euo pipefail
+
+vers=4.1 size=4096 snaplen=0 backchannel=0
+while (($#)); do
+    case $1 in
+    --vers) vers=$2; shift 2 ;;
+    --size) size=$2; shift 2 ;;
+    --snaplen) snaplen=$2; shift 2 ;;
+    --backchannel) backchannel=1; shift ;;
+    -*) echo "guest-nfs-rw: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+pcap=${1:?pcap file}
+server=198.18.0.1 export_dir=/srv/export mnt=/mnt/nfs
+name=rw-$vers-$$
+say() { printf 'nfs-rw: %s\n' "$*"; }
+
+opts=proto=rdma,port=20049,vers=$vers
+[[ $vers == 3 ]] && opts+=,nolock,mountproto=tcp
+
+run=$(mktemp -d /run/nfs-rw.XXXXXX)
+tdpid=
+finish() {
+    mountpoint -q "$mnt" && umount -f "$mnt" 2>/dev/null
+    if [[ -n $tdpid ]]; then
+        sleep 1.5       # past tcpdump's 1 s buffer timeout: every packet is delivered
+        kill -INT "$tdpid" 2>/dev/null
+        wait "$tdpid" 2>/dev/null
+        # "N packets captured / received by filter / dropped by kernel"
+        grep -E 'packets (captured|received|dropped)' "$run/tcpdump.err" | tr '\n' ' ' | sed 's/^/nfs-rw: tcpdump: /; s/ $/\n/'
+    fi
+    [[ -f $run/cap.pcap ]] && cp "$run/cap.pcap" "$pcap"
+    rm -rf "$run"
+}
+trap finish EXIT
+
+tcpdump -i veth0 -s "$snaplen" -B 65536 -U -w "$run/cap.pcap" 2>"$run/tcpdump.err" &
+tdpid=$!
+for _ in $(seq 100); do
+    grep -q 'listening on' "$run/tcpdump.err" 2>/dev/null && break
+    sleep 0.1
+done
+grep -q 'listening on' "$run/tcpdump.err" || { cat "$run/tcpdump.err" >&2; exit 1; }
+
+mkdir -p "$mnt"
+say "mount -o $opts $server:$export_dir $mnt"
+timeout 120 mount -t nfs -o "$opts" "$server:$export_dir" "$mnt"
+xprt=$(awk -v m="$mnt" '$1 == "device" && $5 == m { on = 1; next } $1 == "device" { on = 0 } on && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats)
+[[ $xprt == rdma ]] || { echo "nfs-rw: transport is '$xprt', not rdma" >&2; exit 1; }
+
+head -c "$((size * 1024))" /dev/urandom > "$run/src"
+say "write $size KiB"
+cp "$run/src" "$mnt/$name"
+sync
+cmp "$run/src" "$export_dir/$name" || { echo "nfs-rw: the server's copy differs" >&2; exit 1; }
+echo 3 > /proc/sys/vm/drop_caches
+say "read back"
+cmp "$run/src" "$mnt/$name" || { echo "nfs-rw: the data read back differs" >&2; exit 1; }
+
+if ((backchannel)); then
+    # A file the server made itself (never opened for write over NFS): the
+    # client's read open gets a read delegation, and a local write on the server
+    # breaks it: CB_RECALL on the backchannel, then DELEGRETURN.
+    echo "delegate me" > "$export_dir/deleg-$name"
+    exec 3<"$mnt/deleg-$name"
+    cat <&3 >/dev/null
+    if ! grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states; then
+        echo "nfs-rw: the server granted no delegation" >&2
+        exit 1
+    fi
+    say "break the delegation from the server side"
+    timeout 60 sh -c "echo recall >> '$export_dir/deleg-$name'"
+    exec 3<&-
+    rm -f "$mnt/deleg-$name"
+    sleep 1
+fi
+
+rm -f "$mnt/$name"
+umount "$mnt"
+say "done"

@@ -1,0 +1,109 @@
+#!/bin/bash
+# In the guest: the smoke tests over one soft RDMA transport. Prints one line
+# per test, "RESULT <id> ok|fail|skip <text>", for smoke.sh on the host to number;
+# leaves the NFS captures in OUT_DIR for the host's tshark and rpcrdma-decode.
+#   guest-smoke.sh rxe|siw OUT_DIR
+set -uo pipefail
+
+kind=${1:?rxe or siw}
+out=${2:?output directory}
+here=$(cd "$(dirname "$0")" && pwd)
+A=198.18.0.1 B=198.18.0.2
+mkdir -p "$out"
+log=$out/guest-$kind.log
+: > "$log"
+
+result() { printf 'RESULT %s %s %s\n' "$1" "$2" "${*:3}"; }
+# Runs a command with its output in the log; on failure shows the log's tail.
+logged() {
+    echo "+ $*" >> "$log"
+    "$@" >> "$log" 2>&1 && return 0
+    local rc=$?
+    echo "  (exit $rc)" >> "$log"
+    tail -15 "$log" | sed 's/^/# /'
+    return "$rc"
+}
+skip_rest() {
+    local id
+    for id in devices pingpong rping nfs3 nfs41; do
+        [[ " $done_ids " == *" $id "* ]] || result "$id" fail "$1"
+    done
+    exit 0
+}
+done_ids=
+
+# The port's GID that carries an IPv4 address (::ffff:a.b.c.d).
+ipv4_gid_index() {
+    local f
+    for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+        [[ $(<"$f") == 0000:0000:0000:0000:0000:ffff:* ]] && { echo "${f##*/}"; return 0; }
+    done 2>/dev/null
+    return 1
+}
+
+# 1. Two devices on the two ends of a veth pair.
+if ! devs=$(logged bash "$here/guest-net.sh" "$kind"); then
+    result devices fail "guest-net.sh $kind failed"
+    done_ids+=" devices"
+    skip_rest "no $kind devices"
+fi
+d0=${kind}0 d1=${kind}1
+list=$(ibv_devices 2>>"$log")
+echo "$list" >> "$log"
+if grep -qw "$d0" <<<"$list" && grep -qw "$d1" <<<"$list"; then
+    result devices ok "ibv_devices lists $d0 and $d1"
+else
+    result devices fail "ibv_devices does not list $d0 and $d1"
+fi
+done_ids+=" devices"
+
+# The NFS server starts now, so its grace period runs out during the verbs tests.
+nfsd_ok=1
+logged bash "$here/guest-nfsd.sh" || nfsd_ok=0
+
+# 2. ibv_rc_pingpong: raw verbs, connection set up by hand (RoCE only).
+if [[ $kind == siw ]]; then
+    result pingpong skip "iWARP QPs connect only through rdma_cm; ibv_rc_pingpong sets up raw RC QPs (rping and NFS cover siw)"
+elif ! g0=$(ipv4_gid_index "$d0") || ! g1=$(ipv4_gid_index "$d1"); then
+    result pingpong fail "no IPv4 GID on $d0/$d1"
+else
+    timeout 60 ibv_rc_pingpong -d "$d0" -g "$g0" -n 200 -s 4096 >> "$log" 2>&1 &
+    srv=$!
+    sleep 1
+    if logged timeout 60 ibv_rc_pingpong -d "$d1" -g "$g1" -n 200 -s 4096 "$A" && wait "$srv"; then
+        result pingpong ok "ibv_rc_pingpong $d1 -> $d0, 200 x 4 KiB ($(grep -m1 -o '[0-9.]* usec/iter' "$log"))"
+    else
+        kill "$srv" 2>/dev/null
+        result pingpong fail "ibv_rc_pingpong $d1 -> $d0"
+    fi
+fi
+done_ids+=" pingpong"
+
+# 3. rping: rdma_cm connection, RDMA Read/Write and Sends.
+timeout 60 rping -s -a "$A" -C 20 -V >> "$log" 2>&1 &
+srv=$!
+sleep 1
+if logged timeout 60 rping -c -a "$A" -I "$B" -C 20 -V && wait "$srv"; then
+    result rping ok "rping $B -> $A over $kind, 20 verified pings"
+else
+    kill "$srv" 2>/dev/null
+    result rping fail "rping $B -> $A over $kind"
+fi
+done_ids+=" rping"
+
+# 4, 5. The kernel's NFS client and server over RPC-over-RDMA, captured on the cable.
+if ((!nfsd_ok)); then
+    skip_rest "the NFS server did not start"
+fi
+for v in 3 4.1; do
+    id=nfs${v/./}
+    args=(--vers "$v" --size 4096)
+    [[ $v == 4.1 ]] && args+=(--backchannel)
+    if logged bash "$here/guest-nfs-rw.sh" "${args[@]}" "$out/$id-$kind.pcap"; then
+        result "$id" ok "NFSv$v proto=rdma over $kind: 4 MiB written, read back, identical; $(grep 'tcpdump:' "$log" | tail -1 | grep -o '[0-9]* packets captured')"
+    else
+        result "$id" fail "NFSv$v proto=rdma over $kind"
+    fi
+    done_ids+=" $id"
+done
+exit 0

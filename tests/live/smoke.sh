@@ -1,0 +1,193 @@
+#!/bin/bash
+# `make check-live`: the live RDMA suite, as TAP, ending with "N passed, N failed[, N skipped]".
+# Builds (or reuses) the guest image, then per transport (rxe = RoCEv2, siw =
+# iWARP) boots a fresh guest that runs guest-smoke.sh: two devices on a veth
+# pair, ibv_rc_pingpong, rping, NFSv3 and NFSv4.1 mounts with proto=rdma, each
+# captured on the cable. On the host, tshark and rpcrdma-decode read the captures.
+# The repository's captures (tests/captures/*.pcap) are checked the same way.
+# When the host cannot run the guest, the guest tests are skipped with the reason
+# and the exit status is 0.
+#   BUILD=/abs/build [BIN=...] smoke.sh [rxe|siw]...
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BUILD=${BUILD:-$REPO_ROOT/build}
+BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)
+BIN=${BIN:-$BUILD/bin}
+[[ $BIN == /* ]] || BIN=$REPO_ROOT/$BIN
+kinds=("$@")
+((${#kinds[@]})) || kinds=(rxe siw)
+out=$BUILD/live/smoke
+guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-420}
+
+n=0 passed=0 failed=0 skipped=0
+tap() {     # tap ok|fail|skip DESCRIPTION [REASON]
+    n=$((n + 1))
+    case $1 in
+    ok) passed=$((passed + 1)); echo "ok $n - $2" ;;
+    fail) failed=$((failed + 1)); echo "not ok $n - $2${3:+: $3}" ;;
+    skip) skipped=$((skipped + 1)); echo "ok $n - $2 # SKIP ${3:-}" ;;
+    esac
+}
+finish() {
+    local line="$passed passed, $failed failed"
+    ((skipped)) && line+=", $skipped skipped"
+    echo "$line"
+    ((failed == 0))
+}
+
+guest_ids=(devices pingpong rping nfs3 nfs41)
+declare -A what=(
+    [devices]="two %s devices on a veth pair (ibv_devices)"
+    [pingpong]="ibv_rc_pingpong over %s"
+    [rping]="rping over %s"
+    [nfs3]="NFSv3 mount proto=rdma over %s: write and read back 4 MiB, captured"
+    [nfs41]="NFSv4.1 mount proto=rdma over %s: write and read back 4 MiB, delegation recall, captured"
+    [tshark-nfs3]="tshark decodes RPC-over-RDMA and NFS in the NFSv3 capture over %s"
+    [tshark-nfs41]="tshark decodes RPC-over-RDMA, NFS and the backchannel in the NFSv4.1 capture over %s"
+    [decode-nfs3]="rpcrdma-decode agrees with tshark on the NFSv3 capture over %s"
+    [decode-nfs41]="rpcrdma-decode agrees with tshark on the NFSv4.1 capture over %s"
+)
+host_ids=(tshark-nfs3 tshark-nfs41 decode-nfs3 decode-nfs41)
+label() { printf "%s: ${what[$2]}" "$1" "$1"; }
+
+# tshark_check PCAP VERS [backchannel]: prints what it found; fails when something is missing.
+tshark_check() {
+    local pcap=$1 vers=$2 bc=${3:-} msgs write read rchunk wchunk cb
+    msgs=$(tshark -r "$pcap" -Y 'rpcordma.xid' 2>/dev/null | wc -l)
+    if [[ $vers == 3 ]]; then
+        write=$(tshark -r "$pcap" -Y 'rpc.msgtyp == 0 && nfs.procedure_v3 == 7' 2>/dev/null | wc -l)
+        read=$(tshark -r "$pcap" -Y 'rpc.msgtyp == 0 && nfs.procedure_v3 == 6' 2>/dev/null | wc -l)
+    else
+        write=$(tshark -r "$pcap" -Y 'rpc.msgtyp == 0 && nfs.opcode == 38' 2>/dev/null | wc -l)
+        read=$(tshark -r "$pcap" -Y 'rpc.msgtyp == 0 && nfs.opcode == 25' 2>/dev/null | wc -l)
+    fi
+    rchunk=$(tshark -r "$pcap" -Y 'rpcordma.reads_count > 0' 2>/dev/null | wc -l)
+    wchunk=$(tshark -r "$pcap" -Y 'rpcordma.writes_count > 0' 2>/dev/null | wc -l)
+    echo "$msgs RPC-over-RDMA messages, $write WRITE and $read READ calls, $rchunk with a read list, $wchunk with a write list"
+    ((msgs > 0 && write > 0 && read > 0 && rchunk > 0 && wchunk > 0)) || return 1
+    if [[ -n $bc ]]; then
+        cb=$(tshark -r "$pcap" -Y 'rpc.msgtyp == 0 && nfs.cb.operation == 4' 2>/dev/null | wc -l)
+        echo "  $cb CB_RECALL calls on the backchannel"
+        ((cb > 0)) || return 1
+    fi
+}
+
+# decode_test DESCRIPTION PCAP
+decode_test() {
+    local msg rc=0
+    msg=$(bash "$LIVE_DIR/decode-agree.sh" "$2" "$BIN/rpcrdma-decode" 2>&1) || rc=$?
+    case $rc in
+    0) tap ok "$1 ($msg)" ;;
+    77) tap skip "$1" "$msg" ;;
+    *) tap fail "$1" "$(head -1 <<<"$msg")"; tail -n +2 <<<"$msg" | sed 's/^/# /' ;;
+    esac
+}
+
+captures=()
+for f in "$REPO_ROOT"/tests/captures/*.pcap; do
+    [[ -f $f ]] && captures+=("$f")
+done
+echo "1..$((1 + ${#kinds[@]} * (${#guest_ids[@]} + ${#host_ids[@]}) + 2 * ${#captures[@]}))"
+
+# 1. The image.
+t0=$SECONDS
+rc=0
+mkdir -p "$out"
+image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
+sed 's/^/# /' "$out/build-image.log"
+no_guest=
+case $rc in
+0)
+    if grep -q 'reusing cached image' "$out/build-image.log"; then
+        tap ok "guest image reused from the cache: $image"
+    else
+        tap ok "guest image built in $((SECONDS - t0)) s: $image"
+    fi ;;
+2) no_guest="this host cannot run the live guest: $image"
+   tap skip "guest image" "$no_guest" ;;
+*) no_guest="no guest image (the build failed)"
+   tap fail "guest image" "build-image.sh exit status $rc" ;;
+esac
+siw_state=
+[[ -z $no_guest ]] && siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
+
+# 2. Per transport: one fresh guest for the guest tests, then the host's checks.
+for kind in "${kinds[@]}"; do
+    skip_reason=$no_guest
+    if [[ -z $skip_reason && $kind == siw && $siw_state != built ]]; then
+        skip_reason="siw.ko could not be built for the guest kernel (see $image/siw.log)"
+    fi
+    if [[ -n $skip_reason ]]; then
+        for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
+        continue
+    fi
+    rm -rf "$out/$kind"
+    mkdir -p "$out/$kind"
+    shares=()
+    [[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
+    t1=$SECONDS
+    grc=0
+    LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
+        --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" \
+        > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
+    echo "# $kind guest: exit status $grc after $((SECONDS - t1)) s (log: $out/$kind/guest-$kind.log)"
+    declare -A res=() txt=()
+    while read -r tag id status text; do
+        [[ $tag == RESULT ]] || continue
+        res[$id]=$status txt[$id]=$text
+    done < "$out/$kind/guest.out"
+    for id in "${guest_ids[@]}"; do
+        case ${res[$id]:-none} in
+        ok) tap ok "$(label "$kind" "$id") (${txt[$id]})" ;;
+        skip) tap skip "$(label "$kind" "$id")" "${txt[$id]}" ;;
+        fail) tap fail "$(label "$kind" "$id")" "${txt[$id]}"
+              grep -v '^RESULT' "$out/$kind/guest.out" | tail -20 | sed 's/^/# /' ;;
+        none) tap fail "$(label "$kind" "$id")" "no result from the guest (exit status $grc)"
+              tail -5 "$out/$kind/guest.err" | sed 's/^/# /' ;;
+        esac
+    done
+    for v in 3 41; do
+        pcap=$out/$kind/nfs$v-$kind.pcap
+        if [[ ${res[nfs$v]:-} != ok || ! -s $pcap ]]; then
+            tap skip "$(label "$kind" "tshark-nfs$v")" "no capture (the NFS test did not pass)"
+            continue
+        fi
+        bc=
+        [[ $v == 41 ]] && bc=backchannel
+        if msg=$(tshark_check "$pcap" "${v/1/.1}" $bc); then
+            tap ok "$(label "$kind" "tshark-nfs$v") ($(echo $msg))"
+        else
+            tap fail "$(label "$kind" "tshark-nfs$v")" "$(echo $msg)"
+        fi
+    done
+    for v in 3 41; do
+        pcap=$out/$kind/nfs$v-$kind.pcap
+        if [[ ! -s $pcap ]]; then
+            tap skip "$(label "$kind" "decode-nfs$v")" "no capture (the NFS test did not pass)"
+        else
+            decode_test "$(label "$kind" "decode-nfs$v")" "$pcap"
+        fi
+    done
+    unset res txt
+done
+
+# 3. The repository's real captures.
+for f in "${captures[@]}"; do
+    rel=${f#"$REPO_ROOT"/}
+    if ! command -v tshark >/dev/null; then
+        tap skip "tshark decodes RPC-over-RDMA in $rel" "tshark is not installed"
+        tap skip "rpcrdma-decode agrees with tshark on $rel" "tshark is not installed"
+        continue
+    fi
+    msgs=$(tshark -r "$f" -Y 'rpcordma.xid' 2>/dev/null | wc -l)
+    if ((msgs > 0)); then
+        tap ok "tshark decodes RPC-over-RDMA in $rel ($msgs messages)"
+    else
+        tap fail "tshark decodes RPC-over-RDMA in $rel" "no rpcordma message"
+    fi
+    decode_test "rpcrdma-decode agrees with tshark on $rel" "$f"
+done
+
+echo "# live suite: $((SECONDS - t0)) s"
+finish
