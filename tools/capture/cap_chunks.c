@@ -215,7 +215,6 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 		if (k->rb) {
 			k->rb_cap = rcap + pcap;
 			k->rb_split = rcap;
-			memset(k->rb, 0, k->rb_cap);
 		}
 	}
 }

@@ -182,6 +182,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 	}
 	c->d[*dir].qp = dqp;
 	c->d[*dir].have_qp = true;
+	c->d[0].txt_ok = c->d[1].txt_ok = false;
 	link_half(st, (uint32_t)(c - st->convs), *dir, a, dqp, false);
 	c->last_frame = f->num;
 	return c;

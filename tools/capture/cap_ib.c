@@ -42,20 +42,24 @@ static void mask_v6(uint8_t *h)
 	h[7] = 0xff;
 }
 
-static bool icrc_ok(enum cap_transport t, const uint8_t *hdr,
-		    uint32_t hdr_len, const uint8_t *p, uint32_t len)
+/* The ICRC over one contiguous copy: the variant fields masked to ones,
+ * and for RoCE 8 bytes of ones in place of the LRH */
+static bool icrc_ok(struct cap_state *st, enum cap_transport t,
+		    const uint8_t *hdr, uint32_t hdr_len, const uint8_t *p,
+		    uint32_t len)
 {
-	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
-					 0xff, 0xff, 0xff, 0xff };
-	uint8_t h[128], bth[BTH_LEN];
-	uint32_t crc = 0;
+	uint8_t *h = st->crcbuf;
+	uint32_t pre = t == CAP_T_IB ? 0 : 8;
 
-	if (hdr_len > sizeof(h))
-		return true;               /* cannot happen: IPv4 <= 60 + 8 */
+	if (t == CAP_T_IWARP)
+		return true;
+	if (pre + hdr_len + len - 4 > sizeof(st->crcbuf))
+		return true;               /* over 16 KiB: not an IB packet */
+	memset(h, 0xff, pre);
+	h += pre;
 	memcpy(h, hdr, hdr_len);
 	switch (t) {
 	case CAP_T_ROCEV2:
-		crc = cap_crc32(crc, ones, 8);
 		if ((h[0] >> 4) == 4) {
 			h[1] = 0xff;           /* TOS */
 			h[8] = 0xff;           /* TTL */
@@ -66,7 +70,6 @@ static bool icrc_ok(enum cap_transport t, const uint8_t *hdr,
 		h[hdr_len - 2] = h[hdr_len - 1] = 0xff;   /* UDP checksum */
 		break;
 	case CAP_T_ROCEV1:
-		crc = cap_crc32(crc, ones, 8);
 		mask_v6(h);
 		break;
 	case CAP_T_IB:
@@ -75,13 +78,11 @@ static bool icrc_ok(enum cap_transport t, const uint8_t *hdr,
 			mask_v6(h + 8);
 		break;
 	case CAP_T_IWARP:
-		return true;
+		break;
 	}
-	crc = cap_crc32(crc, h, hdr_len);
-	memcpy(bth, p, BTH_LEN);
-	bth[4] = 0xff;                         /* resv8a */
-	crc = cap_crc32(crc, bth, BTH_LEN);
-	crc = cap_crc32(crc, p + BTH_LEN, len - 4 - BTH_LEN);
+	memcpy(h + hdr_len, p, len - 4);
+	h[hdr_len + 4] = 0xff;                 /* BTH resv8a */
+	uint32_t crc = cap_crc32(0, st->crcbuf, pre + hdr_len + len - 4);
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
@@ -212,7 +213,7 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_TRUNCATED;
 	}
 	st->stats.frames_rdma++;
-	bool crc_bad = !snapped && !icrc_ok(t, hdr, hdr_len, p, len);
+	bool crc_bad = !snapped && !icrc_ok(st, t, hdr, hdr_len, p, len);
 	int dir;
 	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
 	if (crc_bad) {

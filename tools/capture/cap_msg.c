@@ -11,6 +11,8 @@
 #include "msgprint.h"
 #include "rpcrdma/rpc.h"
 
+#define MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
+
 static void endpoint_names(const struct cap_conv *c, int dir, char *src,
 			   char *dst, size_t cap)
 {
@@ -51,16 +53,21 @@ static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
 		 const struct rpcrdma_msg *m, struct msg_ctx *x, bool have_rpc,
 		 uint32_t prog, uint32_t proc)
 {
-	char src[96], dst[96];
-
 	if (st->o->check || st->o->stats || st->o->quiet)
 		return;
 	if (!wanted(st, c, m, have_rpc, prog, proc))
 		return;
-	endpoint_names(c, dir, src, dst, sizeof(src));
+	struct cap_dir *d = (struct cap_dir *)&c->d[dir];
+	if (!d->txt_ok) {
+		char src[sizeof(d->src_txt)], dst[sizeof(d->dst_txt)];
+		endpoint_names(c, dir, src, dst, sizeof(src));
+		memcpy(d->src_txt, src, sizeof(src));
+		memcpy(d->dst_txt, dst, sizeof(dst));
+		d->txt_ok = true;
+	}
 	x->in_capture = true;
-	x->src = src;
-	x->dst = dst;
+	x->src = d->src_txt;
+	x->dst = d->dst_txt;
 	x->transport = cap_transport_name(c->transport);
 	x->conversation = c->id;
 	if (st->o->json)
@@ -98,16 +105,23 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 			clen += st->segs[i - 1].len;
 			i = st->segs[i - 1].cnext;
 		}
-		while (out < pos && pi < plen && out < cap)
-			b[out++] = pl[pi++];
-		for (uint32_t j = 0; j < clen && out < cap; j++)
-			b[out++] = off + j < k->rb_split ? k->rb[off + j] : 0;
-		while (out % 4 && out < cap)
-			b[out++] = 0;
+		uint32_t cnt = pos > out ? pos - out : 0;
+		cnt = MIN3(cnt, plen - pi, cap - out);
+		memcpy(b + out, pl + pi, cnt);
+		out += cnt;
+		pi += cnt;
+		/* the chunk's bytes we hold, zeros for the rest, round-up */
+		uint32_t have = off < k->rb_split ? k->rb_split - off : 0;
+		uint32_t want = clen + (4 - clen % 4) % 4;
+		have = MIN3(have, clen, cap - out);
+		memcpy(b + out, k->rb + off, have);
+		cnt = MIN3(want - have, cap - out - have, UINT32_MAX);
+		memset(b + out + have, 0, cnt);
+		out += have + cnt;
 	}
-	while (pi < plen && out < cap)
-		b[out++] = pl[pi++];
-	*len = out;
+	uint32_t cnt = MIN3(plen - pi, cap - out, UINT32_MAX);
+	memcpy(b + out, pl + pi, cnt);
+	*len = out + cnt;
 	return b;
 }
 
@@ -121,7 +135,7 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	struct rpcrdma_segment sg;
 	uint32_t out = 0;
 
-	if (!k || !k->rb || k->rb_cap == k->rb_split ||
+	if (!k || !k->rb || k->rb_cap <= k->rb_split ||
 	    !rpcrdma_reply_chunk(m, &si))
 		return NULL;
 	uint32_t i = k->segs;
@@ -129,11 +143,12 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 		i = st->segs[i - 1].cnext;
 	while (i && rpcrdma_seg_next(&si, &sg)) {
 		const struct cap_seg *s = &st->segs[i - 1];
-		uint32_t n = sg.rdma_length < s->len ? sg.rdma_length : s->len;
-		for (uint32_t j = 0; j < n && out < CAP_MAX_SEND; j++) {
-			uint64_t at = (uint64_t)s->rb_off + j;
-			st->scratch[out++] = at < k->rb_cap ? k->rb[at] : 0;
-		}
+		uint32_t n = MIN3(sg.rdma_length, s->len, CAP_MAX_SEND - out);
+		uint32_t have = s->rb_off < k->rb_cap ? k->rb_cap - s->rb_off : 0;
+		have = have < n ? have : n;
+		memcpy(st->scratch + out, k->rb + s->rb_off, have);
+		memset(st->scratch + out + have, 0, n - have);
+		out += n;
 		i = s->cnext;
 	}
 	*len = out;

@@ -46,6 +46,8 @@ struct cap_tcp_dir {
 /* One direction of a conversation: what endpoint `i` sends to the other */
 struct cap_dir {
 	char name[64];               /* "198.18.0.1:20049", "198.18.0.1" */
+	char src_txt[96], dst_txt[96]; /* as printed, "198.18.0.1/qp 0x11" */
+	bool txt_ok;
 	uint32_t qp;                 /* IB: destination QP of these packets */
 	bool have_qp;
 	/* Send reassembly: IB in PSN order, iWARP by MSN and MO */
@@ -162,6 +164,7 @@ struct cap_state {
 	bool progress;               /* stderr is a terminal */
 	uint8_t scratch[CAP_MAX_SEND]; /* rebuilt RPC messages */
 	uint8_t fpdu[65536 + 16];    /* one FPDU with its markers removed */
+	uint8_t crcbuf[16384];       /* one packet, ICRC variant fields masked */
 };
 
 /* cap_conv.c */
