@@ -194,7 +194,8 @@ static int done_sent(struct gen *g)
 /* A READ whose reply returns `ret` in place of the call's write chunk. */
 static uint64_t read_with(struct sess *s, const struct rpcrdma_segment *adv,
 			  uint32_t nadv, const struct rpcrdma_segment *ret,
-			  uint32_t nret, uint32_t written, bool error)
+			  uint32_t nret, uint32_t written, uint32_t reported,
+			  bool error)
 {
 	static uint8_t data[8192];
 	struct rpcrdma_write_chunk wc = { adv, nadv }, rc = { ret, nret };
@@ -213,7 +214,7 @@ static uint64_t read_with(struct sess *s, const struct rpcrdma_segment *adv,
 	if (error)
 		nfs3_read_reply_err(&x, xid);
 	else
-		nfs3_read_reply_head(&x, xid, written, false);
+		nfs3_read_reply_head(&x, xid, reported, false);
 	sess_hdr(s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
 	h.writes = &rc;
 	h.nwrites = 1;
@@ -230,7 +231,8 @@ static int write_chunk_overrun(struct gen *g)
 	a = sess_seg(&l.s, 4096);
 	r = a;
 	r.rdma_length = 4200;           /* more than the 4096 advertised */
-	gen_expect(g, read_with(&l.s, &a, 1, &r, 1, 4200, false),
+	/* the RDMA Write stays inside the segment: only the reply is wrong */
+	gen_expect(g, read_with(&l.s, &a, 1, &r, 1, 4096, 4200, false),
 		   "write-chunk-overrun");
 	ex_getattr3(&l.s);
 	return gen_close(g);
@@ -253,8 +255,9 @@ static int reply_chunk_overrun(struct gen *g)
 	sess_hdr(&l.s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
 	h.reply = &wc;
 	sess_send(&l.s, 0, &h, x.b, x.len, 0);
-	nfs3_readdir_reply(&x, xid, 60);   /* 2448 bytes into 2048 */
-	sess_rdma_write(&l.s, 1, &a, x.b, x.len);
+	nfs3_readdir_reply(&x, xid, 60);   /* 2448 bytes, 2048 advertised */
+	/* the RDMA Write stays inside the segment: only the reply is wrong */
+	sess_rdma_write(&l.s, 1, &a, x.b, a.rdma_length);
 	r = a;
 	r.rdma_length = (uint32_t)x.len;
 	sess_hdr(&l.s, &h, xid, RDMA_NOMSG, RPCRDMA_REPLY);
@@ -275,7 +278,7 @@ static int write_chunk_segments_changed(struct gen *g)
 	a[1] = sess_seg(&l.s, 4096);
 	r = a[0];
 	r.rdma_length = 3000;           /* one segment returned, not two */
-	gen_expect(g, read_with(&l.s, a, 2, &r, 1, 3000, false),
+	gen_expect(g, read_with(&l.s, a, 2, &r, 1, 3000, 3000, false),
 		   "write-chunk-segments-changed");
 	ex_getattr3(&l.s);
 	return gen_close(g);
@@ -290,7 +293,7 @@ static int unused_write_chunk_nonzero(struct gen *g)
 		return -1;
 	a = sess_seg(&l.s, 4096);
 	/* NFS3ERR_IO: no data, but the chunk comes back with length 4096 */
-	gen_expect(g, read_with(&l.s, &a, 1, &a, 1, 0, true),
+	gen_expect(g, read_with(&l.s, &a, 1, &a, 1, 0, 0, true),
 		   "unused-write-chunk-nonzero");
 	ex_getattr3(&l.s);
 	return gen_close(g);
@@ -416,8 +419,8 @@ const struct scenario scenarios_lint[] = {
 	L("nomsg-without-chunks", nomsg_without_chunks, "RDMA_NOMSG, no chunks"),
 	L("msgp-sent", msgp_sent, "an RDMA_MSGP call"),
 	L("done-sent", done_sent, "an RDMA_DONE after a long reply"),
-	L("write-chunk-overrun", write_chunk_overrun, "4200 bytes in a 4096-byte write chunk"),
-	L("reply-chunk-overrun", reply_chunk_overrun, "2448 bytes in a 2048-byte reply chunk"),
+	L("write-chunk-overrun", write_chunk_overrun, "reply returns 4200 bytes for a 4096-byte write chunk"),
+	L("reply-chunk-overrun", reply_chunk_overrun, "reply returns 2448 bytes for a 2048-byte reply chunk"),
 	L("write-chunk-segments-changed", write_chunk_segments_changed,
 	  "2 segments advertised, 1 returned"),
 	L("unused-write-chunk-nonzero", unused_write_chunk_nonzero,

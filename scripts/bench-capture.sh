@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench-capture.sh BUILD - the capture part of `make bench`: generate
+# BUILD/bench/bench-1m.pcap (1,000,000 frames, tests/capgen) when missing,
+# then time rpcrdma-decode -r (quiet, and --json) and tshark's rpcordma
+# fields on it, with peak RSS from /usr/bin/time, and print one table.
+set -u
+build=${1:-${BUILD:-build}}
+build=$(cd "$build" && pwd)
+cap=$build/bench/bench-1m.pcap
+dec=$build/bin/rpcrdma-decode
+capgen=$build/capgen/capgen
+mkdir -p "$build/bench"
+if [ ! -s "$cap" ]; then
+	if [ ! -x "$capgen" ]; then
+		echo "bench-capture: $capgen missing (make $capgen)" >&2
+		exit 1
+	fi
+	"$capgen" --bench "$cap" 1000000 || exit 1
+fi
+if [ ! -x /usr/bin/time ]; then
+	apt-get install -y time >/dev/null 2>&1 || true
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "bench-capture: /usr/bin/time missing (apt-get install time)" >&2
+	exit 1
+fi
+frames=$(capinfos -c -M "$cap" 2>/dev/null | awk '/Number of packets/ { print $4 }')
+frames=${frames:-1000000}
+size=$(stat -c %s "$cap")
+
+# run NAME CMD...: seconds and peak RSS (KiB) of one run, output discarded
+declare -A secs rss
+run() {
+	local name=$1; shift
+	local t
+	t=$(mktemp)
+	/usr/bin/time -f '%e %M' -o "$t" "$@" >/dev/null 2>/dev/null
+	local rc=$?
+	local a b
+	read -r a b <"$t"
+	secs[$name]=${a:-0}
+	rss[$name]=${b:-0}
+	rm -f "$t"
+	# rpcrdma-decode exits 1 when a message is not accepted: not a failure here
+	[ "$rc" -le 1 ] || echo "bench-capture: $name exited $rc" >&2
+}
+order=()
+if [ -x "$dec" ]; then
+	run "rpcrdma-decode -q" "$dec" -r "$cap" -q; order+=("rpcrdma-decode -q")
+	run "rpcrdma-decode --json" "$dec" -r "$cap" --json; order+=("rpcrdma-decode --json")
+fi
+if command -v tshark >/dev/null; then
+	run "tshark -T fields" tshark -r "$cap" -Y rpcordma -T fields -e rpcordma.xid
+	order+=("tshark -T fields")
+fi
+echo "capture: $cap ($frames frames, $((size / 1048576)) MiB)"
+printf '%-24s %10s %9s %12s %12s %10s\n' tool frames seconds frames/s "peak RSS" "vs tshark"
+for name in "${order[@]}"; do
+	s=${secs[$name]}
+	printf '%-24s %10s %9s %12s %9s MiB %10s\n' "$name" "$frames" "$s" \
+		"$(awk -v f="$frames" -v s="$s" 'BEGIN { printf "%.0f", (s > 0 ? f / s : 0) }')" \
+		"$(awk -v k="${rss[$name]}" 'BEGIN { printf "%.1f", k / 1024 }')" \
+		"$(awk -v a="$s" -v b="${secs[tshark -T fields]:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
+done
