@@ -68,7 +68,7 @@ static uint32_t slice8(uint32_t (*t)[256], uint32_t crc, const uint8_t *p,
  * finish with a Barrett reduction (Gopal et al., "Fast CRC Computation for
  * Generic Polynomials Using PCLMULQDQ", Intel 2009).  Constants are
  * x^k mod P(x), bit-reflected, for P = 0x04c11db7.  `st` is the raw
- * (uninverted) register; n >= 64 and a multiple of 16.
+ * (uninverted) register; n >= 16 and a multiple of 16.
  */
 __attribute__((target("pclmul,sse2")))
 static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
@@ -78,16 +78,21 @@ static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
 	const __m128i r5 = _mm_set_epi64x(0, 0x163cd6124);
 	const __m128i poly = _mm_set_epi64x(0x1f7011641, 0x1db710641);
 	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-	__m128i x1 = _mm_loadu_si128((const __m128i *)p);
-	__m128i x2 = _mm_loadu_si128((const __m128i *)(p + 16));
-	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32));
-	__m128i x4 = _mm_loadu_si128((const __m128i *)(p + 48));
+	__m128i x1 = _mm_loadu_si128((const __m128i *)p), x2;
 	x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)st));
-	p += 64;
-	n -= 64;
 #define FOLD(x, k, next) \
 	x = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), \
 					_mm_clmulepi64_si128(x, k, 0x11)), next)
+	if (n < 64) {                          /* one lane */
+		p += 16;
+		n -= 16;
+		goto tail;
+	}
+	x2 = _mm_loadu_si128((const __m128i *)(p + 16));
+	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32));
+	__m128i x4 = _mm_loadu_si128((const __m128i *)(p + 48));
+	p += 64;
+	n -= 64;
 	while (n >= 64) {
 		FOLD(x1, r2r1, _mm_loadu_si128((const __m128i *)p));
 		FOLD(x2, r2r1, _mm_loadu_si128((const __m128i *)(p + 16)));
@@ -99,6 +104,7 @@ static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
 	FOLD(x1, r4r3, x2);
 	FOLD(x1, r4r3, x3);
 	FOLD(x1, r4r3, x4);
+tail:
 	while (n >= 16) {
 		FOLD(x1, r4r3, _mm_loadu_si128((const __m128i *)p));
 		p += 16;
@@ -155,7 +161,7 @@ uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n)
 #ifdef CAP_CRC_X86
 	if (have_pclmul < 0)
 		detect();
-	if (have_pclmul && n >= 64) {
+	if (have_pclmul && n >= 16) {
 		size_t m = n & ~(size_t)15;
 		uint32_t st = fold_pclmul(~crc, p, m);
 		return slice8(t32, ~st, p + m, n - m);

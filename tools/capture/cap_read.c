@@ -6,6 +6,8 @@
  * report for a capture file cut short (pcap_next_ex(3PCAP)).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio_ext.h>
 #include <pcap/pcap.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,6 +35,8 @@ int cap_read_file(struct cap_state *st, const char *path)
 		return DECODE_EXIT_FAULT;
 	}
 	setvbuf(in, NULL, _IOFBF, 1u << 20);
+	__fsetlocking(in, FSETLOCKING_BYCALLER);    /* one thread reads it */
+	posix_fadvise(fileno(in), 0, 0, POSIX_FADV_SEQUENTIAL);
 	pc = pcap_fopen_offline(in, err);
 	if (!pc) {
 		fprintf(stderr, "rpcrdma-decode: %s: %s\n", st->file, err);
