@@ -1,0 +1,146 @@
+#!/bin/bash
+# `make live-captures`: regenerates tests/captures/*.pcap, real traffic of the
+# kernel's NFS/RDMA client and server in the live guest, over RoCEv2 (rxe) and
+# iWARP (siw), and rewrites tests/captures/README.md to say how they were made.
+#   BUILD=/abs/build make-captures.sh [rxe|siw]...
+# Each capture is checked before it replaces the old one: at most 2 MiB, tshark
+# finds RPC-over-RDMA in it, Read and Write chunks (and CB_RECALL in the
+# backchannel ones) are there, and no packet is missing from it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BUILD=${BUILD:-$REPO_ROOT/build}
+BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)
+kinds=("$@")
+((${#kinds[@]})) || kinds=(rxe siw)
+dest=$REPO_ROOT/tests/captures
+work=$BUILD/live/captures
+max_bytes=$((2 * 1024 * 1024))
+
+image=$(bash "$LIVE_DIR/build-image.sh") || live_die "no guest image: $image"
+shares=()
+[[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
+
+count() { tshark -r "$1" -Y "$2" 2>/dev/null | wc -l; }
+
+# check PCAP: prints a problem and fails, or prints "<frames> <messages>".
+check() {
+    local f=$1 size frames msgs
+    size=$(stat -c %s "$f")
+    ((size <= max_bytes)) || { echo "$f is $size bytes, more than 2 MiB"; return 1; }
+    frames=$(count "$f" frame)
+    msgs=$(count "$f" rpcordma.xid)
+    ((msgs > 0)) || { echo "$f: tshark finds no RPC-over-RDMA message"; return 1; }
+    (($(count "$f" 'tcp.analysis.lost_segment || tcp.analysis.retransmission || tcp.analysis.out_of_order') == 0)) ||
+        { echo "$f: TCP segments missing or repeated"; return 1; }
+    if [[ $f == *backchannel* ]]; then
+        (($(count "$f" 'rpc.msgtyp == 0 && nfs.cb.operation == 4') > 0)) || { echo "$f: no CB_RECALL"; return 1; }
+    else
+        (($(count "$f" 'rpcordma.reads_count > 0') > 0)) || { echo "$f: no Read chunk"; return 1; }
+        (($(count "$f" 'rpcordma.writes_count > 0') > 0)) || { echo "$f: no Write chunk"; return 1; }
+    fi
+    echo "$frames $msgs"
+}
+
+siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
+mkdir -p "$dest"
+for kind in "${kinds[@]}"; do
+    if [[ $kind == siw && $siw_state != built ]]; then
+        live_log "siw.ko was not built for this image: the iWARP captures are left as they are"
+        continue
+    fi
+    ok=0
+    for attempt in 1 2 3; do
+        rm -rf "$work/$kind"
+        mkdir -p "$work/$kind"
+        live_log "$kind: capturing (attempt $attempt)"
+        if ! LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 300 "${shares[@]}" \
+                --logs "$work/$kind-logs" -- bash "$LIVE_DIR/guest-captures.sh" "$kind" "$work/$kind" >&2; then
+            continue
+        fi
+        ok=1
+        for f in "$work/$kind"/*.pcap; do
+            msg=$(check "$f") || { live_log "$msg"; ok=0; }
+        done
+        ((ok)) && break
+    done
+    ((ok)) || live_die "$kind: no good captures after 3 attempts (logs in $work)"
+    cp "$work/$kind"/*.pcap "$dest/"
+done
+
+kver=$(awk '$1 == "kernel" { print $2 " " $3 }' "$image/info")
+rdma_core=$(awk '$1 == "rdma-core" { print $2 }' "$image/info")
+nfs_utils=$(awk '$1 == "nfs-kernel-server" { print $2 }' "$image/info")
+
+describe() {
+    case ${1##*/} in
+    nfs3-rocev2-rxe.pcap) echo "NFSv3 | RoCEv2 (rxe) | mount, write 128 KiB, read it back, remove, unmount" ;;
+    nfs41-rocev2-rxe.pcap) echo "NFSv4.1 | RoCEv2 (rxe) | mount, write 128 KiB, read it back, remove, unmount" ;;
+    nfs3-iwarp-siw.pcap) echo "NFSv3 | iWARP (siw) | mount, write 128 KiB, read it back, remove, unmount" ;;
+    nfs41-iwarp-siw.pcap) echo "NFSv4.1 | iWARP (siw) | mount, write 128 KiB, read it back, remove, unmount" ;;
+    nfs41-backchannel-rocev2.pcap) echo "NFSv4.1 | RoCEv2 (rxe) | as above with 16 KiB, then a read delegation recalled: CB_RECALL on the backchannel" ;;
+    nfs41-backchannel-iwarp.pcap) echo "NFSv4.1 | iWARP (siw) | as above with 16 KiB, then a read delegation recalled: CB_RECALL on the backchannel" ;;
+    *) echo "? | ? | ?" ;;
+    esac
+}
+
+{
+cat <<EOF
+# Real NFS/RDMA captures
+
+Traffic of the Linux kernel's own NFS client and server speaking RPC-over-RDMA,
+captured in the live test bed's qemu guest (\`tests/live/\`), so that the
+decoder's and the plugin's tests run on real traffic on any machine. Regenerate
+them all with \`make live-captures\` (\`tests/live/make-captures.sh\`, as root;
+it builds or reuses the cached guest image). Nothing here left the guest: it has
+no network card, and the two RDMA hosts are the two ends of a veth pair in it.
+
+## How they were made
+
+- Guest kernel: Debian's \`$kver\` (linux-image-amd64 on bookworm), under qemu TCG.
+  RoCEv2: its \`rdma_rxe\`. iWARP: \`siw.ko\` built from Debian's \`linux-source-6.1\`
+  of the same version (Debian does not ship siw).
+- rdma-core $rdma_core, nfs-utils $nfs_utils (Debian bookworm).
+- Two devices, \`rxe0\`/\`rxe1\` or \`siw0\`/\`siw1\`, on \`veth0\` (198.18.0.1, the
+  server) and \`veth1\` (198.18.0.2, the client), policy routing forcing the traffic
+  over the pair (\`tests/live/guest-net.sh\`); GSO is off on the pair, so every
+  frame is no larger than the 1500-byte MTU, as on a real cable.
+- Server (\`tests/live/guest-nfsd.sh\`): knfsd exporting a tmpfs,
+  \`echo 'rdma 20049' > /proc/fs/nfsd/portlist\`, NFSv4 lease and grace 10 s.
+- Client and capture (\`tests/live/guest-nfs-rw.sh\`):
+  \`tcpdump -i veth0 -s 0 -w FILE\` started before the mount (so the iWARP MPA
+  handshake is in it) and stopped after the unmount;
+  \`mount -t nfs -o proto=rdma,port=20049,vers=3,nolock,mountproto=tcp\` (NFSv3; the
+  MOUNT and portmap calls go over TCP) or \`vers=4.1\`; a file of random bytes written
+  with \`cp\`, \`sync\`, caches dropped, read back and compared, removed, unmounted.
+  128 KiB is far above the 4 KiB inline threshold: each WRITE carries a Read chunk
+  and each READ reply a Write chunk.
+- Backchannel captures: after the same steps with a 16 KiB file, the server makes a
+  file locally, the client opens it for reading (the server grants a read
+  delegation), and a local write on the server breaks it: CB_SEQUENCE + CB_RECALL
+  from server to client over the same RDMA connection, then DELEGRETURN.
+- Checked by make-captures.sh: at most 2 MiB each, no packet missing (tcpdump
+  dropped none, no TCP segment missing or repeated), tshark's \`rpcordma\` dissector
+  finds the messages, the chunks or the CB_RECALL are there.
+
+## Files
+
+| file | NFS | transport | workload | frames | RPC-over-RDMA messages (tshark) | bytes |
+|---|---|---|---|---|---|---|
+EOF
+for f in "$dest"/*.pcap; do
+    read -r frames msgs < <(check "$f" 2>/dev/null || echo "? ?")
+    printf '| `%s` | %s | %s | %s | %s |\n' "${f##*/}" "$(describe "$f")" "$frames" "$msgs" "$(stat -c %s "$f")"
+done
+cat <<EOF
+
+## What tshark (4.0) shows in them
+
+\`tshark -r FILE -Y rpcordma\` decodes the transport headers in every file, and
+the NFS calls and replies above them. Expect \`[Malformed Packet]\` on NFS READ
+replies whose data went by RDMA Write (tshark does not join the Write chunk to the
+reply), and RoCE retransmissions shown twice (same QP and PSN) when rxe retransmitted.
+EOF
+} > "$dest/README.md"
+live_log "captures in $dest:"
+ls -l "$dest" >&2
