@@ -230,12 +230,13 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			return done;
 		uint32_t L = cap_be16(lb);
 		uint32_t pad = (4 - (2 + L) % 4) % 4;
-		uint32_t total = 2 + L + pad + (t->crc ? 4u : 0u);
+		/* the CRC field is there even when CRCs are off (then 0) */
+		uint32_t total = 2 + L + pad + 4;
 		uint32_t crc_at = 0;
 		bool copy = t->markers;
 		uint32_t end = gather(b, n, 0, phase, t->markers,
-				      copy ? st->fpdu : NULL, total,
-				      t->crc ? total - 4 : UINT32_MAX, &crc_at);
+				      copy ? st->fpdu : NULL, total, total - 4,
+				      &crc_at);
 		if (!end)
 			return done;
 		const uint8_t *fp = copy ? st->fpdu : b;
