@@ -184,24 +184,54 @@ void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
 	struct rpcrdma_chunk_iter ci;
 	struct rpcrdma_seg_iter si;
 
-	if (!rpcrdma_prefs.reassemble)
+	if (!rpcrdma_prefs.reassemble || m->direction != RPCRDMA_REPLY)
 		return;
 	rpcrdma_write_iter_init(m, &ci);
 	while (rpcrdma_write_next(&ci, &si)) {
 		uint32_t n = 0;
+		uint64_t got, total;
 		proto_tree *rt;
-		tvbuff_t *t;
 
 		if (si.nsegs > MAX_SEGS)
 			continue;
 		while (rpcrdma_seg_next(&si, &segs[n]))
 			n++;
 		rt = reasm_tree(tree, tvb, "Write chunk data");
-		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, n, pinfo->num, rt);
-		if (!t)
-			continue;
-		add_new_data_source(pinfo, t, "Write chunk");
-		reasm_done(rt, tvb, "Write chunk data", tvb_captured_length(t));
-		proto_tree_add_item(rt, rpcrdma_hf.chunk_data, t, 0, -1, ENC_NA);
+		got = rpcrdma_reasm_coverage(tvb, pinfo, segs, n, pinfo->num, rt,
+					     &total);
+		if (got)
+			proto_item_set_text(proto_tree_get_parent(rt),
+				"Write chunk data: %" PRIu64 " of %" PRIu64
+				" bytes written", got, total);
 	}
+}
+
+static void advertise(packet_info *pinfo, struct rpcrdma_seg_iter *si,
+		      enum rpcrdma_chunk_kind kind)
+{
+	struct rpcrdma_segment s;
+
+	while (rpcrdma_seg_next(si, &s))
+		rpcrdma_reasm_advertise(pinfo, s.rdma_handle, kind);
+}
+
+void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_read_iter ri;
+	struct rpcrdma_read_segment rs;
+	struct rpcrdma_chunk_iter ci;
+	struct rpcrdma_seg_iter si;
+
+	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble)
+		return;
+	rpcrdma_read_iter_init(m, &ri);
+	while (rpcrdma_read_next(&ri, &rs))
+		rpcrdma_reasm_advertise(pinfo, rs.rdma_target.rdma_handle,
+					rs.rdma_position == 0 ? RPCRDMA_CHUNK_MSG
+							      : RPCRDMA_CHUNK_READ);
+	rpcrdma_write_iter_init(m, &ci);
+	while (rpcrdma_write_next(&ci, &si))
+		advertise(pinfo, &si, RPCRDMA_CHUNK_WRITE);
+	if (rpcrdma_reply_chunk(m, &si))
+		advertise(pinfo, &si, RPCRDMA_CHUNK_MSG);
 }

@@ -14,7 +14,10 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 /* The RPC reply the responder wrote into the reply chunk, or NULL. */
 tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
 				proto_tree *tree, const struct rpcrdma_msg *m);
-/* Each write chunk's data, as far as the capture holds it. */
+/* Remember which handles carry what (first pass), so that RDMA data is
+ * kept only for advertised chunks. */
+void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m);
+/* Each write chunk of a reply: how much of it the capture saw written. */
 void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
 			       proto_tree *tree, const struct rpcrdma_msg *m);
 

@@ -163,6 +163,7 @@ static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (m->rdma_vers != 1 && m->rdma_vers != 2)
 		goto data;
 	if (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG) {
+		rpcrdma_advertise_chunks(pinfo, m);
 		if (m->nwrites)
 			rpcrdma_show_write_chunks(tvb, pinfo, sub, m);
 		if (m->nreads) {

@@ -11,18 +11,22 @@ struct piece {
 	uint64_t offset;
 	uint32_t len;
 	uint32_t frame;
-	const uint8_t *data;       /* file scope copy */
+	const uint8_t *data;       /* file scope copy; NULL: bytes not kept */
 	struct piece *next;        /* same handle, newest first */
 };
 
 /* handle -> newest piece; per-capture, emptied when the capture closes */
 static wmem_map_t *pieces_by_handle;
+/* handle -> enum rpcrdma_chunk_kind, from the chunk lists seen so far */
+static wmem_map_t *advertised;
 /* 64-bit flow keys -> pending transfers (ib.c, iwarp.c) */
 static wmem_map_t *pending;
 
 void rpcrdma_reasm_init(void)
 {
 	pieces_by_handle = wmem_map_new_autoreset(wmem_epan_scope(),
+		wmem_file_scope(), g_direct_hash, g_direct_equal);
+	advertised = wmem_map_new_autoreset(wmem_epan_scope(),
 		wmem_file_scope(), g_direct_hash, g_direct_equal);
 	pending = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
 		g_int64_hash, g_int64_equal);
@@ -53,54 +57,91 @@ void *rpcrdma_pending_peek(uint64_t key)
 	return wmem_map_lookup(pending, &key);
 }
 
+void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
+			     enum rpcrdma_chunk_kind kind)
+{
+	if (!PINFO_FD_VISITED(pinfo) && rpcrdma_prefs.reassemble)
+		wmem_map_insert(advertised, GUINT_TO_POINTER(handle),
+				GUINT_TO_POINTER(kind));
+}
+
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		       const struct rpcrdma_rdma_io *io)
 {
 	struct piece *p;
 	unsigned len = tvb_captured_length(tvb);
+	unsigned kind;
 
 	if (PINFO_FD_VISITED(pinfo) || !len)
+		return;
+	/* only chunks some header advertised; of write chunks (DDP reply
+	 * data) only where the bytes went, not the bytes */
+	kind = GPOINTER_TO_UINT(wmem_map_lookup(advertised,
+					       GUINT_TO_POINTER(io->handle)));
+	if (kind == 0)
 		return;
 	p = wmem_new(wmem_file_scope(), struct piece);
 	p->offset = io->offset;
 	p->len = len;
 	p->frame = pinfo->num;
-	p->data = (const uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
+	p->data = kind == RPCRDMA_CHUNK_WRITE ? NULL :
+		  (const uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
 	p->next = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(io->handle));
 	wmem_map_insert(pieces_by_handle, GUINT_TO_POINTER(io->handle), p);
 }
 
-/* Copy what pieces of `seg` hold into dst; mark covered bytes.  Returns the
- * number of newly covered bytes; records contributing frames. */
-static uint32_t fill(const struct rpcrdma_segment *seg, uint8_t *dst,
-		     uint8_t *covered, uint32_t upto, wmem_map_t *frames)
+struct span { uint64_t lo, hi; };
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Copy what pieces hold of `seg` into dst (when dst), note their frames;
+ * returns how many of the segment's bytes they cover (overlaps merged). */
+static uint64_t fill(wmem_allocator_t *pool, const struct rpcrdma_segment *seg,
+		     uint8_t *dst, uint32_t upto, wmem_map_t *frames)
 {
 	const struct piece *p;
-	uint32_t got = 0;
+	wmem_array_t *spans = wmem_array_new(pool, sizeof(struct span));
+	uint64_t end = seg->rdma_offset + (uint64_t)seg->rdma_length;
+	uint64_t got = 0, cur_lo = 0, cur_hi = 0;
+	guint i, n;
 
 	p = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(seg->rdma_handle));
 	for (; p; p = p->next) {
-		uint64_t lo, hi, i;
+		struct span sp;
 
-		if (upto && p->frame > upto)
+		if ((upto && p->frame > upto) || (dst && !p->data))
 			continue;
-		lo = MAX(p->offset, seg->rdma_offset);
-		hi = MIN(p->offset + p->len,
-			 seg->rdma_offset + (uint64_t)seg->rdma_length);
-		if (p->offset + p->len < p->offset || lo >= hi)
+		sp.lo = MAX(p->offset, seg->rdma_offset);
+		sp.hi = MIN(p->offset + p->len, end);
+		if (p->offset + p->len < p->offset || sp.lo >= sp.hi)
 			continue;
-		memcpy(dst + (lo - seg->rdma_offset), p->data + (lo - p->offset),
-		       (size_t)(hi - lo));
-		for (i = lo - seg->rdma_offset; i < hi - seg->rdma_offset; i++) {
-			if (!covered[i]) {
-				covered[i] = 1;
-				got++;
-			}
-		}
+		if (dst)
+			memcpy(dst + (sp.lo - seg->rdma_offset),
+			       p->data + (sp.lo - p->offset),
+			       (size_t)(sp.hi - sp.lo));
+		wmem_array_append(spans, &sp, 1);
 		wmem_map_insert(frames, GUINT_TO_POINTER(p->frame),
 				GUINT_TO_POINTER(1));
 	}
-	return got;
+	n = wmem_array_get_count(spans);
+	wmem_array_sort(spans, cmp_span);
+	for (i = 0; i < n; i++) {
+		const struct span *sp = wmem_array_index(spans, i);
+
+		if (i == 0 || sp->lo > cur_hi) {
+			got += cur_hi - cur_lo;
+			cur_lo = sp->lo;
+			cur_hi = sp->hi;
+		} else if (sp->hi > cur_hi) {
+			cur_hi = sp->hi;
+		}
+	}
+	return got + (cur_hi - cur_lo);
 }
 
 static void list_frame(gpointer key, gpointer val _U_, gpointer user)
@@ -117,53 +158,78 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
-			      const struct rpcrdma_segment *segs,
-			      uint32_t nsegs, uint32_t upto, proto_tree *tree)
+static void show_frames(proto_tree *tree, tvbuff_t *parent,
+			packet_info *pinfo, wmem_map_t *frames)
 {
-	uint64_t total = 0;
-	uint32_t i, off = 0;
-	uint8_t *buf, *covered;
-	wmem_map_t *frames;
 	wmem_array_t *list;
-	tvbuff_t *tvb;
-	bool complete = true;
+	guint n;
 
+	if (!tree)
+		return;
+	list = wmem_array_new(pinfo->pool, sizeof(uint32_t));
+	wmem_map_foreach(frames, list_frame, list);
+	wmem_array_sort(list, cmp_u32);
+	for (n = 0; n < wmem_array_get_count(list); n++) {
+		uint32_t f = *(uint32_t *)wmem_array_index(list, n);
+		proto_item *it = proto_tree_add_uint(tree, rpcrdma_hf.chunk_frames,
+						     parent, 0, 0, f);
+		proto_item_set_generated(it);
+	}
+}
+
+/* Bytes of the chunk (dst) or only their coverage (dst NULL) */
+static uint64_t gather(tvbuff_t *parent, packet_info *pinfo,
+		       const struct rpcrdma_segment *segs, uint32_t nsegs,
+		       uint32_t upto, proto_tree *tree, uint8_t *dst,
+		       uint64_t *total)
+{
+	wmem_map_t *frames;
+	uint64_t got = 0, off = 0;
+	uint32_t i;
+
+	*total = 0;
 	if (!pieces_by_handle || !nsegs)
-		return NULL;
+		return 0;
 	for (i = 0; i < nsegs; i++)
-		total += segs[i].rdma_length;
-	if (total == 0 || total > REASM_MAX)
-		return NULL;
+		*total += segs[i].rdma_length;
 	/* cheap test first: does the capture hold anything for each handle? */
 	for (i = 0; i < nsegs; i++)
 		if (segs[i].rdma_length &&
 		    !wmem_map_lookup(pieces_by_handle,
 				     GUINT_TO_POINTER(segs[i].rdma_handle)))
-			return NULL;
-	buf = wmem_alloc0(pinfo->pool, (size_t)total);
-	covered = wmem_alloc0(pinfo->pool, (size_t)total);
+			return 0;
 	frames = wmem_map_new(pinfo->pool, g_direct_hash, g_direct_equal);
 	for (i = 0; i < nsegs; i++) {
-		if (fill(&segs[i], buf + off, covered + off, upto, frames) !=
-		    segs[i].rdma_length)
-			complete = false;
+		got += fill(pinfo->pool, &segs[i], dst ? dst + off : NULL, upto,
+			    frames);
 		off += segs[i].rdma_length;
 	}
-	if (!complete)
+	show_frames(tree, parent, pinfo, frames);
+	return got;
+}
+
+uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
+				const struct rpcrdma_segment *segs,
+				uint32_t nsegs, uint32_t upto, proto_tree *tree,
+				uint64_t *total)
+{
+	return gather(parent, pinfo, segs, nsegs, upto, tree, NULL, total);
+}
+
+tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
+			      const struct rpcrdma_segment *segs,
+			      uint32_t nsegs, uint32_t upto, proto_tree *tree)
+{
+	uint64_t total = 0;
+	uint32_t i;
+	uint8_t *buf;
+
+	for (i = 0; i < nsegs; i++)
+		total += segs[i].rdma_length;
+	if (total == 0 || total > REASM_MAX)
 		return NULL;
-	tvb = tvb_new_child_real_data(parent, buf, (unsigned)total, (int)total);
-	if (tree) {
-		guint n;
-		list = wmem_array_new(pinfo->pool, sizeof(uint32_t));
-		wmem_map_foreach(frames, list_frame, list);
-		wmem_array_sort(list, cmp_u32);
-		for (n = 0; n < wmem_array_get_count(list); n++) {
-			uint32_t f = *(uint32_t *)wmem_array_index(list, n);
-			proto_item *it = proto_tree_add_uint(tree,
-				rpcrdma_hf.chunk_frames, parent, 0, 0, f);
-			proto_item_set_generated(it);
-		}
-	}
-	return tvb;
+	buf = wmem_alloc(pinfo->pool, (size_t)total);
+	if (gather(parent, pinfo, segs, nsegs, upto, tree, buf, &total) != total)
+		return NULL;
+	return tvb_new_child_real_data(parent, buf, (unsigned)total, (int)total);
 }

@@ -66,6 +66,14 @@ struct rpcrdma_rdma_io {
 	uint64_t offset;         /* its offset (virtual address) */
 };
 void rpcrdma_reasm_init(void);
+/* What a handle was advertised for, in a header seen earlier */
+enum rpcrdma_chunk_kind {
+	RPCRDMA_CHUNK_MSG = 1,     /* Position Zero read chunk, reply chunk */
+	RPCRDMA_CHUNK_READ = 2,    /* DDP-eligible data in a read chunk */
+	RPCRDMA_CHUNK_WRITE = 3,   /* a write chunk: only where bytes went */
+};
+void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
+			     enum rpcrdma_chunk_kind kind);
 /* Record data moved by RDMA Write or Read Response (first pass only). */
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		       const struct rpcrdma_rdma_io *io);
@@ -74,6 +82,12 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
 			      const struct rpcrdma_segment *segs,
 			      uint32_t nsegs, uint32_t upto, proto_tree *tree);
+/* How many of the chunk's *total bytes the capture saw moved (frames are
+ * listed in tree). */
+uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
+				const struct rpcrdma_segment *segs,
+				uint32_t nsegs, uint32_t upto, proto_tree *tree,
+				uint64_t *total);
 
 /* ---- ib.c, iwarp.c: heuristics and RDMA traffic bookkeeping ---- */
 void rpcrdma_ib_track(packet_info *pinfo, tvbuff_t *tvb, const void *ibinfo);

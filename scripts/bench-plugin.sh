@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench-plugin.sh BUILD - tshark's run time over a large capture with and without the rpcrdma plugin, and the ratio.
+#
+# Uses BUILD/bench/bench-1m.pcap (made by the capture generator for
+# make bench) or, without it, a capture built by repeating the plugin's test
+# frames.  Each configuration runs RUNS times (default 3), alternating; the
+# best wall-clock and CPU (user+sys) times are kept.  The target (plugin
+# <= 1.10 x without) is judged on CPU time: on a shared machine wall-clock
+# time mostly measures the other jobs.  Exits 1 when it is missed.
+set -u
+build=${1:-${BUILD:-build}}
+build=$(cd "$build" && pwd)
+runs=${RUNS:-3}
+so=$build/plugins/4.0/epan/rpcrdma.so
+if [ ! -f "$so" ] || ! command -v tshark >/dev/null; then
+	echo "plugin benchmark: skipped (no $so or no tshark)"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/rpcrdma-bench.XXXXXX)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+cap=$build/bench/bench-1m.pcap
+if [ ! -s "$cap" ]; then
+	"$build/plugin-test/mkpcap" "$tmp/fx.pcap" || exit 1
+	cp "$tmp/fx.pcap" "$tmp/x1.pcap"
+	for i in $(seq 1 14); do       # 26 frames x 2^14 = 425,984 frames
+		mergecap -a -w "$tmp/x2.pcap" "$tmp/x1.pcap" "$tmp/x1.pcap"
+		mv "$tmp/x2.pcap" "$tmp/x1.pcap"
+	done
+	cap=$tmp/x1.pcap
+fi
+chmod a+r "$cap" 2>/dev/null
+chmod -R a+rX "$build/plugins"
+frames=$(capinfos -c -M "$cap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
+
+# tshark as root ignores plugin folders: run it unprivileged
+user=(env)
+[ "$(id -u)" = 0 ] && user=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp)
+# one run: prints "wall cpu"
+run() {
+	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "${user[@]}" \
+		WIRESHARK_PLUGIN_DIR="$1" tshark -n -r "$cap" >/dev/null 2>"$tmp/err"
+	awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$tmp/t"
+}
+best_w_off=; best_c_off=; best_w_on=; best_c_on=
+min() { awk -v a="$1" -v b="$2" 'BEGIN {print (a == "" || b + 0 < a + 0) ? b : a}'; }
+for i in $(seq 1 "$runs"); do
+	read -r w c < <(run /nonexistent)
+	best_w_off=$(min "$best_w_off" "$w"); best_c_off=$(min "$best_c_off" "$c")
+	read -r w c < <(run "$build/plugins")
+	best_w_on=$(min "$best_w_on" "$w"); best_c_on=$(min "$best_c_on" "$c")
+done
+ratio_w=$(awk -v a="$best_w_on" -v b="$best_w_off" 'BEGIN {printf "%.3f", a / b}')
+ratio_c=$(awk -v a="$best_c_on" -v b="$best_c_off" 'BEGIN {printf "%.3f", a / b}')
+echo "plugin benchmark: $(tshark -v 2>/dev/null | head -1 | cut -d' ' -f1-3), $(basename "$cap"), $frames frames, best of $runs"
+printf '  %-40s %8s %8s\n' "" "wall s" "cpu s"
+printf '  %-40s %8s %8s\n' "tshark without the plugin (rpcordma)" "$best_w_off" "$best_c_off"
+printf '  %-40s %8s %8s\n' "tshark with the plugin (rpcrdma)" "$best_w_on" "$best_c_on"
+printf '  %-40s %8s %8s   (target: cpu <= 1.10)\n' "ratio with/without" "$ratio_w" "$ratio_c"
+echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v r="$ratio_c" 'BEGIN {exit !(r <= 1.10)}'
