@@ -62,6 +62,39 @@ for i, path in enumerate(sorted(glob.glob(caps + '/*.pcap'))):
         open('%s/fuzz/%s.cut%d.pcap' % (fix, os.path.basename(path), s), 'wb').write(b[:cut])
 PY
 	fi
+	# state limits: 5000 conversations, then 70000 calls that are never
+	# answered, each advertising a read segment (RoCEv2 with a real ICRC)
+	python3 - "$FIX/limits.pcap" <<'PY'
+import struct, sys, zlib
+out = open(sys.argv[1], 'wb')
+out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+def rocev2(src, dst, qp, psn, payload):
+    bth = struct.pack('>BBHI I', 0x04, 0, 0xffff, qp & 0xffffff, psn & 0xffffff)
+    ulen = 8 + len(bth) + len(payload) + 4
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + ulen, 0, 0x4000, 64, 17, 0, src, dst)
+    udp = struct.pack('>HHHH', 0xc000, 4791, ulen, 0)
+    m = bytearray(ip + udp + bth)
+    m[1] = m[8] = m[10] = m[11] = 0xff
+    m[26] = m[27] = 0xff
+    m[28 + 4] = 0xff
+    icrc = zlib.crc32(b'\xff' * 8 + bytes(m) + payload) & 0xffffffff
+    return b'\x02' * 6 + b'\x04' * 6 + b'\x08\x00' + ip + udp + bth + payload + struct.pack('<I', icrc)
+def call(xid, nread):
+    h = struct.pack('>IIII', xid, 1, 32, 0)
+    for i in range(nread):
+        h += struct.pack('>IIIIQ', 1, 44, 0x1000 + xid % 7, 8192, 0x7f0000000000 + 8192 * i)
+    h += struct.pack('>III', 0, 0, 0)
+    return h + struct.pack('>' + 'I' * 10, xid, 0, 2, 100003, 3, 7, 0, 0, 0, 0) + b'\0' * 8
+n = 0
+def put(pkt):
+    global n
+    n += 1
+    out.write(struct.pack('<IIII', 1700000000 + n // 1000000, n % 1000000, len(pkt), len(pkt)) + pkt)
+for c in range(5000):
+    put(rocev2(struct.pack('>I', 0x0a000000 + c), b'\xc6\x12\x00\x01', 0x11, 1, call(c + 1, 0)))
+for i in range(70000):
+    put(rocev2(b'\xc6\x12\x00\x02', b'\xc6\x12\x00\x01', 0x22, i, call(0x100000 + i, 1)))
+PY
 	# rpcrdma-decode under ASan+UBSan, for the robustness tests
 	export ASAN_DECODE=$FIX/rpcrdma-decode-asan
 	cc -std=c11 -D_DEFAULT_SOURCE -O1 -g -fsanitize=address,undefined \
@@ -361,12 +394,41 @@ assert n >= 8, n'
 	[ "$n" -ge 50 ]
 }
 
-@test "real kernel captures in tests/captures decode" {
+@test "state limits: warned once each, memory bounded, every call still printed" {
+	[ -s "$FIX/limits.pcap" ] || skip "fixture not built"
+	run --separate-stderr /usr/bin/time -f 'rss %M' "$D" -r "$FIX/limits.pcap"
+	assert_success
+	[ "${#lines[@]}" -eq 75000 ]
+	[ "$(grep -c 'more than 4096 open conversations' <<<"$stderr")" -eq 1 ]
+	[ "$(grep -c 'more than 65536 calls without a reply' <<<"$stderr")" -eq 1 ]
+	rss=$(sed -n 's/^rss //p' <<<"$stderr")
+	echo "peak RSS $rss KiB"
+	[ "$rss" -lt 65536 ]
+	run "$D" --stats -r "$FIX/limits.pcap"
+	assert_line --regexp '^conversation 5001: '
+}
+
+@test "1M-frame bench capture: peak RSS under 64 MiB" {
+	[ -s "$BUILD/bench/bench-1m.pcap" ] || skip "no $BUILD/bench/bench-1m.pcap (make bench)"
+	for mode in -q --stats; do
+		/usr/bin/time -f '%M' -o "$FIX/rss" "$D" $mode -r "$BUILD/bench/bench-1m.pcap" >/dev/null
+		echo "$mode: $(cat "$FIX/rss") KiB"
+		[ "$(cat "$FIX/rss")" -lt 65536 ]
+	done
+}
+
+@test "real kernel captures in tests/captures: decoded, clean, backchannel seen" {
 	shopt -s nullglob
 	caps=("$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng)
 	[ ${#caps[@]} -gt 0 ] || skip "no captures in tests/captures yet"
 	for f in "${caps[@]}"; do
-		"$D" -r "$f" >"$FIX/out" 2>"$FIX/err" && rc=0 || rc=$?
-		[ "$rc" -le 1 ] || { echo "$f: rc $rc"; return 1; }
+		"$D" -r "$f" >"$FIX/out" 2>"$FIX/err" || { echo "$f: $(cat "$FIX/err")"; return 1; }
+		[ -s "$FIX/out" ] || { echo "$f: no message"; return 1; }
+		! grep -q 'unknown' "$FIX/out" || { echo "$f: $(grep unknown "$FIX/out" | head -3)"; return 1; }
+		"$D" --check -r "$f" || { echo "$f: violations"; return 1; }
+		if [[ $f == *backchannel* ]]; then
+			grep -q 'NFS callback v1 CB_COMPOUND call' "$FIX/out"
+			"$D" --stats -r "$f" | grep -q 'backward calls [1-9]'
+		fi
 	done
 }
