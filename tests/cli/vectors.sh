@@ -62,64 +62,84 @@ def seg: "\(.handle):\(.length):\(.offset)";
   notes: (.notes | sort | join(" "))
 } | to_entries[] | "\(.key)=\(.value)"'
 
+# The helpers below set globals instead of printing, so that no subshell is
+# forked per number: NUM, NUMS, EXP.
+
 # a number in decimal (leading zeros allowed) or 0x hex -> decimal; else as is
 num() {
 	local v=$1
 	if [[ $v =~ ^0[xX][0-9a-fA-F]{1,16}$ ]]; then
-		printf '%u' "$v"
+		printf -v NUM '%u' "$v"
 	elif [[ $v =~ ^[0-9]+$ ]]; then
 		v=${v##+(0)}
-		printf '%u' "${v:-0}"
+		printf -v NUM '%u' "${v:-0}"
 	else
-		printf '%s' "$v"
+		NUM=$v
 	fi
 }
 
 # colon-separated numbers
 nums() {
-	local IFS=: out="" p
+	local IFS=: p parts
+	NUMS=""
 	read -ra parts <<<"$1"
-	for p in "${parts[@]}"; do out+="${out:+:}$(num "$p")"; done
-	printf '%s' "$out"
+	for p in "${parts[@]}"; do
+		num "$p"
+		NUMS+="${NUMS:+:}$NUM"
+	done
+}
+
+# comma-separated segments
+segs() {
+	local IFS=, seg list out=""
+	read -ra list <<<"$1"
+	for seg in "${list[@]}"; do
+		nums "$seg"
+		out+="${out:+,}$NUMS"
+	done
+	SEGS=$out
 }
 
 # the vector's value in the rendered notation
 expected() {
-	local key=$1 val=$2 out="" item chunk seg
+	local key=$1 val=$2 item chunk rest
+	EXP=""
 	case $key in
 	reads)
 		[ "$val" = - ] && return
-		for item in $val; do out+="${out:+ }$(nums "$item")"; done ;;
+		for item in $val; do
+			nums "$item"
+			EXP+="${EXP:+ }$NUMS"
+		done ;;
 	writes)
 		[ "$val" = - ] && return
-		local rest=$val first=1
+		rest=$val
 		while :; do
 			chunk=${rest%% | *}
-			local c=""
-			IFS=, read -ra segs <<<"$chunk"
-			for seg in "${segs[@]}"; do c+="${c:+,}$(nums "$seg")"; done
-			out+="${first:+}${out:+ | }$c"
+			segs "$chunk"
+			EXP+="${EXP:+ | }$SEGS"
 			[ "$chunk" = "$rest" ] && break
 			rest=${rest#* | }
 		done ;;
 	reply)
-		[ "$val" = none ] && { printf none; return; }
-		IFS=, read -ra segs <<<"$val"
-		for seg in "${segs[@]}"; do out+="${out:+,}$(nums "$seg")"; done ;;
+		if [ "$val" = none ]; then EXP=none; return; fi
+		segs "$val"
+		EXP=$SEGS ;;
 	rpc)
-		[ "$val" = none ] && { printf none; return; }
-		out=$(nums "$val") ;;
+		if [ "$val" = none ]; then EXP=none; return; fi
+		nums "$val"
+		EXP=$NUMS ;;
 	notes)
 		[ "$val" = - ] && return
-		out=$(printf '%s\n' $val | LC_ALL=C sort | paste -sd' ') ;;
+		EXP=$(printf '%s\n' $val | LC_ALL=C sort | paste -sd' ') ;;
 	optdir)
-		case $val in 0) out=call ;; 1) out=reply ;; *) out=$val ;; esac ;;
+		case $val in 0) EXP=call ;; 1) EXP=reply ;; *) EXP=$val ;; esac ;;
 	action | reason | proc_name | direction)
-		out=$val ;;
+		EXP=$val ;;
 	*)
-		out=$(num "$val") ;;
+		num "$val"
+		EXP=$NUM ;;
 	esac
-	printf '%s' "$out"
 }
 
 shopt -s extglob
@@ -151,41 +171,57 @@ while IFS= read -r line || [ -n "$line" ]; do
 done <"$VECTORS"
 flush
 
+# Decode every vector, then render all outputs with one jq run: a line that
+# is not exactly one JSON object renders as INVALID.
+declare -a rcs=()
+: >"$tmp/all"
+for i in "${!names[@]}"; do
+	"$DECODE" --hex "${hexes[$i]}" --json >"$tmp/out" 2>"$tmp/err"
+	rcs[$i]=$?
+	mapfile -t lines <"$tmp/out"
+	if [ ${#lines[@]} -eq 1 ]; then
+		printf '%s\n' "${lines[0]}" >>"$tmp/all"
+	else
+		echo "INVALID" >>"$tmp/all"
+		cp "$tmp/err" "$tmp/err.$i"
+	fi
+done
+declare -A got=()
+while IFS=$'\t' read -r i kv; do
+	got[$i,${kv%%=*}]=${kv#*=}
+done < <(sed -E 's/"offset":([0-9]+)/"offset":"\1"/g' "$tmp/all" |
+	 jq -R -r "(fromjson? // null) as \$o | (input_line_number - 1) as \$i |
+		   if (\$o | type) != \"object\" then \"\\(\$i)\\tINVALID=1\"
+		   else \$o | $render | \"\\(\$i)\\t\\(.)\" end")
+
 echo "1..${#names[@]}"
 for i in "${!names[@]}"; do
 	n=$((n + 1))
 	name=${names[$i]}
-	"$DECODE" --hex "${hexes[$i]}" --json >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	rc=${rcs[$i]}
 	diag=()
-	if ! jq -e 'type == "object"' "$tmp/out" >/dev/null 2>&1 ||
-	   [ "$(jq -s length "$tmp/out" 2>/dev/null)" != 1 ]; then
-		diag+=("output is not exactly one JSON object (exit $rc): $(head -c 300 "$tmp/out" "$tmp/err")")
+	if [ -n "${got[$i,INVALID]+set}" ] || [ -z "${got[$i,action]+set}" ]; then
+		diag+=("output is not exactly one JSON object (exit $rc)$(head -c 300 "$tmp/err.$i" 2>/dev/null)")
 	else
-		declare -A got=()
-		while IFS= read -r l; do
-			got[${l%%=*}]=${l#*=}
-		done < <(sed -E 's/"offset":([0-9]+)/"offset":"\1"/g' "$tmp/out" | jq -r "$render")
 		action=""
 		IFS=$'\x1f' read -ra pairs <<<"${keys[$i]}"
 		for p in "${pairs[@]}"; do
 			[ -n "$p" ] || continue
 			k=${p%%=*} v=${p#*=}
 			[ "$k" = action ] && action=$v
-			if [ -z "${got[$k]+set}" ]; then
+			if [ -z "${got[$i,$k]+set}" ]; then
 				diag+=("unknown key '$k' in the vector")
 				continue
 			fi
-			want=$(expected "$k" "$v")
-			[ "$want" = "${got[$k]}" ] ||
-				diag+=("$k: expected '$want', actual '${got[$k]}'")
+			expected "$k" "$v"
+			[ "$EXP" = "${got[$i,$k]}" ] ||
+				diag+=("$k: expected '$EXP', actual '${got[$i,$k]}'")
 		done
 		if [ "$action" = accept ] && [ "$rc" -ne 0 ]; then
 			diag+=("exit status: expected 0 for accept, actual $rc")
 		elif [ "$action" != accept ] && [ "$rc" -ne 1 ]; then
 			diag+=("exit status: expected 1 for $action, actual $rc")
 		fi
-		unset got
 	fi
 	if [ ${#diag[@]} -eq 0 ]; then
 		echo "ok $n - $name"
