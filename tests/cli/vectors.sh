@@ -201,7 +201,7 @@ for i in "${!names[@]}"; do
 	rc=${rcs[$i]}
 	diag=()
 	if [ -n "${got[$i,INVALID]+set}" ] || [ -z "${got[$i,action]+set}" ]; then
-		diag+=("output is not exactly one JSON object (exit $rc)$(head -c 300 "$tmp/err.$i" 2>/dev/null)")
+		diag+=("output is not exactly one JSON object (exit $rc) $(head -c 300 "$tmp/err.$i" 2>/dev/null)")
 	else
 		action=""
 		IFS=$'\x1f' read -ra pairs <<<"${keys[$i]}"
