@@ -433,3 +433,56 @@ completion_options() {
 	assert_failure 1
 	assert_output --partial "rpcrdma-decode: writing output:"
 }
+
+# an RDMA_MSG carrying an RPC call of PROG VERS PROC (all decimal)
+call_hex() {
+	printf '0a000001 00000001 00000020 00000000 00000000 00000000 00000000 '
+	printf '0a000001 00000000 00000002 %08x %08x %08x ' "$1" "$2" "$3"
+	printf '00000000 00000000 00000000 00000000'
+}
+
+@test "RPC procedure names: NFSv3, NFSv4, callback, MOUNT, NLM, portmap, echo" {
+	while read -r prog vers proc name; do
+		run "$D" --json --hex "$(call_hex "$prog" "$vers" "$proc")"
+		assert_success
+		got=$(printf '%s\n' "$output" | jq -r '.rpc.proc_name')
+		[ "$got" = "$name" ] || fail "$prog/$vers/$proc: expected $name, got $got"
+	done <<'TABLE'
+100003 3 0 NULL
+100003 3 1 GETATTR
+100003 3 6 READ
+100003 3 17 READDIRPLUS
+100003 3 21 COMMIT
+100003 3 22 null
+100003 2 1 null
+100003 4 0 NULL
+100003 4 1 COMPOUND
+100003 4 2 null
+1073741824 1 0 CB_NULL
+1073741824 1 1 CB_COMPOUND
+100005 3 1 MNT
+100005 3 5 EXPORT
+100005 3 6 null
+100021 4 2 LOCK
+100021 4 15 GRANTED_RES
+100021 4 16 null
+100021 4 20 SHARE
+100021 4 23 FREE_ALL
+100021 4 24 null
+100000 2 3 GETPORT
+100000 2 5 CALLIT
+100000 3 3 null
+542264641 1 0 NULL
+542264641 1 1 ECHO
+542264641 1 2 null
+123456 1 0 null
+TABLE
+}
+
+@test "the tree names unknown programs and procedures by number" {
+	run "$D" --hex "$(call_hex 123456 7 9)"
+	assert_success
+	assert_line "  rpc: xid 0x0a000001 call prog 123456 v7 proc 9"
+	run "$D" --hex "$(call_hex 100005 3 77)"
+	assert_line "  rpc: xid 0x0a000001 call MOUNT v3 proc 77"
+}
