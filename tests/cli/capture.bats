@@ -36,6 +36,24 @@ def write(path, hdr, recs):
 hdr, recs = read(caps + '/rocev2-v1-basic.pcap')
 # a retransmitted SEND ONLY: frame 1 again, right after itself
 write(fix + '/retrans.pcap', hdr, recs[:1] + recs[:1] + recs[1:])
+# InfiniBand (DLT 247): frame 1 with its VCRC broken; frame 1 with a
+# payload byte changed and the VCRC made right again (so the ICRC fails)
+def vcrc(data):
+    c = 0xffff
+    for x in data:
+        c ^= x
+        for _ in range(8):
+            c = (c >> 1) ^ 0xd008 if c & 1 else c >> 1
+    return c ^ 0xffff
+ih, irs = read(caps + '/ib-247.pcap')
+rh, d = irs[0]
+bad = bytearray(d); bad[-1] ^= 0xff
+write(fix + '/ib-badvcrc.pcap', ih, [(rh, bytes(bad))] + irs[1:])
+bad = bytearray(d); bad[-12] ^= 0x01
+assert vcrc(d[:-2]) in (struct.unpack('<H', d[-2:])[0], struct.unpack('>H', d[-2:])[0])
+le = struct.unpack('<H', d[-2:])[0] == vcrc(d[:-2])
+bad[-2:] = struct.pack('<H' if le else '>H', vcrc(bytes(bad[:-2])))
+write(fix + '/ib-badicrc.pcap', ih, [(rh, bytes(bad))] + irs[1:])
 # an unsupported link type (DLT_IEEE802_11 = 105)
 write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
 # corrupted copies of every capture: random byte flips, fixed seeds
@@ -259,6 +277,19 @@ assert n >= 8, n'
 	assert_success
 	refute_line --regexp '^ +11 '
 	assert_output --partial 'frame 11: ICRC mismatch'
+}
+
+@test "native InfiniBand: VCRC and ICRC failures flagged, packet dropped" {
+	[ -e "$FIX/ib-badvcrc.pcap" ] || skip "no generator captures"
+	run "$D" --check -r "$FIX/ib-badvcrc.pcap"
+	assert_failure 1
+	assert_output --regexp '^frame 1: crc-error: VCRC 0x[0-9a-f]{4}, computed'
+	run "$D" --check -r "$FIX/ib-badicrc.pcap"
+	assert_failure 1
+	assert_output --regexp '^frame 1: crc-error: ICRC mismatch'
+	refute_output --partial VCRC
+	run "$D" -r "$FIX/ib-badicrc.pcap"
+	refute_line --regexp '^ +1 '
 }
 
 @test "MPA CRC32c failure: flagged" {
