@@ -77,8 +77,6 @@ void rpcrdma_register_fields(void)
 		   NULL, "A non-fatal observation (docs/verdicts.md Notes)"),
 		HF(rpc_xid, "RPC XID", "rpcrdma.rpc_xid", FT_UINT32, BASE_HEX,
 		   NULL, "First word of the payload stream"),
-		HF(chunk_data, "Chunk data", "rpcrdma.chunk_data", FT_BYTES,
-		   BASE_NONE, NULL, "Bytes moved by RDMA for this chunk"),
 		HF(chunk_frames, "Data in frame", "rpcrdma.chunk_frame",
 		   FT_FRAMENUM, BASE_NONE, NULL,
 		   "A frame that moved chunk data"),

@@ -22,7 +22,7 @@ struct rpcrdma_hf {
 	int header_len, payload_len;
 	int action, reason, note;
 	int rpc_xid;
-	int chunk_data, chunk_frames, reasm_len, reasm_from;
+	int chunk_frames, reasm_len, reasm_from;
 };
 extern struct rpcrdma_hf rpcrdma_hf;
 

@@ -223,6 +223,10 @@ proto_item *rpcrdma_tree_header(tvbuff_t *tvb, packet_info *pinfo,
 	}
 	error_body(t, tvb, m);
 	optional_body(t, tvb, m);
+	if (m->has_rpc_xid && m->header_len &&
+	    (uint64_t)m->header_len + 4 <= tvb_captured_length(tvb))
+		proto_tree_add_uint(t, rpcrdma_hf.rpc_xid, tvb,
+				    (int)m->header_len, 4, m->rpc_xid);
 	verdict(t, tvb, m);
 	rpcrdma_expert_verdict(pinfo, t, tvb, m);
 	return top;
