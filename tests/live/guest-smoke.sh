@@ -2,11 +2,14 @@
 # In the guest: the smoke tests over one soft RDMA transport. Prints one line
 # per test, "RESULT <id> ok|fail|skip <text>", for smoke.sh on the host to number;
 # leaves the NFS captures in OUT_DIR for the host's tshark and rpcrdma-decode.
-#   guest-smoke.sh rxe|siw OUT_DIR
+# Then runs every tests/live/cases/*.sh (the live tests of the other tools: echo,
+# ping, bench...) with the same environment; each prints its own RESULT lines.
+#   guest-smoke.sh rxe|siw OUT_DIR [BIN_DIR]
 set -uo pipefail
 
 kind=${1:?rxe or siw}
 out=${2:?output directory}
+bin=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 A=198.18.0.1 B=198.18.0.2
 mkdir -p "$out"
@@ -23,7 +26,7 @@ logged() {
     tail -15 "$log" | sed 's/^/# /'
     return "$rc"
 }
-skip_rest() {
+fail_rest() {
     local id
     for id in devices pingpong rping nfs3 nfs41; do
         [[ " $done_ids " == *" $id "* ]] || result "$id" fail "$1"
@@ -45,7 +48,7 @@ ipv4_gid_index() {
 if ! devs=$(logged bash "$here/guest-net.sh" "$kind"); then
     result devices fail "guest-net.sh $kind failed"
     done_ids+=" devices"
-    skip_rest "no $kind devices"
+    fail_rest "no $kind devices"
 fi
 d0=${kind}0 d1=${kind}1
 list=$(ibv_devices 2>>"$log")
@@ -93,7 +96,7 @@ done_ids+=" rping"
 
 # 4, 5. The kernel's NFS client and server over RPC-over-RDMA, captured on the cable.
 if ((!nfsd_ok)); then
-    skip_rest "the NFS server did not start"
+    fail_rest "the NFS server did not start"
 fi
 for v in 3 4.1; do
     id=nfs${v/./}
@@ -105,5 +108,20 @@ for v in 3 4.1; do
         result "$id" fail "NFSv$v proto=rdma over $kind"
     fi
     done_ids+=" $id"
+done
+
+# The other tools' live tests. Environment: LIVE_KIND (rxe|siw), LIVE_DEV_A/B
+# (rxe0/rxe1...), LIVE_ADDR_A/B (198.18.0.1/2, A runs the NFS server on
+# port 20049 and exports /srv/export), LIVE_BIN (the host's build/bin, shared at
+# the same path), LIVE_OUT (a directory for their files). Each case prints
+# "RESULT <id> ok|fail|skip <text>" lines with ids unique to it.
+export LIVE_KIND=$kind LIVE_DEV_A=$d0 LIVE_DEV_B=$d1 LIVE_ADDR_A=$A LIVE_ADDR_B=$B
+export LIVE_BIN=$bin LIVE_OUT=$out
+for case in "$here"/cases/*.sh; do
+    [[ -f $case ]] || continue
+    name=${case##*/}
+    echo "+ case $name" >> "$log"
+    timeout 300 bash "$case" 2>> "$log" ||
+        result "case-${name%.sh}" fail "$name exited with status $?"
 done
 exit 0

@@ -30,6 +30,7 @@ tap() {     # tap ok|fail|skip DESCRIPTION [REASON]
     esac
 }
 finish() {
+    echo "1..$n"
     local line="$passed passed, $failed failed"
     ((skipped)) && line+=", $skipped skipped"
     echo "$line"
@@ -88,7 +89,6 @@ captures=()
 for f in "$REPO_ROOT"/tests/captures/*.pcap; do
     [[ -f $f ]] && captures+=("$f")
 done
-echo "1..$((1 + ${#kinds[@]} * (${#guest_ids[@]} + ${#host_ids[@]}) + 2 * ${#captures[@]}))"
 
 # 1. The image.
 t0=$SECONDS
@@ -129,12 +129,14 @@ for kind in "${kinds[@]}"; do
     t1=$SECONDS
     grc=0
     LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
-        --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" \
+        --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
         > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
     echo "# $kind guest: exit status $grc after $((SECONDS - t1)) s (log: $out/$kind/guest-$kind.log)"
     declare -A res=() txt=()
+    extra=()
     while read -r tag id status text; do
         [[ $tag == RESULT ]] || continue
+        [[ -n ${what[$id]:-} || -n ${res[$id]:-} ]] || extra+=("$id")
         res[$id]=$status txt[$id]=$text
     done < "$out/$kind/guest.out"
     for id in "${guest_ids[@]}"; do
@@ -168,6 +170,14 @@ for kind in "${kinds[@]}"; do
         else
             decode_test "$(label "$kind" "decode-nfs$v")" "$pcap"
         fi
+    done
+    # Results of tests/live/cases/*.sh (the other tools' live tests).
+    for id in "${extra[@]}"; do
+        case ${res[$id]} in
+        ok) tap ok "$kind: $id (${txt[$id]})" ;;
+        skip) tap skip "$kind: $id" "${txt[$id]}" ;;
+        *) tap fail "$kind: $id" "${txt[$id]}" ;;
+        esac
     done
     unset res txt
 done
