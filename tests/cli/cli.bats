@@ -1,43 +1,13 @@
 #!/usr/bin/env bats
-# cli.bats - rpcrdma-decode's command line: option parsing, exit statuses,
-# --hex input errors, the JSON contract, error replies, and agreement between
-# the parser, --help, the man page and the bash completion.
-# Env: TOP (repo root), BIN (where rpcrdma-decode is).
+# cli.bats - rpcrdma-decode's command line: option parsing, usage errors and
+# exit statuses, and agreement between the parser, --help, the man page and
+# the bash completion.  --hex and the JSON contract: decode_hex.bats.
 
-load /usr/lib/bats/bats-support/load.bash
-load /usr/lib/bats/bats-assert/load.bash
-
-setup_file() {
-	export TOP=${TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
-	export BIN=${BIN:-$TOP/build/bin}
-	export HARNESS=$BATS_FILE_TMPDIR/msgprint_harness
-	# the printers with capture context, which --hex cannot give
-	cc -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
-		-I"$TOP/libcodec/include" -I"$TOP/tools/common" \
-		-o "$HARNESS" "$TOP/tests/cli/msgprint_harness.c" \
-		"$TOP"/tools/common/*.c "$TOP/libcodec/src/"*.c \
-		-I"$TOP/libcodec/src" 2>"$BATS_FILE_TMPDIR/harness.log" || true
-}
+load helpers
 
 setup() {
-	D=$BIN/rpcrdma-decode
-	# V1 RDMA_MSG, no chunks, NFSv3 NULL call (V1 5.1.3; RFC 5531)
-	CALL='0a000001 00000001 00000020 00000000 00000000 00000000 00000000
-	      0a000001 00000000 00000002 000186a3 00000003 00000000
-	      00000000 00000000 00000000 00000000'
-	# the same with an accepted reply (for the line printer)
-	REPLY='0a000001000000010000002000000000000000000000000000000000
-	       0a000001000000010000000000000000000000000000000000000000'
+	common_setup
 }
-
-usage_error() {     # $1 = text the message must contain
-	assert_failure 2
-	assert_output --partial "rpcrdma-decode: "
-	assert_output --partial "$1"
-	assert_output --partial "--help"
-}
-
-# ------------------------------------------------------------ basics
 
 @test "--help: usage on stdout, exit 0" {
 	run "$D" --help
@@ -136,232 +106,17 @@ usage_error() {     # $1 = text the message must contain
 	done
 }
 
-# ------------------------------------------------------------ --hex
-
-@test "--hex: accepted message exits 0 and prints the tree" {
-	run "$D" --hex "$CALL"
-	assert_success
-	assert_line --index 0 "RPC-over-RDMA Version One, 68 bytes"
-	assert_line "  rdma_xid: 0x0a000001"
-	assert_line "  rdma_credit: 32"
-	assert_line "  rdma_proc: RDMA_MSG (0)"
-	assert_line "  rpc: xid 0x0a000001 call NFS v3 NULL"
-	assert_line "verdict: accept (ok: well-formed)"
-}
-
-@test "--hex: a rejected message exits 1; the tree names reason, byte and section" {
-	run "$D" --hex 0a000001000000010000002000000002
+@test "a write error on standard output is reported, exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run bash -c "'$D' --hex '$CALL' --json >/dev/full"
 	assert_failure 1
-	assert_line "verdict: reply_bad_header (msgp: RDMA_MSGP is no longer supported, at byte 12, V1 5.6.1)"
-	assert_line "error_reply: 0a00000100000001000000200000000400000002"
-	run "$D" --hex 0a000001
-	assert_failure 1
-	assert_output --partial "verdict: discard (short_prefix"
+	assert_output --partial "rpcrdma-decode: writing output:"
 }
 
-@test "--hex: spaces, tabs, newlines and ':' are ignored; case does not matter" {
-	run "$D" --json --hex "$(printf '0A:00:00:01\t00000001\n0000 0020 00000000 00000000 00000000 00000000 0a000001 00000000 00000002 000186a3 00000003 00000000 00000000 00000000 00000000 00000000')"
-	assert_success
-	assert_output --partial '"valid":true'
-}
-
-@test "--hex -: reads standard input" {
-	run bash -c "printf '%s\n' '$CALL' | '$D' --hex - --json"
-	assert_success
-	assert_output --partial '"xid":167772161'
-	run bash -c "printf 'zz' | '$D' --hex -"
-	assert_failure 2
-	assert_output --partial "bad character at position 1: 'z'"
-}
-
-@test "--hex: input errors are clear and exit 2" {
-	run "$D" --hex 000
-	assert_failure 2
-	assert_output "rpcrdma-decode: --hex: odd number of hex digits (need an even count, have 3)"
-	run "$D" --hex "00 0g"
-	assert_failure 2
-	assert_output "rpcrdma-decode: --hex: bad character at position 5: 'g' (expected hex digits, spaces or ':')"
-	run "$D" --hex $'00\x01'
-	assert_failure 2
-	assert_output --partial "position 3: 0x01"
-	run "$D" --hex ""
-	assert_failure 2
-	assert_output --partial "no hex digits"
-	run "$D" --hex " : "
-	assert_failure 2
-	assert_output --partial "no hex digits"
-	run bash -c "printf '' | '$D' --hex -"
-	assert_failure 2
-	assert_output --partial "no hex digits"
-}
-
-@test "--hex: more than 1 MiB is refused, exactly 1 MiB is decoded" {
-	# 1 MiB of zero bytes: decoded (rdma_vers 0: reply_err_vers), exit 1
-	run bash -c "head -c 2097152 /dev/zero | tr '\\0' 0 | '$D' --hex - --json"
-	assert_failure 1
-	printf '%s\n' "$output" | jq -e '.verdict.action == "reply_err_vers"'
-	run bash -c "head -c 2097154 /dev/zero | tr '\\0' 0 | '$D' --hex - --json"
-	assert_failure 2
-	assert_output "rpcrdma-decode: --hex: message too large (need at most 1048576 bytes, have more)"
-}
-
-# ------------------------------------------------------------ JSON contract
-
-@test "--json: exactly one object, valid and verdict agree with the exit status" {
-	run "$D" --hex "$CALL" --json
-	assert_success
-	[ "$(printf '%s\n' "$output" | jq -s length)" = 1 ]
-	printf '%s\n' "$output" | jq -e 'type == "object" and .valid == true and
-		.verdict.action == "accept" and .verdict.reason == "ok" and
-		(.verdict | has("offset") | not) and .proc_name == "RDMA_MSG" and
-		.direction == "call" and .reads == [] and .writes == [] and
-		.reply == null and .header_length == 28 and .payload_length == 40 and
-		.rpc == {"xid":167772161,"msg_type":0,"prog":100003,"vers":3,"proc":0,"proc_name":"NULL"} and
-		.notes == [] and (has("error_reply") | not) and (has("error") | not)'
-}
-
-@test "--json: keys are absent where the bytes end" {
-	run "$D" --hex 0a0000010000000100000020 --json     # 12 bytes
-	assert_failure 1
-	printf '%s\n' "$output" | jq -e 'has("xid") and has("vers") and has("credits") and
-		(has("proc") | not) and (has("proc_name") | not) and (has("reads") | not) and
-		(has("header_length") | not) and .verdict.offset == 12 and
-		.verdict.reason == "truncated" and .verdict.section == "V1 5.5.2" and
-		(.verdict.text | length > 0)'
-	run "$D" --hex 0a0000010000 --json                  # 6 bytes
-	printf '%s\n' "$output" | jq -e 'has("xid") and (has("vers") | not) and
-		.verdict.action == "discard" and .direction == null and .rpc == null'
-}
-
-@test "--json: 64-bit segment offsets are exact" {
-	# V1 RDMA_NOMSG, one position-zero read segment: handle 0xffffffff,
-	# length 0xffffffff, offset 0xffffffffffffffff
-	run "$D" --json --hex '0a000002 00000001 00000001 00000001
-		00000001 00000000 ffffffff ffffffff ffffffff ffffffff 00000000
-		00000000 00000000'
-	assert_success
-	assert_output --partial '"reads":[{"position":0,"handle":4294967295,"length":4294967295,"offset":18446744073709551615}]'
-	assert_output --partial '"direction":"call","direction_inferred":true'
-}
-
-@test "--json: write chunks and the reply chunk" {
-	run "$D" --json --hex '0a000003 00000001 00000020 00000000 00000000
-		00000001 00000002 00000011 00000100 00000000 00001000
-		00000012 00000200 00000000 00002000 00000000
-		00000001 00000001 00000013 00000300 11223344 55667788
-		0a000003 00000000 00000002 000186a3 00000003 00000006
-		00000000 00000000 00000000 00000000'
-	assert_success
-	assert_output --partial '"writes":[[{"handle":17,"length":256,"offset":4096},{"handle":18,"length":512,"offset":8192}]]'
-	assert_output --partial '"reply":[{"handle":19,"length":768,"offset":1234605616436508552}]'
-	assert_output --partial '"proc_name":"READ"'
-}
-
-@test "--json: error_reply for a bad version is ERR_VERS 1-2 with the same xid, vers and credits" {
-	run "$D" --json --hex 1234abcd000000070000004000000000
-	assert_failure 1
-	printf '%s\n' "$output" | jq -e '.verdict.action == "reply_err_vers" and
-		.error_reply == "1234abcd000000070000004000000004000000010000000100000002"'
-}
-
-@test "--json: error_reply for RDMA_MSGP is ERR_BADHEADER" {
-	run "$D" --json --hex 0a000001000000010000002000000002000000040000040000000000
-	assert_failure 1
-	printf '%s\n' "$output" | jq -e '.verdict == {"action":"reply_bad_header",
-		"reason":"msgp","offset":12,"text":"RDMA_MSGP is no longer supported",
-		"section":"V1 5.6.1"} and
-		.error_reply == "0a00000100000001000000200000000400000002"'
-}
-
-@test "--json: error_reply grants 1 credit when rdma_credit is 0 or absent" {
-	run "$D" --json --hex 0a000001000000010000000000000003
-	printf '%s\n' "$output" | jq -e '.verdict.reason == "done" and
-		.error_reply == "0a00000100000001000000010000000400000002"'
-	run "$D" --json --hex 0a00000100000009
-	printf '%s\n' "$output" | jq -e '.verdict.action == "reply_err_vers" and
-		(has("credits") | not) and
-		.error_reply == "0a000001000000090000000100000004000000010000000100000002"'
-	run "$D" --json --hex 0a00000100000001000000200000000400000002
-	printf '%s\n' "$output" | jq -e '.valid and (has("error_reply") | not)'
-}
-
-@test "--json: RDMA_ERROR: low and high only for ERR_VERS" {
-	run "$D" --json --hex 0a00000100000001000000200000000400000002
-	assert_success
-	printf '%s\n' "$output" | jq -e '.error == {"code":2,"name":"RDMA_ERR_BADHEADER","low":null,"high":null} and .direction == "reply"'
-	run "$D" --json --hex '0a0000010000000100000020000000040000000100000001 00000002'
-	assert_success
-	printf '%s\n' "$output" | jq -e '.error == {"code":1,"name":"RDMA_ERR_VERS","low":1,"high":2}'
-}
-
-@test "--json: RDMA2_OPTIONAL: optional object, inval_option reply, rpc from the payload" {
-	run "$D" --json --hex '0b000001 00000002 00000010 00000005 00000000 00000077
-		00000004 deadbeef 0b000001 00000000'
-	assert_failure 1
-	printf '%s\n' "$output" | jq -e '.optional == {"direction":"call","type":119,"info_length":4} and
-		.verdict.action == "reply_inval_option" and .verdict.offset == 20 and
-		.rpc.xid == 184549377 and .rpc.msg_type == 0 and .rpc.prog == null and
-		.error_reply == "0b00000100000002000000100000000400000003"'
-}
-
-@test "--json: a short RPC payload still gives xid and msg_type" {
-	run "$D" --json --hex '0a000001000000010000002000000000000000000000000000000000 0a00000100000000'
-	assert_success
-	printf '%s\n' "$output" | jq -e '.rpc == {"xid":167772161,"msg_type":0,"prog":null,"vers":null,"proc":null,"proc_name":null}'
-}
-
-@test "--json: notes are names" {
-	# V1 RDMA_ERROR reply with rdma_credit 0 and 4 trailing bytes
-	run "$D" --json --hex 0a000001000000010000000000000004000000020000abcd
-	printf '%s\n' "$output" | jq -e '.notes == ["zero_credit","trailing_bytes"]'
-}
-
-# ------------------------------------------------------------ printers with capture context
-
-@test "capture JSON keys: frame, time with microseconds, addresses, rpc from the call" {
-	[ -x "$HARNESS" ] || fail "harness did not build: $(cat "$BATS_FILE_TMPDIR/harness.log")"
-	run "$HARNESS" json "$(echo $REPLY | tr -d ' ')"
-	assert_success
-	assert_output --partial '{"valid":true,"frame":12,"time":1700000000.123456,"src":"198.18.0.1:40123","dst":"198.18.0.2:20049","transport":"rocev2","conversation":3,'
-	printf '%s\n' "$output" | jq -e '.rpc.prog == 100003 and .rpc.proc == 6 and
-		.rpc.proc_name == "READ" and .rpc.call_frame == 7 and .rpc_source == "inline"'
-}
-
-@test "capture line: columns as in the man page" {
-	[ -x "$HARNESS" ] || fail "harness did not build"
-	run "$HARNESS" line "$(echo $REPLY | tr -d ' ')"
-	assert_output "    12 1700000000.123456 198.18.0.1:40123      > 198.18.0.2:20049      v1 RDMA_MSG       xid 0x0a000001 credits  32 reads 0 writes 0 reply - NFS v3 READ reply"
-	run "$HARNESS" line 0a000001000000010000002000000002
-	assert_output --regexp 'v1 RDMA_MSGP +xid 0x0a000001 credits  32 \[reply_bad_header msgp at 12\]$'
-	run "$HARNESS" line 0a0000
-	assert_output --regexp 'v- -              xid -          credits   - \[discard short_prefix at 0\]$'
-}
-
-@test "capture tree: first line names frame, time, addresses, transport, conversation" {
-	[ -x "$HARNESS" ] || fail "harness did not build"
-	run "$HARNESS" tree "$(echo $REPLY | tr -d ' ')"
-	assert_line --index 0 "frame 12 1700000000.123456 198.18.0.1:40123 > 198.18.0.2:20049 rocev2 conversation 3"
-	assert_line "  rpc: xid 0x0a000001 reply to NFS v3 READ (inline), call in frame 7"
-}
-
-@test "JSON writer: escaping, invalid UTF-8, exact 64-bit integers, times" {
-	[ -x "$HARNESS" ] || fail "harness did not build"
-	run "$HARNESS" escape
-	assert_output '{"s":"q\"b\\s/\n\t\u0001\u001f ok é bad \ufffd\ufffd end","a":[18446744073709551615,-9223372036854775808,null,[],{},false]}'
-	printf '%s\n' "$output" | jq -e . >/dev/null
-	run "$HARNESS" time 1700000000 123456
-	assert_output "1700000000.123456"
-	run "$HARNESS" time 0 5
-	assert_output "0.000005"
-	run "$HARNESS" time -1 500000
-	assert_output "-0.500000"
-	run "$HARNESS" time 7 2500000
-	assert_output "9.500000"
-}
+# an RDMA_MSG carrying an RPC call of PROG VERS PROC (all decimal)
 
 # ------------------------------------------------------------ help, man page, completion agree
 
-# options named in the man page's OPTIONS section
 man_options() {
 	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$TOP/man/rpcrdma-decode.1" |
 		sed 's/\\-/-/g' | grep -A1 '^\.TP' | grep -v '^\.TP' |
@@ -374,6 +129,7 @@ help_options() {
 }
 
 # the long options in the parser's table (tools/decode/main.c)
+
 parser_long_options() {
 	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/decode/main.c" |
 		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
@@ -425,64 +181,4 @@ completion_options() {
 	run bash -c "man --warnings -l '$TOP/man/rpcrdma-decode.1' 2>&1 >/dev/null"
 	assert_success
 	assert_output ""
-}
-
-@test "a write error on standard output is reported, exit 1" {
-	[ -w /dev/full ] || skip "no /dev/full"
-	run bash -c "'$D' --hex '$CALL' --json >/dev/full"
-	assert_failure 1
-	assert_output --partial "rpcrdma-decode: writing output:"
-}
-
-# an RDMA_MSG carrying an RPC call of PROG VERS PROC (all decimal)
-call_hex() {
-	printf '0a000001 00000001 00000020 00000000 00000000 00000000 00000000 '
-	printf '0a000001 00000000 00000002 %08x %08x %08x ' "$1" "$2" "$3"
-	printf '00000000 00000000 00000000 00000000'
-}
-
-@test "RPC procedure names: NFSv3, NFSv4, callback, MOUNT, NLM, portmap, echo" {
-	while read -r prog vers proc name; do
-		run "$D" --json --hex "$(call_hex "$prog" "$vers" "$proc")"
-		assert_success
-		got=$(printf '%s\n' "$output" | jq -r '.rpc.proc_name')
-		[ "$got" = "$name" ] || fail "$prog/$vers/$proc: expected $name, got $got"
-	done <<'TABLE'
-100003 3 0 NULL
-100003 3 1 GETATTR
-100003 3 6 READ
-100003 3 17 READDIRPLUS
-100003 3 21 COMMIT
-100003 3 22 null
-100003 2 1 null
-100003 4 0 NULL
-100003 4 1 COMPOUND
-100003 4 2 null
-1073741824 1 0 CB_NULL
-1073741824 1 1 CB_COMPOUND
-100005 3 1 MNT
-100005 3 5 EXPORT
-100005 3 6 null
-100021 4 2 LOCK
-100021 4 15 GRANTED_RES
-100021 4 16 null
-100021 4 20 SHARE
-100021 4 23 FREE_ALL
-100021 4 24 null
-100000 2 3 GETPORT
-100000 2 5 CALLIT
-100000 3 3 null
-542264641 1 0 NULL
-542264641 1 1 ECHO
-542264641 1 2 null
-123456 1 0 null
-TABLE
-}
-
-@test "the tree names unknown programs and procedures by number" {
-	run "$D" --hex "$(call_hex 123456 7 9)"
-	assert_success
-	assert_line "  rpc: xid 0x0a000001 call prog 123456 v7 proc 9"
-	run "$D" --hex "$(call_hex 100005 3 77)"
-	assert_line "  rpc: xid 0x0a000001 call MOUNT v3 proc 77"
 }
