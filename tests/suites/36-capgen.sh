@@ -71,6 +71,23 @@ PY
 )
 check "capgen --bench FILE 5000 writes exactly 5000 frames (got $frames)" test "$frames" = 5000
 
+# the ICRC checker against the Linux kernel's (rdma_rxe) on real captures
+shopt -s nullglob
+real=("$TOP"/tests/captures/*rocev2*.pcap)
+shopt -u nullglob
+if [ ${#real[@]} -gt 0 ]; then
+	sum=0 badr=0
+	for f in "${real[@]}"; do
+		out=$(python3 "$TOP/tests/oracle/ibcrc.py" "$f" | tail -1)
+		sum=$((sum + $(awk '{ print $2 }' <<<"$out")))
+		badr=$((badr + $(awk '{ print $4 }' <<<"$out")))
+	done
+	check "ibcrc.py agrees with rdma_rxe's ICRC on $sum real packets (${#real[@]} captures, $badr bad)" \
+		test "$sum" -gt 0 -a "$badr" -eq 0
+else
+	skip "ibcrc.py agrees with rdma_rxe's ICRC on real captures" "no tests/captures/*rocev2*.pcap"
+fi
+
 # ---- tshark as the referee
 if ! command -v tshark >/dev/null; then
 	skip "tshark checks" "tshark not installed"
