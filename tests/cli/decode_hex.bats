@@ -285,3 +285,48 @@ TABLE
 	run "$HARNESS" time 7 2500000
 	assert_output "9.500000"
 }
+
+# ------------------------------------------------------------ robustness
+
+@test "every prefix of a message with all three lists: one JSON object; rejected until the RPC xid and msg_type are in" {
+	# header: prefix 16 + read list 28 + write list 28 + reply chunk 24 = 96;
+	# RDMA_MSG needs the RPC xid and msg_type after it (V1 5.2.4): 104 bytes
+	local full='0a000005 00000001 00000020 00000000
+		00000001 00000000 00000021 00000400 00000000 00001000 00000000
+		00000001 00000001 00000011 00000100 00000000 00001000 00000000
+		00000001 00000001 00000013 00000300 11223344 55667788
+		0a000005 00000000 00000002 000186a3 00000003 00000007
+		00000000 00000000 00000000 00000000'
+	local hex=${full//[$' \t\n']/} n out=$BATS_TEST_TMPDIR/all rc want
+	: >"$out"
+	for ((n = 2; n <= ${#hex}; n += 2)); do
+		rc=0
+		"$D" --hex "${hex:0:n}" --json >>"$out" || rc=$?
+		want=$((n / 2 < 104 ? 1 : 0))
+		[ "$rc" -eq "$want" ] || fail "prefix of $((n / 2)) bytes: exit $rc, expected $want"
+	done
+	# one object a line; a fault lies at or before the end of the bytes; once accepted
+	# the header is 96 bytes and the rest is payload
+	run jq -c -s '
+		[ to_entries[] | (.key + 1) as $len | .value |
+		  select(if .valid then .header_length != 96 or .payload_length != $len - 96
+			 else .verdict.offset > $len or (.verdict.action != "reply_bad_header" and $len >= 8) end) |
+		  $len ] | [ length, . ]' "$out"
+	assert_output "[0,[]]"
+	[ "$(wc -l <"$out")" -eq $(( ${#hex} / 2 )) ]
+}
+
+@test "random bytes: always one JSON object and exit 0 or 1" {
+	local i hex rc
+	for i in $(seq 1 60); do
+		hex=$(head -c $((RANDOM % 80 + 1)) /dev/urandom | od -An -tx1 | tr -d ' \n')
+		# half of them start like a real header, to get past the prefix checks
+		((i % 2)) && hex="0a0000010000000$((RANDOM % 2 + 1))000000200000000$((RANDOM % 6))$hex"
+		run "$D" --hex "$hex" --json
+		[ "$status" -le 1 ] || fail "exit $status for $hex"
+		printf '%s\n' "$output" | jq -e -s 'length == 1 and (.[0] | type) == "object"' >/dev/null ||
+			fail "not one object for $hex: $output"
+		run "$D" --hex "$hex"
+		[ "$status" -le 1 ] || fail "tree: exit $status for $hex"
+	done
+}
