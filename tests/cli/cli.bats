@@ -182,3 +182,25 @@ completion_options() {
 	assert_success
 	assert_output ""
 }
+
+# the N-th .EX block of the man page's EXAMPLES, roff escapes undone
+man_example() {
+	sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$TOP/man/rpcrdma-decode.1" |
+		awk -v want="$1" '/^\.EX/ { n++; next } /^\.EE/ { if (n == want) exit; next }
+			n == want' |
+		sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g"
+}
+
+@test "the man page's --hex examples print what the page shows" {
+	local i text cmd expect
+	for i in 1 2; do
+		text=$(man_example "$i")
+		# the command: "$ ..." and its indented continuation lines
+		cmd=$(printf '%s\n' "$text" | awk 'NR == 1 || (c && /^    /) { c = 1; print; next } { c = 0 }' |
+			sed -e '1s/^\$ //')
+		expect=$(printf '%s\n' "$text" | awk 'NR == 1 || (c && /^    /) { c = 1; next } { c = 0; print }')
+		[ -n "$cmd" ] && [ -n "$expect" ] || fail "example $i not found"
+		run bash -c "PATH='$BIN':\$PATH; $cmd"
+		assert_output "$expect"
+	done
+}
