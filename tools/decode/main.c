@@ -166,7 +166,7 @@ static bool program_opt(const char *arg, uint32_t *prog)
 
 /* What each capture-only option is called, to name it in an error */
 struct seen {
-	const char *capture_only;      /* first capture-only option given */
+	const char *capture_only;      /* the last capture-only option given */
 };
 
 static int parse_one(int c, const char *arg, struct decode_opts *o,
