@@ -258,6 +258,20 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 	}
 	s->got += n;
 	struct cap_call *k = &st->calls[s->call];
+	if (s->kind == CAP_SEG_READ) {
+		if (!k->rd_first)
+			k->rd_first = f->num;
+		k->rd_last = f->num;
+		k->rd_bytes += n;
+	} else {
+		if (!k->wr_first)
+			k->wr_first = f->num;
+		k->wr_last = f->num;
+		if (s->kind == CAP_SEG_WRITE)
+			k->wr_bytes += n;
+		else
+			k->rp_bytes += n;
+	}
 	if (k->rb && s->kind != CAP_SEG_WRITE) {
 		uint32_t end = s->kind == CAP_SEG_READ ? k->rb_split : k->rb_cap;
 		uint64_t dst = (uint64_t)s->rb_off + rel;

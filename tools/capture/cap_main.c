@@ -23,7 +23,9 @@ int decode_capture_main(const struct decode_opts *o)
 	st->o = o;
 	st->out = stdout;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	st->progress = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
+	/* progress on a terminal, unless messages go to the same terminal */
+	st->progress = isatty(STDERR_FILENO) &&
+		       (!isatty(STDOUT_FILENO) || o->check || o->stats || o->quiet);
 	cap_conv_init(st);
 	st->calls = calloc(CAP_MAX_CALLS, sizeof(*st->calls));
 	st->segs = calloc(CAP_MAX_SEGS, sizeof(*st->segs));

@@ -49,9 +49,45 @@ static bool wanted(const struct cap_state *st, const struct cap_conv *c,
 	return true;
 }
 
+/* -V: where the message and its chunk data came from */
+static void sources(struct cap_state *st, const struct cap_call *k,
+		    bool is_call, uint64_t first, uint32_t frags, uint64_t last,
+		    bool backward)
+{
+	FILE *out = st->out;
+
+	if (frags > 1)
+		fprintf(out, "  reassembly: Send of %u packets, frames %llu-%llu\n",
+			frags, (unsigned long long)first, (unsigned long long)last);
+	if (k && is_call && k->rd_bytes)
+		fprintf(out, "  read chunk data: %llu bytes, frames %llu-%llu\n",
+			(unsigned long long)k->rd_bytes,
+			(unsigned long long)k->rd_first,
+			(unsigned long long)k->rd_last);
+	if (k && !is_call && k->wr_bytes)
+		fprintf(out, "  write chunk data: %llu bytes, frames %llu-%llu\n",
+			(unsigned long long)k->wr_bytes,
+			(unsigned long long)k->wr_first,
+			(unsigned long long)k->wr_last);
+	if (k && !is_call && k->rp_bytes)
+		fprintf(out, "  reply chunk data: %llu bytes, frames %llu-%llu\n",
+			(unsigned long long)k->rp_bytes,
+			(unsigned long long)k->wr_first,
+			(unsigned long long)k->wr_last);
+	if (backward)
+		fputs("  backward direction (BIDI 2.4)\n", out);
+}
+
+struct emit_src {
+	const struct cap_call *k;   /* the call (for chunk data), or NULL */
+	bool is_call, backward;
+	uint64_t first;             /* first packet of the Send */
+	uint32_t frags;
+};
+
 static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
 		 const struct rpcrdma_msg *m, struct msg_ctx *x, bool have_rpc,
-		 uint32_t prog, uint32_t proc)
+		 uint32_t prog, uint32_t proc, const struct emit_src *es)
 {
 	if (st->o->check || st->o->stats || st->o->quiet)
 		return;
@@ -70,12 +106,17 @@ static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
 	x->dst = d->dst_txt;
 	x->transport = cap_transport_name(c->transport);
 	x->conversation = c->id;
-	if (st->o->json)
+	if (st->o->json) {
 		msgprint_json(st->out, m, x);
-	else if (st->o->verbose)
+	} else if (st->o->verbose) {
 		msgprint_tree(st->out, m, x);
-	else
+		fflush(st->out);
+		if (es)
+			sources(st, es->k, es->is_call, es->first, es->frags,
+				x->frame, es->backward);
+	} else {
 		msgprint_line(st->out, m, x);
+	}
 }
 
 /* The call's RPC message: inline payload with its read chunks inserted at
@@ -200,8 +241,9 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	x.frame = k->frame;
 	x.ts_sec = k->ts_sec;
 	x.ts_usec = k->ts_usec;
+	struct emit_src es = { k, true, k->backward, k->msg_first, k->msg_frags };
 	if (c)
-		emit(st, c, k->dir, &m, &x, k->have_rpc, k->prog, k->proc);
+		emit(st, c, k->dir, &m, &x, k->have_rpc, k->prog, k->proc, &es);
 	cap_budget_free(st, k->msg, k->msg_len);
 	k->msg = NULL;
 	k->msg_len = 0;
@@ -285,6 +327,8 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	rpc_of(rpcrdma_payload(m), m->payload_len, &k->have_rpc, &k->prog,
 	       &k->vers, &k->proc, &xid);
 	cap_chunks_register(st, f, c, k, m);
+	k->msg_first = st->msg_first;
+	k->msg_frags = st->msg_frags;
 	if (m->nreads && k->read_got < k->read_total) {
 		k->msg = cap_budget_alloc(st, m->len);
 		if (k->msg) {                  /* print once the data is in */
@@ -297,7 +341,8 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	x.frame = f->num;
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
-	emit(st, c, dir, m, &x, k->have_rpc, k->prog, k->proc);
+	struct emit_src es = { k, true, k->backward, st->msg_first, st->msg_frags };
+	emit(st, c, dir, m, &x, k->have_rpc, k->prog, k->proc, &es);
 }
 
 static void on_reply(struct cap_state *st, const struct cap_frame *f,
@@ -355,8 +400,7 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 			x.rpc = rpc;
 			x.rpc_len = rlen;
 			x.rpc_source = "reply chunk";
-			if (rlen >= 4 && (uint32_t)(rpc[0] << 24 | rpc[1] << 16 |
-						    rpc[2] << 8 | rpc[3]) != m->rdma_xid)
+			if (rlen >= 4 && cap_be32(rpc) != m->rdma_xid)
 				cap_lint(st, f->num, "xid-mismatch", "V1 5.2.1",
 					 "rdma_xid 0x%08x but the RPC reply in the reply "
 					 "chunk has another XID", m->rdma_xid);
@@ -367,8 +411,10 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 	x.frame = f->num;
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
+	struct emit_src es = { k, false, k ? k->backward : dir == c->client,
+			       st->msg_first, st->msg_frags };
 	emit(st, c, dir, m, &x, k && k->have_rpc, k ? k->prog : 0,
-	     k ? k->proc : 0);
+	     k ? k->proc : 0, &es);
 	if (k)
 		cap_call_free(st, k);
 }
@@ -408,5 +454,6 @@ void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 	x.frame = f->num;
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
-	emit(st, c, dir, &m, &x, false, 0, 0);
+	struct emit_src es = { NULL, false, false, st->msg_first, st->msg_frags };
+	emit(st, c, dir, &m, &x, false, 0, 0, &es);
 }

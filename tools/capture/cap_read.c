@@ -13,13 +13,12 @@
 #include <unistd.h>
 #include "cap_state.h"
 
-static void progress(struct cap_state *st, uint64_t n, bool done)
+static void progress(struct cap_state *st, uint64_t n)
 {
-	if (done)
-		fprintf(stderr, "\r%-60s\r", "");
-	else
-		fprintf(stderr, "\rrpcrdma-decode: %s: %llu frames", st->file,
-			(unsigned long long)n);
+	fflush(st->out);
+	fprintf(stderr, "\r\033[Krpcrdma-decode: %s: %llu frames", st->file,
+		(unsigned long long)n);
+	st->progress_shown = true;
 }
 
 int cap_read_file(struct cap_state *st, const char *path)
@@ -76,6 +75,7 @@ int cap_read_file(struct cap_state *st, const char *path)
 			break;
 		if (r != 1) {
 			fflush(st->out);
+			cap_progress_clear(st);
 			fprintf(stderr, "rpcrdma-decode: %s: truncated at frame %llu "
 				"(byte offset %llu)\n", st->file,
 				(unsigned long long)(local + 1),
@@ -103,11 +103,10 @@ int cap_read_file(struct cap_state *st, const char *path)
 			if (pos > 0)
 				off = (uint64_t)pos;
 		}
-		if (st->progress && (local & 0xffff) == 0)
-			progress(st, local, false);
+		if (st->progress && (local & 0x3ffff) == 0)
+			progress(st, local);
 	}
-	if (st->progress)
-		progress(st, local, true);
+	cap_progress_clear(st);
 	pcap_close(pc);
 	return rc;
 }

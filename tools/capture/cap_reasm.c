@@ -71,12 +71,15 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 		if (d->sactive)
 			lost(st, f, c, d, "SEND LAST missing");
 		if (frag == CAP_FRAG_ONLY) {
+			st->msg_first = f->num;
+			st->msg_frags = 1;
 			cap_msg_send(st, f, c, dir, p, len, partial);
 			return;
 		}
 		d->sactive = true;
 		d->slen = 0;
 		d->sfirst = f->num;
+		d->sfrags = 1;
 		d->snext_psn = (psn + 1) & 0xffffffu;
 		append(st, f, d, p, len);
 		return;
@@ -90,8 +93,11 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 	d->snext_psn = (psn + 1) & 0xffffffu;
 	if (!append(st, f, d, p, len))
 		return;
+	d->sfrags++;
 	if (frag == CAP_FRAG_LAST) {
 		d->sactive = false;
+		st->msg_first = d->sfirst;
+		st->msg_frags = d->sfrags;
 		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
 	}
 }
@@ -106,6 +112,8 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 		if (d->sactive)
 			lost(st, f, c, d, "DDP Send segments missing");
 		if (last) {
+			st->msg_first = f->num;
+			st->msg_frags = 1;
 			cap_msg_send(st, f, c, dir, p, len, false);
 			return;
 		}
@@ -113,6 +121,7 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 		d->smsn = msn;
 		d->slen = 0;
 		d->sfirst = f->num;
+		d->sfrags = 1;
 		append(st, f, d, p, len);
 		return;
 	}
@@ -124,8 +133,11 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 	}
 	if (!append(st, f, d, p, len))
 		return;
+	d->sfrags++;
 	if (last) {
 		d->sactive = false;
+		st->msg_first = d->sfirst;
+		st->msg_frags = d->sfrags;
 		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
 	}
 }

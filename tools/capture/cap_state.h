@@ -56,6 +56,7 @@ struct cap_dir {
 	bool sactive;
 	uint32_t snext_psn, smsn;
 	uint64_t sfirst;             /* frame of the first fragment */
+	uint32_t sfrags;
 	/* IB RDMA Write in progress */
 	bool wactive;
 	uint32_t wrkey, woff, wnext_psn;
@@ -115,6 +116,11 @@ struct cap_call {
 	uint8_t *msg;
 	uint32_t msg_len;
 	uint32_t read_total, read_got;
+	/* where chunk data came from, for -V */
+	uint64_t rd_first, rd_last, wr_first, wr_last;
+	uint64_t rd_bytes, wr_bytes, rp_bytes;
+	uint64_t msg_first;          /* first packet of the call's Send */
+	uint32_t msg_frags;
 	/* the rebuilt RPC message (position-zero read chunk or reply chunk) */
 	uint8_t *rb;
 	uint32_t rb_cap, rb_split;   /* read data below rb_split, reply above */
@@ -162,6 +168,9 @@ struct cap_state {
 	uint64_t frames_bad;
 	struct cap_stats_all stats;
 	bool progress;               /* stderr is a terminal */
+	bool progress_shown;
+	uint64_t msg_first;          /* the Send being handed over: its first */
+	uint32_t msg_frags;          /* packet and how many packets */
 	uint8_t scratch[CAP_MAX_SEND]; /* rebuilt RPC messages */
 	uint8_t fpdu[65536 + 16];    /* one FPDU with its markers removed */
 	uint8_t crcbuf[16384];       /* one packet, ICRC variant fields masked */

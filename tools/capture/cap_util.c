@@ -65,6 +65,15 @@ void cap_budget_free(struct cap_state *st, void *p, size_t n)
 	st->buffered -= n;
 }
 
+/* wipe the progress line before anything else goes to stderr */
+void cap_progress_clear(struct cap_state *st)
+{
+	if (st->progress_shown) {
+		fputs("\r\033[K", stderr);
+		st->progress_shown = false;
+	}
+}
+
 void cap_warn_once(struct cap_state *st, unsigned which, const char *fmt, ...)
 {
 	va_list ap;
@@ -75,6 +84,7 @@ void cap_warn_once(struct cap_state *st, unsigned which, const char *fmt, ...)
 		st->warned[which] = true;
 	}
 	fflush(st->out);
+	cap_progress_clear(st);
 	fprintf(stderr, "rpcrdma-decode: %s: warning: ", st->file);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -91,6 +101,7 @@ void cap_frame_error(struct cap_state *st, const struct cap_frame *f,
 	if (st->o->check || st->o->stats || st->o->quiet)
 		return;
 	fflush(st->out);
+	cap_progress_clear(st);
 	fprintf(stderr, "rpcrdma-decode: %s: frame %llu: ", st->file,
 		(unsigned long long)f->num);
 	va_start(ap, fmt);

@@ -112,6 +112,7 @@ void *cap_budget_alloc(struct cap_state *st, size_t n);
 void cap_budget_free(struct cap_state *st, void *p, size_t n);
 void cap_warn_once(struct cap_state *st, unsigned which, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void cap_progress_clear(struct cap_state *st);
 void cap_frame_error(struct cap_state *st, const struct cap_frame *f,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
