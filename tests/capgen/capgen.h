@@ -157,6 +157,11 @@ uint64_t ib_write(struct conn *c, int dir, uint32_t rkey, uint64_t va,
 uint64_t ib_read(struct conn *c, int dir, uint32_t rkey, uint64_t va,
 		 const uint8_t *data, size_t len);
 uint64_t ib_ack(struct conn *c, int dir);
+/* One packet from dir: hdr = BTH + extended headers, then the payload. */
+uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr, size_t hlen,
+		 const uint8_t *pay, size_t plen);
+/* ib_cm.c: CM REQ, REP, RTU on QP1 (IBTA vol. 1 §12.6) before the traffic */
+void ib_cm_connect(struct conn *c);
 
 uint64_t iw_send(struct conn *c, int dir, const uint8_t *msg, size_t len,
 		 uint32_t inv_stag);

@@ -22,7 +22,7 @@ static uint32_t npkts(size_t len, uint32_t mtu)
 }
 
 /* Write one packet: `hdr` = BTH + extended headers, then payload. */
-static uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
+uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
 			size_t hlen, const uint8_t *pay, size_t plen)
 {
 	static uint8_t f[FRAME_MAX], m[128];
@@ -258,4 +258,24 @@ uint64_t ib_read(struct conn *c, int dir, uint32_t rkey, uint64_t va,
 		last = ib_emit(c, !dir, h, hl, data + off, l);
 	}
 	return last;
+}
+
+/* A QP pair, connected through the CM (ib_cm.c) as rdma_cm does. */
+void conn_init_roce(struct conn *c, struct capw *w, enum linkkind link,
+		    enum netkind net, uint32_t mtu)
+{
+	memset(c, 0, sizeof(*c));
+	c->pa.w = w;
+	c->pa.link = link;
+	c->pa.net = net;
+	c->pa.vlan = 100;
+	c->pa.lid[0] = 0x0011;
+	c->pa.lid[1] = 0x0022;
+	c->mtu = mtu;
+	c->udp_sport = ROCEV2_PORT;
+	c->qpn[0] = 0x000123;
+	c->qpn[1] = 0x000456;
+	c->psn[0] = 0x10000;
+	c->psn[1] = 0x80000;
+	ib_cm_connect(c);
 }

@@ -300,21 +300,3 @@ void conn_init_iwarp(struct conn *c, struct capw *w, enum linkkind link,
 	c->crc = crc;
 	c->mtu = DDP_MAX;
 }
-
-void conn_init_roce(struct conn *c, struct capw *w, enum linkkind link,
-		    enum netkind net, uint32_t mtu)
-{
-	memset(c, 0, sizeof(*c));
-	c->pa.w = w;
-	c->pa.link = link;
-	c->pa.net = net;
-	c->pa.vlan = 100;
-	c->pa.lid[0] = 0x0011;
-	c->pa.lid[1] = 0x0022;
-	c->mtu = mtu;
-	c->udp_sport = ROCEV2_PORT;
-	c->qpn[0] = 0x000123;
-	c->qpn[1] = 0x000456;
-	c->psn[0] = 0x10000;
-	c->psn[1] = 0x80000;
-}

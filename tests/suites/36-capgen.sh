@@ -146,11 +146,16 @@ for f in rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap ib-e
 		diff <(TS -r "$f" $F) "$tmp/ref"
 done
 ops=$(TS -r rocev2-v1-multisend.pcap -T fields -e infiniband.bth.opcode | sort -n -u | tr '\n' ' ')
-check "multisend: SEND FIRST, MIDDLE, LAST, ONLY and ACK, nothing else ($ops)" \
-	test "$ops" = "0 1 2 4 17 "
+check "multisend: SEND FIRST, MIDDLE, LAST, ONLY, ACK, UD SEND ONLY (CM), nothing else ($ops)" \
+	test "$ops" = "0 1 2 4 17 100 "
 ops=$(TS -r rocev2-v1-chunks.pcap -T fields -e infiniband.bth.opcode | sort -n -u | tr '\n' ' ')
-check "chunks: WRITE FIRST/MIDDLE/LAST, READ REQUEST, RESPONSE FIRST/MIDDLE/LAST, ACK ($ops)" \
-	test "$ops" = "4 6 7 8 12 13 14 15 17 "
+check "chunks: WRITE FIRST/MIDDLE/LAST, READ REQUEST, RESPONSE FIRST/MIDDLE/LAST, ACK, CM ($ops)" \
+	test "$ops" = "4 6 7 8 12 13 14 15 17 100 "
+reps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e rpc.reqframe | grep -c .)
+allreps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e frame.number | grep -c .)
+cm=$(TS -r rocev2-v1-chunks.pcap -Y 'infiniband.bth.destqp == 1' -T fields -e frame.number | tr '\n' ' ')
+check "RoCE: CM REQ/REP/RTU in frames 1-3 [$cm]; tshark matches all $allreps RPC replies to their calls ($reps)" \
+	test "$cm" = "1 2 3 " -a "$reps" -eq "$allreps" -a "$allreps" -ge 4
 short=$(TS -r rocev2-snaplen.pcap -T fields -e frame.cap_len -e frame.len | awk '$1 < $2' | wc -l)
 check "snaplen: $short frames have caplen < len" test "$short" -gt 5
 both=$(TS -r rocev2-bidir.pcap -Y 'rpc.msgtyp == 0' -T fields -e rpc.xid -e ip.src |
