@@ -231,6 +231,8 @@ setup() {
 542264641 1 0 NULL
 542264641 1 1 ECHO
 542264641 1 2 null
+100227 3 1 GETACL
+100227 3 3 null
 123456 1 0 null
 TABLE
 }
@@ -241,6 +243,8 @@ TABLE
 	assert_line "  rpc: xid 0x0a000001 call prog 123456 v7 proc 9"
 	run "$D" --hex "$(call_hex 100005 3 77)"
 	assert_line "  rpc: xid 0x0a000001 call MOUNT v3 proc 77"
+	run "$D" --hex "$(call_hex 100227 3 2)"
+	assert_line "  rpc: xid 0x0a000001 call NFS_ACL v3 SETACL"
 }
 
 # ------------------------------------------------------------ printers with capture context

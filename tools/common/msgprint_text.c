@@ -7,6 +7,7 @@
  */
 #include "msgprint_int.h"
 #include "outbuf.h"
+#include "rpc_names.h"
 #include "rpcrdma/rpc.h"
 
 #define SRC_WIDTH 21                   /* "255.255.255.255:65535" */
@@ -30,7 +31,7 @@ static void put_notes(struct obuf *o, const struct rpcrdma_msg *m,
 /* "NFS v4 COMPOUND", "prog 123456 v1 proc 3", "MOUNT v3 proc 9" */
 static void put_rpc_call(struct obuf *o, const struct rpc_view *v)
 {
-	const char *prog = rpc_program_name(v->prog);
+	const char *prog = msgprint_program_name(v->prog);
 	const char *proc = rpc_proc_name(v->prog, v->vers, v->proc);
 
 	if (prog) {

@@ -3,7 +3,8 @@
  * rpc_names.c - procedure names of the RPC programs carried over RDMA:
  * NFSv3 (RFC 1813 §3), NFSv4 and its callback (RFC 7530 §16, RFC 8881
  * §16, §20), MOUNT v3 (RFC 1813 §5), NLM v4 (RFC 1813 §6 with X/Open NLM),
- * portmap v2 (RFC 1833 §3) and our echo program; the --program names.
+ * portmap v2 (RFC 1833 §3), NFS_ACL v3 (Linux/Solaris, no RFC) and our
+ * echo program; the --program names.
  */
 #include <string.h>
 #include <strings.h>
@@ -34,6 +35,7 @@ static const char *const pmap2[] = {
 	"NULL", "SET", "UNSET", "GETPORT", "DUMP", "CALLIT",
 };
 static const char *const echo1[] = { "NULL", "ECHO" };
+static const char *const nfsacl3[] = { "NULL", "GETACL", "SETACL" };
 
 static const char *pick(const char *const *t, size_t n, uint32_t proc)
 {
@@ -59,6 +61,8 @@ const char *rpc_proc_name(uint32_t prog, uint32_t vers, uint32_t proc)
 		return vers == 2 ? pick(pmap2, N(pmap2), proc) : NULL;
 	case RPC_PROG_RPCRDMA_ECHO:
 		return vers == 1 ? pick(echo1, N(echo1), proc) : NULL;
+	case RPC_PROG_NFS_ACL:
+		return vers == 3 ? pick(nfsacl3, N(nfsacl3), proc) : NULL;
 	default:
 		return NULL;
 	}
@@ -75,6 +79,15 @@ static const struct {
 	{ "portmap", RPC_PROG_PORTMAP },
 	{ "echo", RPC_PROG_RPCRDMA_ECHO },
 };
+
+const char *msgprint_program_name(uint32_t prog)
+{
+	const char *name = rpc_program_name(prog);
+
+	if (name)
+		return name;
+	return prog == RPC_PROG_NFS_ACL ? "NFS_ACL" : NULL;
+}
 
 bool rpc_prog_by_name(const char *name, uint32_t *prog)
 {

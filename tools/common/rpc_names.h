@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rpc_names.h - the program names --program accepts (rpc_proc_name() itself
- * is declared in msgprint.h).
+ * is declared in msgprint.h), and program names beyond libcodec's.
  */
 #ifndef RPCRDMA_RPC_NAMES_H
 #define RPCRDMA_RPC_NAMES_H
@@ -9,6 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define RPC_PROG_NFS_ACL 100227u
+
+/* rpc_program_name(), and the programs libcodec does not name (NFS_ACL) */
+const char *msgprint_program_name(uint32_t prog);
 
 /* "nfs", "nfs-cb", "mount", "nlm", "portmap", "echo" (any case) */
 bool rpc_prog_by_name(const char *name, uint32_t *prog);
