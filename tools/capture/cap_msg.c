@@ -308,10 +308,18 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 		cap_call_free(st, k);
 	} else {
 		d->outstanding++;
+		/* before the first grant a requester may assume one credit,
+		 * when the connection's start is in the capture (V1 4.3.3) */
+		bool started = c->transport == CAP_T_IWARP &&
+			       c->d[0].tcp.hs_seen && c->d[1].tcp.hs_seen;
 		if (d->have_grant && d->outstanding > d->granted)
 			cap_lint(st, f->num, "credits-exceeded", "V1 4.3.1",
 				 "%u calls outstanding; the peer granted %u credits",
 				 d->outstanding, d->granted);
+		else if (!d->have_grant && started && d->outstanding > 1)
+			cap_lint(st, f->num, "credits-exceeded", "V1 4.3.3",
+				 "%u calls outstanding before the peer granted any "
+				 "credit (one may be assumed)", d->outstanding);
 	}
 	if (dir == c->client)
 		c->stats.calls++;
