@@ -151,7 +151,7 @@ check "multisend: SEND FIRST, MIDDLE, LAST, ONLY, ACK, UD SEND ONLY (CM), nothin
 ops=$(TS -r rocev2-v1-chunks.pcap -T fields -e infiniband.bth.opcode | sort -n -u | tr '\n' ' ')
 check "chunks: WRITE FIRST/MIDDLE/LAST, READ REQUEST, RESPONSE FIRST/MIDDLE/LAST, ACK, CM ($ops)" \
 	test "$ops" = "4 6 7 8 12 13 14 15 17 100 "
-reps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e rpc.reqframe | grep -c .)
+reps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e rpc.repframe | grep -c .)
 allreps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e frame.number | grep -c .)
 cm=$(TS -r rocev2-v1-chunks.pcap -Y 'infiniband.bth.destqp == 1' -T fields -e frame.number | tr '\n' ' ')
 check "RoCE: CM REQ/REP/RTU in frames 1-3 [$cm]; tshark matches all $allreps RPC replies to their calls ($reps)" \
