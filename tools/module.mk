@@ -1,6 +1,7 @@
 # tools: rpcrdma-decode (hex and captures).  Sources are globbed: add files,
 # not rules.  tools/common is shared by every tool.
-TOOLS_CPPFLAGS := $(CODEC_CPPFLAGS) -Itools/common -Itools/decode -Itools/capture
+TOOLS_CPPFLAGS := $(CODEC_CPPFLAGS) -Itools/common -Itools/decode -Itools/capture \
+	-DRPCRDMA_TOOLS_VERSION='"$(CODEC_VERSION)"'
 TOOLS_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
 TOOLS_HDRS := $(wildcard tools/common/*.h tools/decode/*.h tools/capture/*.h)
 DECODE_SRCS := $(sort $(wildcard tools/decode/*.c tools/capture/*.c))

@@ -153,6 +153,7 @@ const char *rpc_program_name(uint32_t prog)
 	case RPC_PROG_NFS: return "NFS";
 	case RPC_PROG_MOUNT: return "MOUNT";
 	case RPC_PROG_NLM: return "NLM";
+	case RPC_PROG_NFS_ACL: return "NFS_ACL";
 	case RPC_PROG_NFS_CB: return "NFS callback";
 	case RPC_PROG_RPCRDMA_ECHO: return "rpcrdma-echo";
 	default: return NULL;

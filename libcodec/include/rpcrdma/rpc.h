@@ -23,6 +23,7 @@ extern "C" {
 #define RPC_PROG_NFS 100003u
 #define RPC_PROG_MOUNT 100005u
 #define RPC_PROG_NLM 100021u
+#define RPC_PROG_NFS_ACL 100227u
 #define RPC_PROG_NFS_CB 0x40000000u    /* NFSv4 callback (RFC 8881 §18.36) */
 #define RPC_PROG_RPCRDMA_ECHO 0x20524d41u /* ours, user-defined range */
 
