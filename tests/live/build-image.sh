@@ -35,7 +35,13 @@ fi
 mkdir -p "$LIVE_CACHE_ROOT"
 exec 9>"$LIVE_CACHE_ROOT/.lock"
 flock 9
-if [[ -f $image/READY ]]; then      # built by a concurrent run while we waited
+# Fresh package lists before a build (stale ones name packages the mirror no longer
+# has); they may name a newer kernel, and so a new key.
+apt-get update -q >/dev/null 2>&1 || live_log "apt-get update failed; using the package lists as they are"
+live_image_dir || live_die "apt knows no $LIVE_KERNEL_META after apt-get update"
+image=$LIVE_IMAGE_DIR
+key=${image##*/}
+if [[ -f $image/READY ]]; then      # built by a concurrent run, or known under the new key
     live_log "reusing cached image $image"
     echo "$image"
     exit 0
@@ -98,7 +104,8 @@ ird=$work/initramfs
 mkdir -p "$ird"/{bin,dev,proc,sys,etc,newroot}
 cp /bin/busybox "$ird/bin/busybox"
 install -m 0755 "$LIVE_DIR/initramfs-init" "$ird/init"
-closure "${EARLY_MODULES[@]}" > "$ird/etc/early-modules"
+# (crc32c-intel needs SSE4.2, which TCG's default CPU lacks: crc32c_generic serves.)
+closure "${EARLY_MODULES[@]}" | grep -v '/crc32c-intel\.ko$' > "$ird/etc/early-modules"
 while read -r m; do
     install -D -m 0644 "$kmods/$m" "$ird/lib/modules/$m"
 done < "$ird/etc/early-modules"

@@ -14,9 +14,11 @@ IMAGE_INPUTS=(build-image.sh build-siw.sh initramfs-init packages.txt)
 live_log() { printf 'live: %s\n' "$*" >&2; }
 live_die() { printf 'live: error: %s\n' "$*" >&2; exit 1; }
 
-# The mirror apt already uses for Debian's main suite (no other host is ever named).
+# The mirror apt already uses for Debian's main suite (no other host is ever named);
+# RPCRDMA_LIVE_MIRROR overrides it (a local mirror; it does not change the cache key).
 live_mirror() {
     local uri
+    [[ -n ${RPCRDMA_LIVE_MIRROR:-} ]] && { printf '%s\n' "${RPCRDMA_LIVE_MIRROR%/}"; return 0; }
     uri=$(apt-get indextargets --format '$(REPO_URI) $(CODENAME) $(COMPONENT) $(TARGET_OF)' 2>/dev/null |
           awk -v s="$LIVE_SUITE" '$2 == s && $3 == "main" && $4 == "deb" { print $1; exit }')
     [[ -n $uri ]] || return 1
