@@ -260,7 +260,7 @@ uint64_t ib_read(struct conn *c, int dir, uint32_t rkey, uint64_t va,
 	return last;
 }
 
-/* A QP pair, connected through the CM (ib_cm.c) as rdma_cm does. */
+/* A QP pair; ib_cm_connect() adds the CM exchange that set it up. */
 void conn_init_roce(struct conn *c, struct capw *w, enum linkkind link,
 		    enum netkind net, uint32_t mtu)
 {
@@ -277,5 +277,4 @@ void conn_init_roce(struct conn *c, struct capw *w, enum linkkind link,
 	c->qpn[1] = 0x000456;
 	c->psn[0] = 0x10000;
 	c->psn[1] = 0x80000;
-	ib_cm_connect(c);
 }

@@ -233,6 +233,20 @@ static int iberf(struct gen *g)
 		    traffic_chunks);
 }
 
+static int cm(struct gen *g)
+{
+	struct conn c;
+	struct sess s;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_roce(&c, &g->w, LK_ETH, NET_IPV4, 1024);
+	ib_cm_connect(&c);
+	sess_init(&s, &c, 1, 0x5a000001u);
+	traffic_chunks(&s);
+	return gen_close(g);
+}
+
 static int sll(struct gen *g)
 {
 	return roce(g, FMT_PCAP, LINKTYPE_LINUX_SLL, LK_SLL, NET_IPV4, 1024, 1,
@@ -270,6 +284,8 @@ const struct scenario scenarios_transport[] = {
 	  "DLT_INFINIBAND: LRH, ICRC, VCRC, chunks" },
 	{ "ib-erf", "ib-erf.pcap", iberf,
 	  "DLT_ERF type 21 (InfiniBand) records, chunks" },
+	{ "rocev2-cm", "rocev2-cm.pcap", cm,
+	  "CM REQ/REP/RTU on QP1 (UD), then the chunks traffic" },
 	{ "sll", "sll.pcap", sll, "Linux cooked v1 (DLT 113), chunks" },
 	{ "sll2", "sll2.pcap", sll2, "Linux cooked v2 (DLT 276), chunks" },
 	{ NULL, NULL, NULL, NULL },

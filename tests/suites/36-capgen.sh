@@ -28,7 +28,7 @@ fi
 
 # ---- the generator itself
 $CAPGEN --list >"$tmp/list"
-need="rocev2-v1-basic rocev2-v1-chunks rocev2-v1-multisend rocev2-v2 rocev2-bidir
+need="rocev2-v1-basic rocev2-v1-chunks rocev2-v1-multisend rocev2-v2 rocev2-bidir rocev2-cm
 rocev2-vlan rocev2-ipv6 rocev2-pcapng rocev2-badcrc rocev2-truncated rocev2-snaplen
 rocev1 ib-247 ib-erf sll sll2 iwarp-basic iwarp-markers iwarp-split iwarp-ooo iwarp-badcrc"
 checks="credits-exceeded zero-credit inline-too-large xid-mismatch nomsg-without-chunks
@@ -142,20 +142,20 @@ F="-Y rpcordma -T fields -E separator=/t -E occurrence=a -e rpcordma.xid -e rpco
 TS -r rocev2-v1-chunks.pcap $F >"$tmp/ref"
 check "rocev2-v1-chunks: tshark decodes $(wc -l <"$tmp/ref") RPC-over-RDMA messages" \
 	test "$(wc -l <"$tmp/ref")" -eq 10
-for f in rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap ib-erf.pcap sll.pcap sll2.pcap; do
+for f in rocev2-cm.pcap rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap ib-erf.pcap sll.pcap sll2.pcap; do
 	check "$f: the same RPC-over-RDMA fields as rocev2-v1-chunks" \
 		diff <(TS -r "$f" $F) "$tmp/ref"
 done
 ops=$(TS -r rocev2-v1-multisend.pcap -T fields -e infiniband.bth.opcode | sort -n -u | tr '\n' ' ')
-check "multisend: SEND FIRST, MIDDLE, LAST, ONLY, ACK, UD SEND ONLY (CM), nothing else ($ops)" \
-	test "$ops" = "0 1 2 4 17 100 "
+check "multisend: SEND FIRST, MIDDLE, LAST, ONLY and ACK, nothing else ($ops)" \
+	test "$ops" = "0 1 2 4 17 "
 ops=$(TS -r rocev2-v1-chunks.pcap -T fields -e infiniband.bth.opcode | sort -n -u | tr '\n' ' ')
-check "chunks: WRITE FIRST/MIDDLE/LAST, READ REQUEST, RESPONSE FIRST/MIDDLE/LAST, ACK, CM ($ops)" \
-	test "$ops" = "4 6 7 8 12 13 14 15 17 100 "
-reps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e rpc.repframe | grep -c .)
-allreps=$(TS -r rocev2-v1-chunks.pcap -Y 'rpc.msgtyp == 1' -T fields -e frame.number | grep -c .)
-cm=$(TS -r rocev2-v1-chunks.pcap -Y 'infiniband.bth.destqp == 1' -T fields -e frame.number | tr '\n' ' ')
-check "RoCE: CM REQ/REP/RTU in frames 1-3 [$cm]; tshark matches all $allreps RPC replies to their calls ($reps)" \
+check "chunks: WRITE FIRST/MIDDLE/LAST, READ REQUEST, RESPONSE FIRST/MIDDLE/LAST, ACK ($ops)" \
+	test "$ops" = "4 6 7 8 12 13 14 15 17 "
+reps=$(TS -r rocev2-cm.pcap -Y 'rpc.msgtyp == 1' -T fields -e rpc.repframe | grep -c .)
+allreps=$(TS -r rocev2-cm.pcap -Y 'rpc.msgtyp == 1' -T fields -e frame.number | grep -c .)
+cm=$(TS -r rocev2-cm.pcap -Y 'infiniband.bth.destqp == 1' -T fields -e frame.number | tr '\n' ' ')
+check "rocev2-cm: CM REQ/REP/RTU in frames 1-3 [$cm]; tshark matches all $allreps RPC replies to their calls ($reps)" \
 	test "$cm" = "1 2 3 " -a "$reps" -eq "$allreps" -a "$allreps" -ge 4
 short=$(TS -r rocev2-snaplen.pcap -T fields -e frame.cap_len -e frame.len | awk '$1 < $2' | wc -l)
 check "snaplen: $short frames have caplen < len" test "$short" -gt 5
