@@ -45,7 +45,7 @@ ipv4_gid_index() {
 }
 
 # 1. Two devices on the two ends of a veth pair.
-if ! devs=$(logged bash "$here/guest-net.sh" "$kind"); then
+if ! logged bash "$here/guest-net.sh" "$kind"; then
     result devices fail "guest-net.sh $kind failed"
     done_ids+=" devices"
     fail_rest "no $kind devices"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared helpers for the live RDMA test bed (sourced, not run).
 # Nothing here shapes the guest image: the image is shaped only by the files
 # listed in IMAGE_INPUTS, so editing this file never forces a rebuild.

@@ -51,7 +51,7 @@ for kind in "${kinds[@]}"; do
     fi
     ok=0
     for attempt in 1 2 3; do
-        rm -rf "$work/$kind"
+        rm -rf "${work:?}/$kind"
         mkdir -p "$work/$kind"
         live_log "$kind: capturing (attempt $attempt)"
         if ! LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 300 "${shares[@]}" \

@@ -122,7 +122,7 @@ for kind in "${kinds[@]}"; do
         for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
         continue
     fi
-    rm -rf "$out/$kind"
+    rm -rf "${out:?}/$kind"
     mkdir -p "$out/$kind"
     shares=()
     [[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
