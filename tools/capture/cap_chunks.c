@@ -59,6 +59,9 @@ void cap_call_free(struct cap_state *st, struct cap_call *k)
 	}
 	cap_budget_free(st, k->msg, k->msg_len);
 	cap_budget_free(st, k->rb, k->rb_cap);
+	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
+	if (c && c->ncalls)
+		c->ncalls--;
 	memset(k, 0, sizeof(*k));
 	k->hnext = st->call_free;
 	st->call_free = i + 1;
@@ -101,6 +104,7 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 	k->conv_slot = (uint16_t)(c - st->convs);
 	k->dir = (uint8_t)dir;
 	k->xid = xid;
+	c->ncalls++;
 	uint32_t b = call_bucket(c->id, dir, xid);
 	k->hnext = st->call_hash[b];
 	st->call_hash[b] = i + 1;

@@ -101,7 +101,8 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 
 	if (!c->used)
 		return;
-	cap_calls_flush(st, c->id);
+	if (c->ncalls)
+		cap_calls_flush(st, c->id);
 	cap_stats_conv_done(st, c);
 	for (int d = 0; d < 2; d++) {
 		if (c->transport == CAP_T_IWARP || c->d[d].have_qp)
@@ -186,6 +187,29 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 	link_half(st, (uint32_t)(c - st->convs), *dir, a, dqp, false);
 	c->last_frame = f->num;
 	return c;
+}
+
+void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
+		 enum cap_transport t, const struct cap_addr *a,
+		 uint32_t qpn_req, uint32_t qpn_rep)
+{
+	struct cap_addr r = *a;
+	int dir;
+
+	memcpy(r.src, a->dst, 16);
+	memcpy(r.dst, a->src, 16);
+	/* requester -> responder packets go to the responder's QP */
+	if (lookup(st, a, qpn_rep, false, &dir) || lookup(st, &r, qpn_req, false, &dir))
+		return;                        /* already known */
+	struct cap_conv *c = new_conv(st, f, t, a);
+	uint32_t slot = (uint32_t)(c - st->convs);
+	c->d[0].qp = qpn_rep;
+	c->d[0].have_qp = true;
+	c->d[1].qp = qpn_req;
+	c->d[1].have_qp = true;
+	link_half(st, slot, 0, a, qpn_rep, false);
+	link_half(st, slot, 1, &r, qpn_req, false);
+	c->last_frame = f->num;
 }
 
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,

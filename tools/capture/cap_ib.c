@@ -17,6 +17,7 @@ enum {
 	OP_READ_RESP_LAST, OP_READ_RESP_ONLY, OP_ACK, OP_ATOMIC_ACK,
 	OP_CMP_SWAP, OP_FETCH_ADD, OP_RESV15, OP_SEND_LAST_INV,
 	OP_SEND_ONLY_INV,
+	OP_UD_SEND_ONLY = 0x64,        /* CM MADs on QP1 */
 };
 
 /* extended transport header bytes after the BTH, per RC opcode */
@@ -191,20 +192,21 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_TRUNCATED;
 	}
 	unsigned op = p[0];
-	if (op >> 5 != 0 || op > OP_SEND_ONLY_INV || op == OP_RESV15)
-		return CAP_NOT_OURS;       /* not Reliable Connected */
 	unsigned pad = (p[1] >> 4) & 3;
 	uint32_t dqp = cap_be24(p + 5);
 	uint32_t psn = cap_be24(p + 9);
-	uint32_t need = BTH_LEN + ext_len[op] + 4;
 	bool snapped = f->len < f->wire_len;
+	bool rc = op >> 5 == 0 && op <= OP_SEND_ONLY_INV && op != OP_RESV15;
+	bool cm = op == OP_UD_SEND_ONLY && dqp == 1;
+	uint32_t ext_n = rc ? ext_len[op] : cm ? 8u : 0u;
+	uint32_t need = BTH_LEN + ext_n + 4;
 	uint32_t wire = len + (f->wire_len - f->len);  /* BTH on, on the wire */
-	if (len < BTH_LEN + ext_len[op] || wire < need + pad) {
+	if (len < BTH_LEN + ext_n || wire < need + pad) {
 		st->stats.frames_truncated++;
 		if (snapped) {
 			cap_frame_error(st, f, "%s headers cut by the snapshot "
 					"length (need %u bytes, have %u)",
-					cap_transport_name(t), BTH_LEN + ext_len[op], len);
+					cap_transport_name(t), BTH_LEN + ext_n, len);
 			return CAP_TRUNCATED;
 		}
 		cap_lint(st, f->num, "truncated-frame", "IBTA 9.2",
@@ -213,18 +215,22 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_TRUNCATED;
 	}
 	st->stats.frames_rdma++;
-	bool crc_bad = !snapped && !icrc_ok(st, t, hdr, hdr_len, p, len);
-	int dir;
-	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
-	if (crc_bad) {
-		if (c)
-			c->stats.crc_fail++;
+	if (!snapped && !icrc_ok(st, t, hdr, hdr_len, p, len)) {
 		st->stats.total.crc_fail++;
 		cap_lint(st, f->num, "crc-error",
 			 t == CAP_T_ROCEV2 ? "RoCEv2 A17.3.3" : "IBTA 7.8.1",
 			 "ICRC mismatch: packet corrupt, not delivered");
 		return CAP_INVALID;        /* a receiver drops it */
 	}
+	if (cm) {
+		if (!snapped)
+			cap_cm_mad(st, f, t, a, p + BTH_LEN + 8, len - need - pad);
+		return CAP_OK;
+	}
+	if (!rc)
+		return CAP_NOT_OURS;       /* not Reliable Connected */
+	int dir;
+	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
 	if (!c)
 		return CAP_NOT_OURS;
 	const uint8_t *ext = p + BTH_LEN;

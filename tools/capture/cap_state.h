@@ -91,6 +91,7 @@ struct cap_conv {
 	int8_t client;               /* endpoint that sent the first forward
 				      * call; -1 until known (BIDI 2.4) */
 	uint64_t last_frame;
+	uint32_t ncalls;             /* outstanding calls in st->calls */
 	struct cap_dir d[2];
 	struct cap_stats_conv stats;
 };
@@ -183,6 +184,17 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
+/* a QP pair named by CM: requester a->src with QPN qpn_req, responder
+ * a->dst with QPN qpn_rep */
+void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
+		 enum cap_transport t, const struct cap_addr *a,
+		 uint32_t qpn_req, uint32_t qpn_rep);
+
+/* cap_cm.c */
+void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
+		enum cap_transport t, const struct cap_addr *a,
+		const uint8_t *mad, uint32_t len);
+void cap_cm_reset(void);
 void cap_conv_init(struct cap_state *st);
 void cap_conv_fini(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_cm.c - InfiniBand Communication Management MADs on QP1 (IBTA vol. 1
+ * 12.6: REQ 12.6.5, REP 12.6.8): a REQ names the requester's QPN, the REP
+ * that answers it (by Communication ID) the responder's, so the two
+ * directions of an RC conversation are joined exactly instead of guessed
+ * (cap_conv.c).  Used for RoCE and native IB alike.
+ */
+#include <string.h>
+#include "cap_state.h"
+
+#define MAD_HDR 24u
+#define MGMT_CLASS_CM 0x07
+#define CM_ATTR_REQ 0x0010
+#define CM_ATTR_REP 0x0013
+#define CM_REQ_QPN (MAD_HDR + 32)   /* Local QPN, 24 bits */
+#define CM_REP_QPN (MAD_HDR + 12)
+#define CM_PENDING 64u
+
+struct cm_req {
+	bool used;
+	uint8_t family;
+	uint8_t src[16], dst[16];
+	uint32_t comm_id, qpn;
+};
+
+static struct cm_req pending[CM_PENDING];
+static unsigned next_slot;
+
+void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
+		enum cap_transport t, const struct cap_addr *a,
+		const uint8_t *mad, uint32_t len)
+{
+	if (len < MAD_HDR + 40 || mad[1] != MGMT_CLASS_CM)
+		return;
+	uint16_t attr = cap_be16(mad + 16);
+	if (attr == CM_ATTR_REQ) {
+		struct cm_req *r = &pending[next_slot];
+		next_slot = (next_slot + 1) % CM_PENDING;
+		r->used = true;
+		r->family = a->family;
+		memcpy(r->src, a->src, 16);
+		memcpy(r->dst, a->dst, 16);
+		r->comm_id = cap_be32(mad + MAD_HDR);
+		r->qpn = cap_be24(mad + CM_REQ_QPN);
+		return;
+	}
+	if (attr != CM_ATTR_REP)
+		return;
+	uint32_t remote_id = cap_be32(mad + MAD_HDR + 4);
+	for (unsigned i = 0; i < CM_PENDING; i++) {
+		struct cm_req *r = &pending[i];
+		if (!r->used || r->comm_id != remote_id || r->family != a->family ||
+		    memcmp(r->src, a->dst, 16) || memcmp(r->dst, a->src, 16))
+			continue;
+		struct cap_addr req = *a;     /* requester -> responder */
+		memcpy(req.src, r->src, 16);
+		memcpy(req.dst, r->dst, 16);
+		cap_conv_cm(st, f, t, &req, r->qpn, cap_be24(mad + CM_REP_QPN));
+		r->used = false;
+		return;
+	}
+}
+
+void cap_cm_reset(void)
+{
+	memset(pending, 0, sizeof(pending));
+	next_slot = 0;
+}
