@@ -20,7 +20,7 @@ setup_file() {
 	# fixtures derived from the generator's captures (tests/capgen)
 	if [ -e "$CAPS/rocev2-v1-basic.pcap" ]; then
 		python3 - "$CAPS" "$FIX" <<'PY'
-import struct, sys, random
+import struct, sys, random, os
 caps, fix = sys.argv[1], sys.argv[2]
 def read(path):
     b = open(path, 'rb').read()
@@ -59,6 +59,10 @@ assert vcrc(d[:-2]) in (struct.unpack('<H', d[-2:])[0], struct.unpack('>H', d[-2
 le = struct.unpack('<H', d[-2:])[0] == vcrc(d[:-2])
 bad[-2:] = struct.pack('<H' if le else '>H', vcrc(bytes(bad[:-2])))
 write(fix + '/ib-badicrc.pcap', ih, irs[:k] + [(rh, bytes(bad))] + irs[k + 1:])
+# the same connection twice (CM REQ/REP again, same QPNs, same PSNs)
+if os.path.exists(caps + '/rocev2-cm.pcap'):
+    ch, crs = read(caps + '/rocev2-cm.pcap')
+    write(fix + '/cm-twice.pcap', ch, crs + crs)
 # an unsupported link type (DLT_IEEE802_11 = 105)
 write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
 # corrupted copies of every capture: random byte flips, fixed seeds
@@ -174,6 +178,17 @@ for l in sys.stdin:
 	run "$D" --stats -r "$CAPS/rocev2-cm.pcap"
 	assert_line --regexp '^conversation 1: '
 	refute_line --regexp '^conversation 2: '
+}
+
+@test "a new CM exchange on the same QPs starts a new conversation" {
+	[ -e "$FIX/cm-twice.pcap" ] || skip "no rocev2-cm.pcap"
+	one=$("$D" -r "$CAPS/rocev2-cm.pcap" | wc -l)
+	run "$D" -r "$FIX/cm-twice.pcap"
+	assert_success
+	[ "${#lines[@]}" -eq $((2 * one)) ]
+	run "$D" --stats -r "$FIX/cm-twice.pcap"
+	assert_line --regexp '^conversation 2: .*retransmissions 0|^conversation 2: '
+	assert_output --regexp 'retransmissions 0'
 }
 
 @test "every link type and transport gives the same messages" {

@@ -198,10 +198,13 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 
 	memcpy(r.src, a->dst, 16);
 	memcpy(r.dst, a->src, 16);
-	/* requester -> responder packets go to the responder's QP */
-	if (lookup(st, a, qpn_rep, false, &dir) || lookup(st, &r, qpn_req, false, &dir))
-		return;                        /* already known */
-	struct cap_conv *c = new_conv(st, f, t, a);
+	/* requester -> responder packets go to the responder's QP; a new
+	 * CM exchange on a known QP pair is a new connection */
+	struct cap_conv *c;
+	while ((c = lookup(st, a, qpn_rep, false, &dir)) ||
+	       (c = lookup(st, &r, qpn_req, false, &dir)))
+		cap_conv_close(st, c);
+	c = new_conv(st, f, t, a);
 	uint32_t slot = (uint32_t)(c - st->convs);
 	c->d[0].qp = qpn_rep;
 	c->d[0].have_qp = true;

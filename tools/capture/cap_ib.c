@@ -28,6 +28,7 @@ static const uint8_t ext_len[24] = {
 
 #define BTH_LEN 12u
 #define PSN_MASK 0xffffffu
+#define PSN_RETRANS_WINDOW 65536       /* how far back a retransmission goes */
 
 static int32_t psn_diff(uint32_t a, uint32_t b)
 {
@@ -246,7 +247,10 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	/* requests share one PSN sequence per direction: an old PSN is a
 	 * retransmission (IBTA 9.7.5.1.2) */
 	if (op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) {
-		if (d->have_last_psn && psn_diff(psn, d->last_psn) <= 0) {
+		int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : 1;
+		/* far behind is not a retransmission but a new PSN sequence
+		 * (the QP was reset and reused) */
+		if (df <= 0 && df > -PSN_RETRANS_WINDOW) {
 			c->stats.retrans++;
 			st->stats.total.retrans++;
 			return CAP_OK;
