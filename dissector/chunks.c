@@ -1,6 +1,7 @@
 /* chunks.c - rebuilding RPC messages carried in chunks (Long Call, Long Reply, DDP read chunks). */
 #include "rpcrdma_plugin.h"
 #include "chunks.h"
+#include "reasm.h"
 
 #include <string.h>
 
@@ -100,9 +101,21 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 	rt = reasm_tree(tree, tvb, "RPC call rebuilt from the read list");
 	i = 0;
 	if (ch[0].position == 0) {          /* Long Call: Position Zero chunk */
-		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, ch[0].n, 0, rt);
-		if (!t)
+		struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(segs[0].rdma_handle);
+
+		if (w && w->frame == pinfo->num && w->done_frame &&
+		    w->done_frame != pinfo->num) {
+			/* dissected where its last Read Response arrived */
+			proto_item_set_text(proto_tree_get_parent(rt),
+				"RPC call rebuilt from the read list: in frame %u",
+				w->done_frame);
 			return NULL;
+		}
+		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, ch[0].n, 0, rt);
+		if (!t) {
+			rpcrdma_reasm_wait(pinfo, tvb, segs, ch[0].n);
+			return NULL;
+		}
 		len = tvb_captured_length(t);
 		buf = (uint8_t *)tvb_memdup(pinfo->pool, t, 0, len);
 		i = 1;
@@ -234,4 +247,33 @@ void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m)
 		advertise(pinfo, &si, RPCRDMA_CHUNK_WRITE);
 	if (rpcrdma_reply_chunk(m, &si))
 		advertise(pinfo, &si, RPCRDMA_CHUNK_MSG);
+}
+
+bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+{
+	struct rpcrdma_waiting *w = p_get_proto_data(wmem_file_scope(), pinfo,
+						     proto_rpcrdma, KEY_LATE);
+	struct rpcrdma_msg m;
+	proto_item *top;
+	proto_tree *sub;
+	tvbuff_t *hdr, *call;
+
+	if (!w)
+		return false;
+	rpcrdma_decode(w->msg, w->len, &m);
+	hdr = tvb_new_child_real_data(tvb, w->msg, w->len, (int)w->len);
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	col_clear(pinfo->cinfo, COL_INFO);
+	col_add_fstr(pinfo->cinfo, COL_INFO, "Long Call xid 0x%08x (%s in frame %u)",
+		     m.rdma_xid, rpcrdma_proc_name(m.rdma_vers, m.rdma_proc),
+		     w->frame);
+	top = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA);
+	proto_item_set_text(top, "RPC-over-RDMA, Long Call xid 0x%08x: header in "
+			    "frame %u, its Position Zero read chunk completed here",
+			    m.rdma_xid, w->frame);
+	sub = proto_item_add_subtree(top, rpcrdma_ett.top);
+	call = rpcrdma_rebuild_call(hdr, pinfo, sub, &m, NULL);
+	if (call)
+		rpcrdma_to_rpc(call, pinfo, tree);
+	return true;
 }

@@ -133,7 +133,7 @@ static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 				rpcrdma_reason_name(m->reason));
 }
 
-static void to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
+void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
 {
 	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
 
@@ -170,18 +170,18 @@ static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			whole = rpcrdma_rebuild_call(tvb, pinfo, sub, m,
 						     is_msg ? p : NULL);
 			if (whole) {
-				to_rpc(whole, pinfo, tree);
+				rpcrdma_to_rpc(whole, pinfo, tree);
 				return;
 			}
 		} else if (!is_msg && m->has_reply) {
 			whole = rpcrdma_rebuild_reply(tvb, pinfo, sub, m);
 			if (whole) {
-				to_rpc(whole, pinfo, tree);
+				rpcrdma_to_rpc(whole, pinfo, tree);
 				return;
 			}
 		}
 		if (is_msg && p && m->has_rpc_xid) {
-			to_rpc(p, pinfo, tree);
+			rpcrdma_to_rpc(p, pinfo, tree);
 			return;
 		}
 	}

@@ -153,7 +153,7 @@ static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return TRUE;
 	default:
 		rpcrdma_ib_track(pinfo, tvb, ib);
-		return FALSE;
+		return rpcrdma_late_call(tvb, pinfo, tree);
 	}
 }
 

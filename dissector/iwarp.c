@@ -124,7 +124,7 @@ static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return send_part(tvb, pinfo, tree, info);
 	default:
 		rpcrdma_iwarp_track(pinfo, tvb, info);
-		return FALSE;
+		return rpcrdma_late_call(tvb, pinfo, tree);
 	}
 }
 

@@ -21,6 +21,8 @@ static wmem_map_t *pieces_by_handle;
 static wmem_map_t *advertised;
 /* 64-bit flow keys -> pending transfers (ib.c, iwarp.c) */
 static wmem_map_t *pending;
+/* handle of a Position Zero read chunk -> the Long Call waiting for it */
+static wmem_map_t *waiting;
 
 void rpcrdma_reasm_init(void)
 {
@@ -30,7 +32,35 @@ void rpcrdma_reasm_init(void)
 		wmem_file_scope(), g_direct_hash, g_direct_equal);
 	pending = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
 		g_int64_hash, g_int64_equal);
+	waiting = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+		g_direct_hash, g_direct_equal);
 }
+
+void rpcrdma_reasm_wait(packet_info *pinfo, tvbuff_t *hdr,
+			const struct rpcrdma_segment *segs, uint32_t nsegs)
+{
+	struct rpcrdma_waiting *w;
+	unsigned len = tvb_captured_length(hdr);
+	uint32_t i;
+
+	if (PINFO_FD_VISITED(pinfo) || !nsegs)
+		return;
+	w = wmem_new0(wmem_file_scope(), struct rpcrdma_waiting);
+	w->msg = (const uint8_t *)tvb_memdup(wmem_file_scope(), hdr, 0, len);
+	w->len = len;
+	w->frame = pinfo->num;
+	w->segs = (struct rpcrdma_segment *)wmem_memdup(wmem_file_scope(), segs,
+		nsegs * sizeof *segs);
+	w->nsegs = nsegs;
+	for (i = 0; i < nsegs; i++)
+		wmem_map_insert(waiting, GUINT_TO_POINTER(segs[i].rdma_handle), w);
+}
+
+struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t handle)
+{
+	return wmem_map_lookup(waiting, GUINT_TO_POINTER(handle));
+}
+
 
 uint64_t rpcrdma_flow_key(const address *peer, uint32_t seq)
 {
@@ -65,6 +95,8 @@ void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
 				GUINT_TO_POINTER(kind));
 }
 
+static void complete_waiting(packet_info *pinfo, uint32_t handle);
+
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		       const struct rpcrdma_rdma_io *io)
 {
@@ -88,6 +120,8 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		  (const uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
 	p->next = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(io->handle));
 	wmem_map_insert(pieces_by_handle, GUINT_TO_POINTER(io->handle), p);
+	if (kind == RPCRDMA_CHUNK_MSG)
+		complete_waiting(pinfo, io->handle);
 }
 
 struct span { uint64_t lo, hi; };
@@ -206,6 +240,22 @@ static uint64_t gather(tvbuff_t *parent, packet_info *pinfo,
 	}
 	show_frames(tree, parent, pinfo, frames);
 	return got;
+}
+
+/* This frame's RDMA data completed a Long Call's Position Zero chunk: the
+ * call is rebuilt and dissected here (first pass and every later one). */
+static void complete_waiting(packet_info *pinfo, uint32_t handle)
+{
+	struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(handle);
+	uint64_t total;
+
+	if (!w || w->done_frame)
+		return;
+	if (gather(NULL, pinfo, w->segs, w->nsegs, 0, NULL, NULL, &total) !=
+	    total)
+		return;
+	w->done_frame = pinfo->num;
+	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, KEY_LATE, w);
 }
 
 uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,

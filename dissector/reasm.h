@@ -19,7 +19,7 @@ struct rpcrdma_send_asm {
 };
 
 /* p_add_proto_data keys (proto_rpcrdma, file scope) */
-enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3 };
+enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3, KEY_LATE = 4 };
 /* Append tvb's bytes; false when the message would grow too large. */
 bool rpcrdma_send_append(struct rpcrdma_send_asm *s, tvbuff_t *tvb);
 /* A complete multi-packet Send (first pass) or the one cached for this

@@ -82,6 +82,17 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
 			      const struct rpcrdma_segment *segs,
 			      uint32_t nsegs, uint32_t upto, proto_tree *tree);
+/* A Long Call whose Position Zero read chunk was not yet read (first pass) */
+struct rpcrdma_waiting {
+	const uint8_t *msg;        /* the RDMA_NOMSG header, file scope */
+	uint32_t len, frame;       /* ... and its frame */
+	uint32_t done_frame;       /* frame whose Read Response completed it */
+	struct rpcrdma_segment *segs;   /* the Position Zero segments */
+	uint32_t nsegs;
+};
+void rpcrdma_reasm_wait(packet_info *pinfo, tvbuff_t *hdr,
+			const struct rpcrdma_segment *segs, uint32_t nsegs);
+struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t handle);
 /* How many of the chunk's *total bytes the capture saw moved (frames are
  * listed in tree). */
 uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
@@ -96,6 +107,10 @@ void rpcrdma_ib_handoff(void);
 void rpcrdma_iwarp_handoff(void);
 
 /* ---- dissect.c ---- */
+/* Hand an RPC message to the ONC RPC dissector (after our Info text) */
+void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree);
+/* In a frame that completed a waiting Long Call: dissect the call. */
+bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree);
 /* Dissect one whole RPC-over-RDMA message (one Send).  Returns bytes used. */
 int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree);
 /* Would we claim these bytes (one whole Send)?  Never throws; the answer
