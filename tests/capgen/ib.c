@@ -32,6 +32,8 @@ uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
 	uint32_t icrc;
 	uint8_t *bth;
 
+	if (hlen > 64 || plen > FRAME_MAX - 256)
+		return 0;                        /* never: MTU <= 4096 */
 	if (pa->link == LK_ERF)
 		o = 16;
 	switch (pa->net) {

@@ -118,6 +118,11 @@ static void mpa_fpdu(struct conn *c, int dir, struct stream *s,
 	uint8_t l[2], crc[4];
 	uint32_t v;
 
+	/* room for the FPDU, its markers and its CRC, or nothing is framed */
+	if (s->nfpdu >= sizeof(s->fpdu_start) / sizeof(s->fpdu_start[0]) ||
+	    s->len + 2 + dlen + plen + pad + 4 + 4 * ((2 + dlen + plen + 8) / MPA_MARKER + 2)
+	    > sizeof(s->b))
+		return;
 	s->fpdu_start[s->nfpdu++] = at;
 	put16(l, (uint32_t)(dlen + plen));
 	mpa_put(c, dir, s, at, l, 2);
@@ -138,7 +143,8 @@ static uint64_t tcp_stream(struct conn *c, int dir, const struct stream *s)
 	uint64_t last = 0;
 
 	if (c->split) {
-		for (size_t o = 0; o < s->len; o += c->split_at)
+		for (size_t o = 0; o < s->len && n + 1 < sizeof(cuts) / sizeof(cuts[0]);
+		     o += c->split_at)
 			cuts[n++] = o;
 	} else {
 		for (i = 0; i < s->nfpdu; i++)

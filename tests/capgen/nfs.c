@@ -14,10 +14,12 @@
 #include "capgen.h"
 #include "nfs.h"
 
+/* A write that does not fit is dropped whole: len never exceeds b. */
 void xw_u32(struct xw *x, uint32_t v)
 {
-	if (x->len + 4 <= sizeof(x->b))
-		put32(x->b + x->len, v);
+	if (x->len + 4 > sizeof(x->b))
+		return;
+	put32(x->b + x->len, v);
 	x->len += 4;
 }
 
@@ -31,10 +33,10 @@ void xw_fixed(struct xw *x, const void *p, size_t n)
 {
 	size_t pad = (4 - n % 4) % 4;
 
-	if (x->len + n + pad <= sizeof(x->b)) {
-		memcpy(x->b + x->len, p, n);
-		memset(x->b + x->len + n, 0, pad);
-	}
+	if (x->len + n + pad > sizeof(x->b))
+		return;
+	memcpy(x->b + x->len, p, n);
+	memset(x->b + x->len + n, 0, pad);
 	x->len += n + pad;
 }
 
