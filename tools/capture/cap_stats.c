@@ -6,6 +6,7 @@
  * faults.  Conversations closed before the end are summarised at once into
  * a temporary file, so memory does not grow with their number.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cap_state.h"
 #include "msgprint.h"
@@ -105,12 +106,13 @@ static uint64_t percentile(const struct cap_stats_proc *p, unsigned pct)
 	for (unsigned b = 0; b < CAP_LAT_N; b++) {
 		seen += p->hist[b];
 		if (seen >= want && want)
-			return lat_value(b);
+			return lat_value(b) < p->max_us ? lat_value(b) : p->max_us;
 	}
 	return p->max_us;
 }
 
-static void print_conv_stats(FILE *out, const struct cap_stats_conv *s)
+static void print_conv_stats(FILE *out, const struct cap_stats_conv *s,
+			     bool overall)
 {
 	static const char *const vn[3] = { "v1", "v2", "other" };
 	static const char *const pn[7] = {
@@ -150,12 +152,15 @@ static void print_conv_stats(FILE *out, const struct cap_stats_conv *s)
 					(unsigned long long)h[i]);
 		fputc('\n', out);
 	}
-	fprintf(out, "  RDMA bytes %llu, bad headers %llu, retransmissions %llu, "
-		"CRC failures %llu, violations %llu\n",
+	fprintf(out, "  RDMA bytes %llu, bad headers %llu, retransmissions %llu",
 		(unsigned long long)s->rdma_bytes,
 		(unsigned long long)s->bad_headers,
-		(unsigned long long)s->retrans, (unsigned long long)s->crc_fail,
-		(unsigned long long)s->violations);
+		(unsigned long long)s->retrans);
+	if (overall)
+		fprintf(out, ", CRC failures %llu, violations %llu",
+			(unsigned long long)s->crc_fail,
+			(unsigned long long)s->violations);
+	fputc('\n', out);
 }
 
 void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
@@ -173,7 +178,7 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 		c->id, src, dst, cap_transport_name(c->transport),
 		(unsigned long long)c->stats.first_frame,
 		(unsigned long long)c->last_frame);
-	print_conv_stats(st->stats.closed, &c->stats);
+	print_conv_stats(st->stats.closed, &c->stats, false);
 	st->stats.total.rdma_bytes += c->stats.rdma_bytes;
 	st->stats.total.calls += c->stats.calls;
 	st->stats.total.replies += c->stats.replies;
@@ -182,15 +187,26 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 	st->stats.nclosed++;
 }
 
+static int by_proc(const void *a, const void *b)
+{
+	const struct cap_stats_proc *x = *(const struct cap_stats_proc *const *)a;
+	const struct cap_stats_proc *y = *(const struct cap_stats_proc *const *)b;
+	if (x->prog != y->prog)
+		return x->prog < y->prog ? -1 : 1;
+	if (x->vers != y->vers)
+		return x->vers < y->vers ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
 void cap_stats_print(struct cap_state *st, FILE *out)
 {
 	char buf[4096];
-	size_t n;
+	size_t got;
 
 	if (st->stats.closed) {
 		rewind(st->stats.closed);
-		while ((n = fread(buf, 1, sizeof(buf), st->stats.closed)) > 0)
-			fwrite(buf, 1, n, out);
+		while ((got = fread(buf, 1, sizeof(buf), st->stats.closed)) > 0)
+			fwrite(buf, 1, got, out);
 	}
 	fprintf(out, "overall: %llu frames, %llu RDMA packets, %llu truncated, "
 		"%llu invalid, %u conversations\n",
@@ -198,12 +214,17 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		(unsigned long long)st->stats.frames_rdma,
 		(unsigned long long)st->stats.frames_truncated,
 		(unsigned long long)st->stats.frames_invalid, st->stats.nclosed);
-	print_conv_stats(out, &st->stats.total);
+	print_conv_stats(out, &st->stats.total, true);
+	/* the latency table in program, version, procedure order */
+	const struct cap_stats_proc *order[CAP_PROCS_MAX];
+	unsigned n = 0;
+	for (unsigned i = 0; i < CAP_PROCS_MAX; i++)
+		if (st->stats.procs[i].used)
+			order[n++] = &st->stats.procs[i];
+	qsort(order, n, sizeof(order[0]), by_proc);
 	bool any = false;
-	for (unsigned i = 0; i < CAP_PROCS_MAX; i++) {
-		const struct cap_stats_proc *p = &st->stats.procs[i];
-		if (!p->used)
-			continue;
+	for (unsigned i = 0; i < n; i++) {
+		const struct cap_stats_proc *p = order[i];
 		if (!any)
 			fputs("  RPC latency (us)              count     p50     p90     p99     max\n", out);
 		any = true;
