@@ -80,6 +80,10 @@ uint64_t sess_answer_error(struct sess *s, int dir, const uint8_t *msg,
 uint64_t sess_rdma_write(struct sess *s, int dir,
 			 const struct rpcrdma_segment *g,
 			 const uint8_t *data, size_t len);
+/* RDMA Read by dir of len bytes of segment g (data: what the peer holds). */
+uint64_t sess_rdma_read(struct sess *s, int dir,
+			const struct rpcrdma_segment *g,
+			const uint8_t *data, size_t len);
 /* A fresh segment of len bytes (handle, offset advance). */
 struct rpcrdma_segment sess_seg(struct sess *s, uint32_t len);
 

@@ -37,6 +37,7 @@ extern const struct scenario scenarios_lint[];
 /* the traffic most scenarios share */
 void traffic_basic(struct sess *s);
 void traffic_chunks(struct sess *s);
+void traffic_multichunk(struct sess *s);   /* multichunk.c */
 
 /* bench.c */
 int bench_write(const char *path, uint64_t nframes);

@@ -82,6 +82,12 @@ static void traffic_multisend(struct sess *s)
 	ex_getattr3(s);
 }
 
+static int multichunk(struct gen *g)
+{
+	return roce(g, FMT_PCAP, LINKTYPE_ETHERNET, LK_ETH, NET_IPV4, 1024, 1,
+		    traffic_multichunk);
+}
+
 static int multisend(struct gen *g)
 {
 	return roce(g, FMT_PCAP, LINKTYPE_ETHERNET, LK_ETH, NET_IPV4, 256, 1,
@@ -264,6 +270,8 @@ const struct scenario scenarios_transport[] = {
 	  "RoCEv2/IPv4: NFSv3 GETATTR, NFSv4.0 COMPOUND, inline, SEND ONLY + ACK" },
 	{ "rocev2-v1-chunks", "rocev2-v1-chunks.pcap", chunks,
 	  "write chunk (READ), read chunk (WRITE), long call, long reply" },
+	{ "rocev2-v1-multichunk", "rocev2-v1-multichunk.pcap", multichunk,
+	  "chunks of two segments: write chunk, read chunk, reply chunk" },
 	{ "rocev2-v1-multisend", "rocev2-v1-multisend.pcap", multisend,
 	  "path MTU 256: SEND FIRST/MIDDLE/LAST" },
 	{ "rocev2-v2", "rocev2-v2.pcap", v2,

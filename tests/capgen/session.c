@@ -95,7 +95,7 @@ uint64_t sess_rdma_write(struct sess *s, int dir,
 	return ib_write(s->c, dir, g->rdma_handle, g->rdma_offset, data, len);
 }
 
-static uint64_t rdma_read(struct sess *s, int dir,
+uint64_t sess_rdma_read(struct sess *s, int dir,
 			  const struct rpcrdma_segment *g,
 			  const uint8_t *data, size_t len)
 {
@@ -183,7 +183,7 @@ uint64_t ex_write3_chunk(struct sess *s, uint32_t len)
 	h.nreads = 1;
 	sess_send(s, 0, &h, x.b, x.len, 0);
 	fill_data(data, len, xid);
-	rdma_read(s, 1, &rs.rdma_target, data, (len + 3u) & ~3u);
+	sess_rdma_read(s, 1, &rs.rdma_target, data, (len + 3u) & ~3u);
 	nfs3_write_reply(&x, xid, len);
 	sess_hdr(s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
 	return sess_send(s, 1, &h, x.b, x.len, 0);
@@ -203,7 +203,7 @@ uint64_t ex_long_call(struct sess *s)
 	h.reads = &rs;
 	h.nreads = 1;
 	sess_send(s, 0, &h, NULL, 0, 0);
-	rdma_read(s, 1, &rs.rdma_target, x.b, x.len);
+	sess_rdma_read(s, 1, &rs.rdma_target, x.b, x.len);
 	nfs3_symlink_reply(&x, xid);
 	sess_hdr(s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
 	return sess_send(s, 1, &h, x.b, x.len, 0);
