@@ -15,17 +15,6 @@
 #define CM_ATTR_REP 0x0013
 #define CM_REQ_QPN (MAD_HDR + 32)   /* Local QPN, 24 bits */
 #define CM_REP_QPN (MAD_HDR + 12)
-#define CM_PENDING 64u
-
-struct cm_req {
-	bool used;
-	uint8_t family;
-	uint8_t src[16], dst[16];
-	uint32_t comm_id, qpn;
-};
-
-static struct cm_req pending[CM_PENDING];
-static unsigned next_slot;
 
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
@@ -35,8 +24,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		return;
 	uint16_t attr = cap_be16(mad + 16);
 	if (attr == CM_ATTR_REQ) {
-		struct cm_req *r = &pending[next_slot];
-		next_slot = (next_slot + 1) % CM_PENDING;
+		struct cap_cm_req *r = &st->cm[st->cm_next];
+		st->cm_next = (st->cm_next + 1) % CAP_CM_PENDING;
 		r->used = true;
 		r->family = a->family;
 		memcpy(r->src, a->src, 16);
@@ -48,8 +37,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 	if (attr != CM_ATTR_REP)
 		return;
 	uint32_t remote_id = cap_be32(mad + MAD_HDR + 4);
-	for (unsigned i = 0; i < CM_PENDING; i++) {
-		struct cm_req *r = &pending[i];
+	for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
+		struct cap_cm_req *r = &st->cm[i];
 		if (!r->used || r->comm_id != remote_id || r->family != a->family ||
 		    memcmp(r->src, a->dst, 16) || memcmp(r->dst, a->src, 16))
 			continue;
@@ -62,8 +51,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 	}
 }
 
-void cap_cm_reset(void)
+void cap_cm_reset(struct cap_state *st)
 {
-	memset(pending, 0, sizeof(pending));
-	next_slot = 0;
+	memset(st->cm, 0, sizeof(st->cm));
+	st->cm_next = 0;
 }

@@ -53,7 +53,7 @@ int decode_capture_main(const struct decode_opts *o)
 		cap_calls_flush(st, 0);
 		cap_conv_fini(st);
 		cap_conv_init(st);
-		cap_cm_reset();
+		cap_cm_reset(st);
 		if (!st->convs)
 			break;
 	}

@@ -144,7 +144,14 @@ struct cap_seg {
 	uint32_t rb_off;             /* where its bytes go in the rebuild */
 };
 
-struct cap_violation;
+/* a CM REQ waiting for its REP (cap_cm.c) */
+#define CAP_CM_PENDING 64u
+struct cap_cm_req {
+	bool used;
+	uint8_t family;
+	uint8_t src[16], dst[16];
+	uint32_t comm_id, qpn;
+};
 
 struct cap_state {
 	const struct decode_opts *o;
@@ -168,6 +175,8 @@ struct cap_state {
 	uint64_t violations;
 	uint64_t frames_bad;
 	struct cap_stats_all stats;
+	struct cap_cm_req cm[CAP_CM_PENDING];
+	unsigned cm_next;
 	bool progress;               /* stderr is a terminal */
 	bool progress_shown;
 	uint64_t msg_first;          /* the Send being handed over: its first */
@@ -194,7 +203,7 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
 		const uint8_t *mad, uint32_t len);
-void cap_cm_reset(void);
+void cap_cm_reset(struct cap_state *st);
 void cap_conv_init(struct cap_state *st);
 void cap_conv_fini(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);

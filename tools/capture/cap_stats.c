@@ -167,6 +167,12 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 {
 	if (!st->o->stats)
 		return;
+	uint64_t msgs = 0;
+	for (unsigned v = 0; v < 3; v++)
+		for (unsigned p = 0; p < 7; p++)
+			msgs += c->stats.msgs[v][p];
+	if (!msgs && !c->stats.rdma_bytes)
+		return;                    /* e.g. TCP that was not iWARP */
 	if (!st->stats.closed)
 		st->stats.closed = tmpfile();
 	if (!st->stats.closed)
