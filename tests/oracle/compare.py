@@ -4,7 +4,7 @@
 # RPC-over-RDMA Version One must be decoded by rpcrdma-decode with the same
 # xid, version, credits, proc and every segment's position, handle, length
 # and offset (in tree order: Read list, Write list, Reply chunk) and the
-# same chunk counts.  Frames tshark reads as another version are left out
+# same chunk counts; for RDMA_ERROR the error code and version range.  Frames tshark reads as another version are left out
 # (tshark 4.0 knows only Version One).
 # Frames given after the two files are left out too: frames whose CRC was
 # planted wrong (a receiver drops them; tshark 4.0 does not check the ICRC).
@@ -15,7 +15,7 @@ import sys
 
 COLS = ['frame', 'xid', 'vers', 'credits', 'proc', 'reads_count',
         'writes_count', 'reply_count', 'position', 'segment_count', 'handle',
-        'length', 'offset']
+        'length', 'offset', 'errcode', 'vers_low', 'vers_high']
 
 
 def num(v):
@@ -48,6 +48,9 @@ def from_tshark(path):
             for k in ('counts', 'position', 'segment_count', 'handle',
                       'length', 'offset'):
                 rec.pop(k)
+        if rec['proc'] == 4:
+            rec['error'] = [num(r[k]) if r.get(k) else None
+                            for k in ('errcode', 'vers_low', 'vers_high')]
         out[num(r['frame'])] = rec
     return out
 
@@ -74,6 +77,9 @@ def from_decoder(path):
                'handle': [s['handle'] for s in segs],
                'length': [s['length'] for s in segs],
                'offset': [s['offset'] for s in segs]}
+        e = j.get('error')
+        if isinstance(e, dict):
+            rec['error'] = [e.get('code'), e.get('low'), e.get('high')]
         out.setdefault(j['frame'], []).append(rec)
     return out
 

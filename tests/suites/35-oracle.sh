@@ -4,7 +4,8 @@
 # tshark's built-in rpcordma fields and rpcrdma-decode -r --json must agree
 # on every frame tshark decodes as RPC-over-RDMA Version One: xid, version,
 # credits, message type, chunk counts and every segment's position, handle,
-# length and offset (tests/oracle/compare.py).  One TAP line per capture,
+# length and offset, and an RDMA_ERROR's code and version range
+# (tests/oracle/compare.py).  One TAP line per capture,
 # with the first mismatch.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -49,7 +50,8 @@ if [ -f "$F0" ]; then
 		-e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type \
 		-e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count \
 		-e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle \
-		-e rpcordma.rdma_length -e rpcordma.rdma_offset >"$tmp/ts0" 2>/dev/null
+		-e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode \
+		-e rpcordma.vers_low -e rpcordma.vers_high >"$tmp/ts0" 2>/dev/null
 	"$DEC" -r "$F0" --json 2>/dev/null | sed '0,/"handle":\([0-9]*\)/s//"handle":1\1/' >"$tmp/dec0"
 	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts0" "$tmp/dec0" 2>&1)
 	if [ $? -eq 1 ] && grep -q "handle" <<<"$res"; then
@@ -58,12 +60,29 @@ if [ -f "$F0" ]; then
 		notok "the oracle catches one changed segment handle (got: $res)"
 	fi
 fi
+F1=$BUILD/captures/lint-xid-mismatch.pcap
+if [ -f "$F1" ]; then
+	tshark -r "$F1" -Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number \
+		-e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type \
+		-e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count \
+		-e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle \
+		-e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode \
+		-e rpcordma.vers_low -e rpcordma.vers_high >"$tmp/ts1" 2>/dev/null
+	"$DEC" -r "$F1" --json 2>/dev/null | sed 's/"error":{"code":2/"error":{"code":1/' >"$tmp/dec1"
+	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts1" "$tmp/dec1" 2>&1)
+	if [ $? -eq 1 ] && grep -q "error" <<<"$res"; then
+		ok "the oracle catches a changed RDMA_ERROR code ($res)"
+	else
+		notok "the oracle catches a changed RDMA_ERROR code (got: $res)"
+	fi
+fi
 
 F=(-Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number
    -e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type
    -e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count
    -e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle
-   -e rpcordma.rdma_length -e rpcordma.rdma_offset)
+   -e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode
+   -e rpcordma.vers_low -e rpcordma.vers_high)
 for f in "${caps[@]}"; do
 	b=$(basename "$f")
 	tshark -r "$f" "${F[@]}" >"$tmp/ts" 2>"$tmp/tserr"
