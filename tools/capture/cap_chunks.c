@@ -242,6 +242,12 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 		}
 	}
 	const char *opn = op == CAP_OP_READ ? "RDMA Read" : "RDMA Write";
+	if (!s && !c->started && !c->synced) {
+		/* the capture began mid-conversation: this may move data
+		 * for a call sent before it */
+		c->stats.unmatched++;
+		return;
+	}
 	if (!s || (op == CAP_OP_READ) != (s->kind == CAP_SEG_READ)) {
 		cap_lint(st, f->num, "unadvertised-rdma", "V1 4.4.3",
 			 "%s of %u bytes to handle 0x%08x offset 0x%llx: no %s "

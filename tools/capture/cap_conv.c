@@ -210,6 +210,7 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	c->d[0].have_qp = true;
 	c->d[1].qp = qpn_req;
 	c->d[1].have_qp = true;
+	c->started = true;
 	link_half(st, slot, 0, a, qpn_rep, false);
 	link_half(st, slot, 1, &r, qpn_req, false);
 	c->last_frame = f->num;

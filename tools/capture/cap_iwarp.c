@@ -205,6 +205,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				if (n < MPA_HS_LEN + pd)
 					return done;
 				handshake(c, dir, b[16], req);
+				c->started = req || c->started;
 				used = MPA_HS_LEN + pd;
 				t->mpa = MPA_FULL;
 				t->mark_pos = 0;       /* markers count from here */

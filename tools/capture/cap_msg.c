@@ -378,6 +378,7 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		cap_stats_credit(&st->stats.total, m->rdma_credit);
 	}
 	if (k) {
+		c->synced = true;
 		if (k->msg)
 			cap_msg_print_call(st, k, "reply arrived");
 		if (k->rdma_vers != m->rdma_vers)

@@ -92,6 +92,8 @@ struct cap_conv {
 				      * call; -1 until known (BIDI 2.4) */
 	uint64_t last_frame;
 	uint32_t ncalls;             /* outstanding calls in st->calls */
+	bool started;                /* its CM exchange or MPA handshake seen */
+	bool synced;                 /* a reply was matched to a call seen */
 	struct cap_dir d[2];
 	struct cap_stats_conv stats;
 };
