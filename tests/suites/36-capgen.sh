@@ -40,6 +40,12 @@ for s in $need; do grep -q "^$s " "$tmp/list" || missing="$missing $s"; done
 for c in $checks; do grep -q "^lint-$c " "$tmp/list" || missing="$missing lint-$c"; done
 check "capgen --list names every required scenario${missing:+ (missing:$missing)}" test -z "$missing"
 
+undoc=""
+for f in $(awk '{ print $2 }' "$tmp/list"); do
+	grep -q "^| $f |" "$TOP/tests/capgen/SCENARIOS.md" || undoc="$undoc $f"
+done
+check "SCENARIOS.md has a row for every scenario${undoc:+ (missing:$undoc)}" test -z "$undoc"
+
 mkdir -p "$tmp/a" "$tmp/b"
 $CAPGEN --all "$tmp/a" && $CAPGEN --all "$tmp/b"
 check "capgen --all writes $(ls "$tmp/a" | wc -l) files, identical on a second run" \
