@@ -310,8 +310,7 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 		d->outstanding++;
 		/* before the first grant a requester may assume one credit,
 		 * when the connection's start is in the capture (V1 4.3.3) */
-		bool started = c->transport == CAP_T_IWARP &&
-			       c->d[0].tcp.hs_seen && c->d[1].tcp.hs_seen;
+		bool started = c->started;
 		if (d->have_grant && d->outstanding > d->granted)
 			cap_lint(st, f->num, "credits-exceeded", "V1 4.3.1",
 				 "%u calls outstanding; the peer granted %u credits",
@@ -321,10 +320,14 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 				 "%u calls outstanding before the peer granted any "
 				 "credit (one may be assumed)", d->outstanding);
 	}
-	if (dir == c->client)
+	if (dir == c->client) {
 		c->stats.calls++;
-	else
+	} else {
 		c->stats.backward++;
+		if (m->rdma_credit == 0)
+			cap_lint(st, f->num, "zero-credit", "V1 7.2.1",
+				 "backward-direction call with zero credits");
+	}
 	k = cap_call_new(st, c, dir, m->rdma_xid);
 	k->rdma_vers = (uint8_t)m->rdma_vers;
 	k->frame = f->num;
