@@ -88,6 +88,51 @@ static int multichunk(struct gen *g)
 		    traffic_multichunk);
 }
 
+/* Two QP pairs between the same hosts, calls interleaved, equal XIDs on
+ * both: a reader must keep XIDs, credits and chunks per connection. */
+static int two_qps(struct gen *g)
+{
+	struct conn a, b;
+	struct sess sa, sb;
+	struct rpcrdma_hdr h;
+	struct xw x;
+	int i;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_roce(&a, &g->w, LK_ETH, NET_IPV4, 1024);
+	conn_init_roce(&b, &g->w, LK_ETH, NET_IPV4, 1024);
+	b.qpn[0] = 0x000789;
+	b.qpn[1] = 0x000abc;
+	b.psn[0] = 0x20000;
+	b.psn[1] = 0x90000;
+	sess_init(&sa, &a, 1, 0x5a000001u);
+	sess_init(&sb, &b, 1, 0x5a000001u);
+	sb.handle = 0x2000c0d1u;
+	sb.va = 0x00007f4b2d000000ull;
+	ex_getattr3(&sa);
+	ex_getattr3(&sb);
+	for (i = 0; i < 3; i++) {
+		uint32_t xa = sa.xid++, xb = sb.xid++;   /* equal values */
+
+		nfs3_getattr_call(&x, xa);
+		sess_hdr(&sa, &h, xa, RDMA_MSG, RPCRDMA_CALL);
+		sess_send(&sa, 0, &h, x.b, x.len, 0);
+		nfs4_compound_call(&x, xb, 0, 0);
+		sess_hdr(&sb, &h, xb, RDMA_MSG, RPCRDMA_CALL);
+		sess_send(&sb, 0, &h, x.b, x.len, 0);
+		nfs4_compound_reply(&x, xb, 0, 0);
+		sess_hdr(&sb, &h, xb, RDMA_MSG, RPCRDMA_REPLY);
+		sess_send(&sb, 1, &h, x.b, x.len, 0);
+		nfs3_getattr_reply(&x, xa);
+		sess_hdr(&sa, &h, xa, RDMA_MSG, RPCRDMA_REPLY);
+		sess_send(&sa, 1, &h, x.b, x.len, 0);
+	}
+	ex_read3_chunk(&sb, 2000);
+	ex_read3_chunk(&sa, 3000);
+	return gen_close(g);
+}
+
 static int multisend(struct gen *g)
 {
 	return roce(g, FMT_PCAP, LINKTYPE_ETHERNET, LK_ETH, NET_IPV4, 256, 1,
@@ -272,6 +317,8 @@ const struct scenario scenarios_transport[] = {
 	  "write chunk (READ), read chunk (WRITE), long call, long reply" },
 	{ "rocev2-v1-multichunk", "rocev2-v1-multichunk.pcap", multichunk,
 	  "chunks of two segments: write chunk, read chunk, reply chunk" },
+	{ "rocev2-two-qps", "rocev2-two-qps.pcap", two_qps,
+	  "two QP pairs, interleaved calls with equal XIDs on both" },
 	{ "rocev2-v1-multisend", "rocev2-v1-multisend.pcap", multisend,
 	  "path MTU 256: SEND FIRST/MIDDLE/LAST" },
 	{ "rocev2-v2", "rocev2-v2.pcap", v2,

@@ -28,7 +28,7 @@ fi
 
 # ---- the generator itself
 $CAPGEN --list >"$tmp/list"
-need="rocev2-v1-basic rocev2-v1-chunks rocev2-v1-multisend rocev2-v1-multichunk rocev2-v2 rocev2-bidir rocev2-cm
+need="rocev2-v1-basic rocev2-v1-chunks rocev2-v1-multisend rocev2-v1-multichunk rocev2-v2 rocev2-bidir rocev2-cm rocev2-two-qps
 rocev2-vlan rocev2-ipv6 rocev2-pcapng rocev2-badcrc rocev2-truncated rocev2-snaplen
 rocev1 ib-247 ib-erf sll sll2 iwarp-basic iwarp-markers iwarp-split iwarp-ooo iwarp-badcrc"
 checks="credits-exceeded zero-credit inline-too-large xid-mismatch nomsg-without-chunks
