@@ -95,8 +95,8 @@ PY
 import struct, sys, zlib
 out = open(sys.argv[1], 'wb')
 out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-def rocev2(src, dst, qp, psn, payload):
-    bth = struct.pack('>BBHI I', 0x04, 0, 0xffff, qp & 0xffffff, psn & 0xffffff)
+def rocev2(src, dst, qp, psn, payload, op=0x04):
+    bth = struct.pack('>BBHI I', op, 0, 0xffff, qp & 0xffffff, psn & 0xffffff)
     ulen = 8 + len(bth) + len(payload) + 4
     ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + ulen, 0, 0x4000, 64, 17, 0, src, dst)
     udp = struct.pack('>HHHH', 0xc000, 4791, ulen, 0)
@@ -117,6 +117,34 @@ def put(pkt):
     global n
     n += 1
     out.write(struct.pack('<IIII', 1700000000 + n // 1000000, n % 1000000, len(pkt), len(pkt)) + pkt)
+# a connection whose start is captured (CM REQ/REP): two calls before the
+# first grant (V1 4.3.3), then a backward call with zero credits (V1 7.2.1)
+def mad(attr, body):
+    m = bytes([1, 7, 2, 3]) + b'\0' * 12 + struct.pack('>HHI', attr, 0, 0) + body
+    return m + b'\0' * (256 - len(m))
+def ud_cm(src, dst, m):
+    # UD SEND ONLY to QP1, DETH (Q_Key, source QP 1), then the MAD
+    return rocev2(src, dst, 1, 0, struct.pack('>II', 0x80010000, 1) + m, op=0x64)
+A, B = b'\xc6\x12\x00\x0a', b'\xc6\x12\x00\x0b'
+def reply(xid, credits):
+    return struct.pack('>IIII', xid, 1, credits, 0) + b'\0' * 12 + \
+        struct.pack('>' + 'I' * 6, xid, 1, 0, 0, 0, 0) + b'\0' * 8
+def cbcall(xid, credits):
+    return struct.pack('>IIII', xid, 1, credits, 0) + b'\0' * 12 + \
+        struct.pack('>' + 'I' * 10, xid, 0, 2, 0x40000000, 1, 1, 0, 0, 0, 0)
+cs = open(sys.argv[1].replace('limits.pcap', 'credit-start.pcap'), 'wb')
+cs.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+for i, pkt in enumerate([
+        ud_cm(A, B, mad(0x10, struct.pack('>II', 0xc0de0001, 0) + b'\0' * 24 + struct.pack('>I', 0x100 << 8))),
+        ud_cm(B, A, mad(0x13, struct.pack('>III', 0xc0de0002, 0xc0de0001, 0) + struct.pack('>I', 0x200 << 8))),
+        rocev2(A, B, 0x200, 10, call(1, 0)),
+        rocev2(A, B, 0x200, 11, call(2, 0)),
+        rocev2(B, A, 0x100, 50, reply(1, 32)),
+        rocev2(B, A, 0x100, 51, cbcall(0x99, 0)),
+        rocev2(A, B, 0x100 * 0 + 0x200, 12, reply(0x99, 8)),
+        rocev2(B, A, 0x100, 52, reply(2, 32))]):
+    cs.write(struct.pack('<IIII', 1700000000, i, len(pkt), len(pkt)) + pkt)
+cs.close()
 for c in range(5000):
     put(rocev2(struct.pack('>I', 0x0a000000 + c), b'\xc6\x12\x00\x01', 0x11, 1, call(c + 1, 0)))
 for i in range(70000):
@@ -496,6 +524,19 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	[ "$rss" -lt 65536 ]
 	run "$D" --stats -r "$FIX/limits.pcap"
 	assert_line --regexp '^conversation 5001: '
+}
+
+@test "a captured connection start: one credit until the first grant; backward zero credits" {
+	[ -s "$FIX/credit-start.pcap" ] || skip "fixture not built"
+	run --separate-stderr "$D" --check -r "$FIX/credit-start.pcap"
+	assert_failure 1
+	[ "$stderr" = "2 violations" ]
+	assert_line --regexp '^frame 4: credits-exceeded: 2 calls outstanding before the peer granted any credit .*\[V1 4\.3\.3\]$'
+	assert_line --regexp '^frame 6: zero-credit: backward-direction call with zero credits \[V1 7\.2\.1\]$'
+	[ "${#lines[@]}" -eq 2 ]
+	run "$D" -r "$FIX/credit-start.pcap"
+	assert_line --index 0 --regexp ' 198\.18\.0\.10/qp 0x100 +> 198\.18\.0\.11/qp 0x200 '
+	assert_line --regexp 'NFS callback v1 .* call$'
 }
 
 @test "1M-frame bench capture: peak RSS under 64 MiB" {
