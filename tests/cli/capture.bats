@@ -142,7 +142,10 @@ for i, pkt in enumerate([
         rocev2(B, A, 0x100, 50, reply(1, 32)),
         rocev2(B, A, 0x100, 51, cbcall(0x99, 0)),
         rocev2(A, B, 0x100 * 0 + 0x200, 12, reply(0x99, 8)),
-        rocev2(B, A, 0x100, 52, reply(2, 32))]):
+        rocev2(B, A, 0x100, 52, reply(2, 32)),
+        # DREQ from A to B (Remote QPN = B's), then the QPs reused
+        ud_cm(A, B, mad(0x15, struct.pack('>III', 0xc0de0001, 0xc0de0002, 0x200 << 8))),
+        rocev2(A, B, 0x200, 5, call(3, 0))]):
     cs.write(struct.pack('<IIII', 1700000000, i, len(pkt), len(pkt)) + pkt)
 cs.close()
 for c in range(5000):
@@ -537,6 +540,11 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	run "$D" -r "$FIX/credit-start.pcap"
 	assert_line --index 0 --regexp ' 198\.18\.0\.10/qp 0x100 +> 198\.18\.0\.11/qp 0x200 '
 	assert_line --regexp 'NFS callback v1 .* call$'
+	# after the DREQ, the same QPs are a new conversation (and PSN 5 is
+	# not a retransmission)
+	run "$D" --json -r "$FIX/credit-start.pcap"
+	[ "$(grep -c '"conversation":1,' <<<"$output")" -eq 6 ]
+	grep -q '"conversation":2,.*"xid":3,' <<<"$output"
 }
 
 @test "1M-frame bench capture: peak RSS under 64 MiB" {

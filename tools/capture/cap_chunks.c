@@ -7,6 +7,7 @@
  * (V1 4.4.6, 4.4.6.2, 5.3.3).  Fixed pools with hash chains; no allocation
  * follows a count from the wire.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cap_state.h"
 
@@ -112,12 +113,38 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 	return k;
 }
 
-/* Print what is waiting and forget every call of conversation `conv`
- * (0: all conversations). */
+struct waiting {
+	uint64_t frame;
+	uint32_t idx;
+};
+
+static int by_frame(const void *a, const void *b)
+{
+	uint64_t x = ((const struct waiting *)a)->frame;
+	uint64_t y = ((const struct waiting *)b)->frame;
+	return x < y ? -1 : x > y;
+}
+
+/* Print what is waiting, in frame order, and forget every call of
+ * conversation `conv` (0: all conversations). */
 void cap_calls_flush(struct cap_state *st, uint32_t conv)
 {
 	if (!st->ncalls)
 		return;
+	struct waiting *wait = malloc(CAP_MAX_CALLS * sizeof(*wait));
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < CAP_MAX_CALLS && wait; i++) {
+		struct cap_call *k = &st->calls[i];
+		if (k->used && (!conv || k->conv == conv) && k->msg)
+			wait[n++] = (struct waiting){ k->frame, i };
+	}
+	if (wait) {
+		qsort(wait, n, sizeof(*wait), by_frame);
+		for (uint32_t j = 0; j < n; j++)
+			cap_msg_print_call(st, &st->calls[wait[j].idx],
+					   "read chunk incomplete");
+		free(wait);
+	}
 	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++) {
 		struct cap_call *k = &st->calls[i];
 		if (!k->used || (conv && k->conv != conv))

@@ -4,7 +4,8 @@
  * 12.6: REQ 12.6.5, REP 12.6.8): a REQ names the requester's QPN, the REP
  * that answers it (by Communication ID) the responder's, so the two
  * directions of an RC conversation are joined exactly instead of guessed
- * (cap_conv.c).  Used for RoCE and native IB alike.
+ * (cap_conv.c); a DREQ (12.6.11) closes the conversation.  Used for RoCE
+ * and native IB alike.
  */
 #include <string.h>
 #include "cap_state.h"
@@ -13,8 +14,10 @@
 #define MGMT_CLASS_CM 0x07
 #define CM_ATTR_REQ 0x0010
 #define CM_ATTR_REP 0x0013
+#define CM_ATTR_DREQ 0x0015
 #define CM_REQ_QPN (MAD_HDR + 32)   /* Local QPN, 24 bits */
 #define CM_REP_QPN (MAD_HDR + 12)
+#define CM_DREQ_QPN (MAD_HDR + 8)    /* Remote QPN: the receiver's */
 
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
@@ -32,6 +35,16 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		memcpy(r->dst, a->dst, 16);
 		r->comm_id = cap_be32(mad + MAD_HDR);
 		r->qpn = cap_be24(mad + CM_REQ_QPN);
+		return;
+	}
+	if (attr == CM_ATTR_DREQ) {
+		/* the connection ends: its packets to the DREQ's receiver
+		 * went to the Remote QPN */
+		int dir;
+		struct cap_conv *c = cap_conv_find_ib(st, a, cap_be24(mad + CM_DREQ_QPN),
+						      &dir);
+		if (c)
+			cap_conv_close(st, c);
 		return;
 	}
 	if (attr != CM_ATTR_REP)

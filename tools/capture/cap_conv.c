@@ -216,6 +216,13 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	c->last_frame = f->num;
 }
 
+struct cap_conv *cap_conv_find_ib(struct cap_state *st,
+				  const struct cap_addr *a, uint32_t dqp,
+				  int *dir)
+{
+	return lookup(st, a, dqp, false, dir);
+}
+
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create)
 {

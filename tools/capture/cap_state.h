@@ -195,6 +195,9 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
+struct cap_conv *cap_conv_find_ib(struct cap_state *st,
+				  const struct cap_addr *a, uint32_t dqp,
+				  int *dir);
 /* a QP pair named by CM: requester a->src with QPN qpn_req, responder
  * a->dst with QPN qpn_rep */
 void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
