@@ -6,14 +6,18 @@
 static dissector_handle_t rpc_handle;
 static dissector_handle_t rpcrdma_handle;
 
-/* Peers seen exchanging well-formed RPC-over-RDMA (per capture): on their
- * connection, malformed headers are claimed too so their faults show. */
+/* Connections seen carrying well-formed RPC-over-RDMA (per capture): on
+ * them, malformed headers are claimed too so that their faults show.  A
+ * connection is the address pair and the "ports": TCP ports for iWARP, the
+ * destination QP for InfiniBand (so each direction of an RC connection is
+ * learnt on its own, and other ULPs between the same hosts are left alone). */
 static wmem_map_t *known_peers;
 
 static unsigned peer_key(const packet_info *pinfo)
 {
 	return add_address_to_hash(0, &pinfo->src) ^
-	       add_address_to_hash(0, &pinfo->dst);
+	       add_address_to_hash(0, &pinfo->dst) ^
+	       g_int_hash(&pinfo->srcport) ^ g_int_hash(&pinfo->destport);
 }
 
 static const uint8_t *bytes_of(tvbuff_t *tvb, unsigned *len)
@@ -140,12 +144,10 @@ void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
 	/* keep our summary in front of RPC's */
 	col_append_str(pinfo->cinfo, COL_INFO, " ; ");
 	col_set_fence(pinfo->cinfo, COL_INFO);
-	/* InfiniBand/RoCE: the "ports" are not symmetric (UDP 4791 from
-	 * per-QP source ports, or the destination QP only), so RPC could not
-	 * pair a reply with its call; hide them while RPC runs (XIDs still
-	 * tell calls apart).  iWARP's TCP ports pair up as they are. */
-	if (pinfo->ptype != PT_TCP)
-		pinfo->srcport = pinfo->destport = 0;
+	/* InfiniBand/RoCE "ports" are the destination QP only, so RPC could
+	 * not pair a reply with its call; hide the ports while RPC runs (XIDs
+	 * still tell calls apart).  The same for iWARP, harmlessly. */
+	pinfo->srcport = pinfo->destport = 0;
 	call_dissector(rpc_handle, t, pinfo, tree);
 	pinfo->srcport = srcport;
 	pinfo->destport = destport;

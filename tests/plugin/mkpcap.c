@@ -18,6 +18,7 @@ struct out {
 	FILE *pcap, *expect;
 	uint32_t frame;
 	uint32_t psn[2];           /* per direction: 0 client->server */
+	uint32_t other_qp;         /* nonzero: send to this QP instead */
 };
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v & 0xff; }
@@ -122,7 +123,8 @@ static void packet(struct out *o, int dir, uint8_t opcode, const uint8_t *reth,
 	f[off] = opcode;
 	f[off + 1] = (uint8_t)(pad << 4);                  /* pad count */
 	put16(f + off + 2, 0xffff);
-	put32(f + off + 4, dir ? 0x11 : 0x12);             /* dest QP */
+	put32(f + off + 4, o->other_qp ? o->other_qp
+				       : dir ? 0x11 : 0x12);   /* dest QP */
 	put32(f + off + 8, psn & 0xffffff);
 	off += 12;
 	if (reth) {
@@ -446,13 +448,40 @@ static void scenarios(struct out *o)
 	expect(o, b, n);
 }
 
+/* --other-ulp: 1 a v2 call on QP 0x12; 2 a Send of another upper layer
+ * between the same hosts on QP 0x99 (not to be claimed); 3 the same bytes
+ * on QP 0x12, a known RPC-over-RDMA connection (claimed: bad_vers). */
+static void other_ulp(struct out *o)
+{
+	uint8_t b[512], rpc[256], junk[64];
+	struct rpcrdma_hdr h;
+	size_t r;
+
+	memset(&h, 0, sizeof h);
+	h.rdma_xid = 0x3000; h.rdma_vers = 2; h.rdma_credit = 8;
+	h.rdma_proc = RDMA2_MSG; h.direction = RPCRDMA_CALL;
+	r = nfs_call(rpc, 0x3000, 1, 12);
+	send_msg(o, 0, b, build(b, sizeof b, &h, rpc, r));
+	memset(junk, 0xa5, sizeof junk);
+	o->other_qp = 0x99;
+	packet(o, 0, SEND_ONLY, NULL, false, junk, sizeof junk);
+	o->other_qp = 0;
+	send_msg(o, 0, junk, sizeof junk);
+}
+
 int main(int argc, char **argv)
 {
 	struct out o = { 0 };
 	uint8_t gh[24] = { 0 };
 
+	bool other = argc > 1 && strcmp(argv[1], "--other-ulp") == 0;
+
+	if (other) {
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: mkpcap OUT.pcap [EXPECT.jsonl]\n");
+		fprintf(stderr, "usage: mkpcap [--other-ulp] OUT.pcap [EXPECT.jsonl]\n");
 		return 2;
 	}
 	o.pcap = fopen(argv[1], "wb");
@@ -466,7 +495,10 @@ int main(int argc, char **argv)
 	le32(gh + 16, 65535);          /* snaplen */
 	le32(gh + 20, 1);              /* LINKTYPE_ETHERNET */
 	fwrite(gh, 1, sizeof gh, o.pcap);
-	scenarios(&o);
+	if (other)
+		other_ulp(&o);
+	else
+		scenarios(&o);
 	if (fclose(o.pcap) || (o.expect && fclose(o.expect))) {
 		perror("mkpcap");
 		return 1;

@@ -102,6 +102,12 @@ got=$(ts -r "$FX" -o rpcrdma.v2_inline_threshold:256 -Y rpcrdma.expert.inline_ex
 if [ "$got" = "13 26 " ] || [ "$got" = "26 " ]; then ok "inline threshold preference: larger v2 Sends flagged ($got)"
 else nok "inline threshold preference: larger v2 Sends flagged" "got: '$got'"; fi
 
+# only known connections get their malformed headers claimed
+"$BUILD/plugin-test/mkpcap" --other-ulp "$T/ulp.pcap" && chmod a+r "$T/ulp.pcap"
+got=$(ts -r "$T/ulp.pcap" -Y rpcrdma -T fields -e frame.number -e rpcrdma.verdict.reason 2>/dev/null | tr '\t\n' ': ')
+if [ "$got" = "1:ok 3:bad_vers " ]; then ok "a Send on another QP between the same hosts is left alone; on a known connection its fault shows"
+else nok "other upper layers between the same hosts are left alone" "got: '$got'"; fi
+
 # claim_v1 off: v1 goes to the built-in, v2 stays ours
 v1=$(ts -r "$FX" -o rpcrdma.claim_v1:FALSE -Y "rpcrdma.vers == 1" -T fields -e frame.number 2>/dev/null | wc -l)
 v2=$(ts -r "$FX" -o rpcrdma.claim_v1:FALSE -Y "rpcrdma.vers == 2" -T fields -e frame.number 2>/dev/null | wc -l)
