@@ -63,6 +63,14 @@ write(fix + '/ib-badicrc.pcap', ih, irs[:k] + [(rh, bytes(bad))] + irs[k + 1:])
 if os.path.exists(caps + '/rocev2-cm.pcap'):
     ch, crs = read(caps + '/rocev2-cm.pcap')
     write(fix + '/cm-twice.pcap', ch, crs + crs)
+# a corrupt record header: the 5th record claims 4 GiB
+b = bytearray(open(caps + '/rocev2-v1-basic.pcap', 'rb').read())
+off = 24
+for _ in range(4):
+    off += 16 + struct.unpack('<I', b[off + 8:off + 12])[0]
+b[off + 8:off + 12] = struct.pack('<I', 0xfffffff0)
+open(fix + '/bogus-record.pcap', 'wb').write(b)
+open(fix + '/bogus-offset', 'w').write(str(off))
 # an unsupported link type (DLT_IEEE802_11 = 105)
 write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
 # corrupted copies of every capture: random byte flips, fixed seeds
@@ -397,6 +405,15 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	run --separate-stderr "$D" -r - <"$CAPS/rocev2-truncated.pcap"
 	assert_failure 1
 	[[ $stderr == *"rpcrdma-decode: stdin: truncated at frame $((n + 1)) (byte offset $off)"* ]]
+}
+
+@test "corrupt record header: earlier messages, the frame, libpcap's reason, exit 1" {
+	[ -e "$FIX/bogus-record.pcap" ] || skip "no generator captures"
+	run --separate-stderr "$D" -r "$FIX/bogus-record.pcap"
+	assert_failure 1
+	[ "${#lines[@]}" -ge 1 ]
+	[[ $stderr == *"bogus-record.pcap: truncated at frame 5 (byte offset $(cat "$FIX/bogus-offset"))"* ]]
+	[[ $stderr == *"bogus-record.pcap: frame 5: invalid packet capture length"* ]]
 }
 
 @test "snapshot length: headers still decoded, no violation" {

@@ -80,6 +80,11 @@ int cap_read_file(struct cap_state *st, const char *path)
 				"(byte offset %llu)\n", st->file,
 				(unsigned long long)(local + 1),
 				(unsigned long long)off);
+			/* a corrupt record rather than a short file: say why */
+			const char *why = pcap_geterr(pc);
+			if (why && *why && strncmp(why, "truncated", 9))
+				fprintf(stderr, "rpcrdma-decode: %s: frame %llu: %s\n",
+					st->file, (unsigned long long)(local + 1), why);
 			st->stats.frames_truncated++;
 			rc = DECODE_EXIT_FAULT;
 			break;
@@ -92,7 +97,8 @@ int cap_read_file(struct cap_state *st, const char *path)
 			.ts_usec = (uint32_t)h->ts.tv_usec,
 			.p = data,
 			.len = h->caplen,
-			.wire_len = h->len,
+			/* a corrupt record may claim less than it holds */
+			.wire_len = h->len > h->caplen ? h->len : h->caplen,
 		};
 		st->stats.frames++;
 		(void)cap_link_frame(st, dlt, &f);
