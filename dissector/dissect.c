@@ -3,6 +3,8 @@
 #include "chunks.h"
 #include "reasm.h"
 
+#include <epan/exceptions.h>
+
 static dissector_handle_t rpc_handle;
 static dissector_handle_t rpcrdma_handle;
 
@@ -139,7 +141,7 @@ static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 
 void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
 {
-	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
+	volatile guint32 srcport = pinfo->srcport, destport = pinfo->destport;
 
 	/* keep our summary in front of RPC's */
 	col_append_str(pinfo->cinfo, COL_INFO, " ; ");
@@ -148,9 +150,14 @@ void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
 	 * not pair a reply with its call; hide the ports while RPC runs (XIDs
 	 * still tell calls apart).  The same for iWARP, harmlessly. */
 	pinfo->srcport = pinfo->destport = 0;
-	call_dissector(rpc_handle, t, pinfo, tree);
-	pinfo->srcport = srcport;
-	pinfo->destport = destport;
+	TRY {
+		call_dissector(rpc_handle, t, pinfo, tree);
+	}
+	FINALLY {       /* restored even when RPC throws (malformed) */
+		pinfo->srcport = srcport;
+		pinfo->destport = destport;
+	}
+	ENDTRY;
 }
 
 static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
