@@ -71,6 +71,26 @@ for _ in range(4):
 b[off + 8:off + 12] = struct.pack('<I', 0xfffffff0)
 open(fix + '/bogus-record.pcap', 'wb').write(b)
 open(fix + '/bogus-offset', 'w').write(str(off))
+# 802.1ad: an S-tag in front of every C-tag of rocev2-vlan.pcap
+if os.path.exists(caps + '/rocev2-vlan.pcap'):
+    vh, vrs = read(caps + '/rocev2-vlan.pcap')
+    out = []
+    for rh, d in vrs:
+        d = d[:12] + b'\x88\xa8\x00\x64' + d[12:]
+        ts, us, incl, orig = struct.unpack('<IIII', rh)
+        out.append((struct.pack('<IIII', ts, us, incl + 4, orig + 4), d))
+    write(fix + '/qinq.pcap', vh, out)
+# ERF records with one extension header each (type bit 0x80)
+if os.path.exists(caps + '/ib-erf.pcap'):
+    eh, ers = read(caps + '/ib-erf.pcap')
+    out = []
+    for rh, d in ers:
+        rlen = struct.unpack('>H', d[10:12])[0] + 8
+        d = d[:8] + bytes([d[8] | 0x80]) + d[9:10] + struct.pack('>H', rlen) + d[12:16] + \
+            bytes([0x01, 0, 0, 0, 0, 0, 0, 0]) + d[16:]
+        ts, us, incl, orig = struct.unpack('<IIII', rh)
+        out.append((struct.pack('<IIII', ts, us, incl + 8, orig + 8), d))
+    write(fix + '/erf-ext.pcap', eh, out)
 # an unsupported link type (DLT_IEEE802_11 = 105)
 write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
 # corrupted copies of every capture: random byte flips, fixed seeds
@@ -240,6 +260,13 @@ for l in sys.stdin:
 		got=$(messages "$CAPS/$f")
 		[ "$got" = "$ref" ] || { echo "$f differs:"; diff <(echo "$ref") <(echo "$got"); return 1; }
 	done
+}
+
+@test "802.1ad double tags and ERF extension headers give the same messages" {
+	[ -e "$FIX/qinq.pcap" ] && [ -e "$FIX/erf-ext.pcap" ] || skip "no generator captures"
+	[ "$(messages "$FIX/qinq.pcap")" = "$(messages "$CAPS/rocev2-vlan.pcap")" ]
+	[ "$(messages "$FIX/erf-ext.pcap")" = "$(messages "$CAPS/ib-erf.pcap")" ]
+	[ "$(messages "$FIX/qinq.pcap" | wc -l)" -ge 8 ]
 }
 
 @test "transport names: rocev2, rocev1, infiniband, iwarp" {
