@@ -99,7 +99,9 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 	switch (op) {
 	case RDMAP_SEND: case RDMAP_SEND_INV: case RDMAP_SEND_SE:
 	case RDMAP_SEND_SE_INV:
-		if (qn == 0)
+		/* a zero-length Send is the MPA v2 ready-to-receive marker
+		 * (RFC 6581 3), not a message */
+		if (qn == 0 && !(pl == 0 && mo == 0 && last))
 			cap_reasm_ddp_send(st, f, c, dir, msn, mo, last, p, pl);
 		break;
 	case RDMAP_READ_REQ:
