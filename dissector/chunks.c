@@ -144,8 +144,10 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 			t = tvb_new_child_real_data(tvb,
 				wmem_alloc0(pinfo->pool, clen), clen, (int)clen);
 			proto_tree_add_expert_format(rt, pinfo, &ei_missing, tvb,
-				0, 0, "Read chunk at position %u (%u bytes) is not "
-				"in the capture: zero-filled", pos, clen);
+				0, 0, "Read chunk at position %u (%u bytes): no "
+				"RDMA Read of it seen%s: zero-filled", pos, clen,
+				PINFO_FD_VISITED(pinfo) ? " in the capture"
+				: " yet (one pass: it comes later)");
 			zero_filled = true;
 		}
 		pad = (4 - (clen & 3)) & 3;

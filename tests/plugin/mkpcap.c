@@ -446,6 +446,32 @@ static void scenarios(struct out *o)
 	packet(o, 0, SEND_FIRST, NULL, false, b, 1024);
 	packet(o, 0, SEND_LAST, NULL, false, b + 1024, n - 1024);
 	expect(o, b, n);
+
+	/* 27-29: v2 NFS WRITE with its data in a read chunk at position 72,
+	 * then read by the responder (READ REQUEST, READ RESPONSE ONLY) */
+	{
+		static uint8_t data[512];
+		struct rpcrdma_read_segment ddp = { 72, { 0x5001, sizeof data,
+						   0x7f0000050000ull } };
+		size_t i;
+
+		for (i = 0; i < sizeof data; i++)
+			data[i] = (uint8_t)("WRITE-DATA:"[i % 11]);
+		memset(&h, 0, sizeof h);
+		h.rdma_xid = 0x200b; h.rdma_vers = 2; h.rdma_credit = 128;
+		h.rdma_proc = RDMA2_MSG; h.direction = RPCRDMA_CALL;
+		h.reads = &ddp; h.nreads = 1;
+		/* WRITE3args after the 40-byte call header: fh (12), offset
+		 * (8), count (4), stable (4), data length (4); the data itself
+		 * (position 72) travels in the read chunk */
+		r = nfs_call(rpc, 0x200b, 7, 32);
+		put32(rpc + 60, sizeof data);              /* count */
+		put32(rpc + 68, sizeof data);              /* opaque length */
+		send_msg(o, 0, b, build(b, sizeof b, &h, rpc, r));
+		reth_of(reth, 0x5001, 0x7f0000050000ull, sizeof data);
+		packet(o, 1, READ_REQUEST, reth, false, NULL, 0);
+		packet(o, 0, READ_RESPONSE_ONLY, NULL, true, data, sizeof data);
+	}
 }
 
 /* --other-ulp: 1 a v2 call on QP 0x12; 2 a Send of another upper layer

@@ -78,6 +78,12 @@ for pass in "" -2; do
 	if [ "$got" = 13:13 ]; then ok "Long Call (${pass:-one pass}): NOMSG in 11, call rebuilt and decoded where the Read Response completes it (13)"
 	else nok "Long Call (${pass:-one pass}): call rebuilt in frame 13" "got: '$got'"; fi
 done
+got=$(ts -2 -r "$FX" -Y "frame.number == 27" -T fields -e nfs.data 2>/dev/null | cut -c1-22)
+if [ "$got" = 57524954452d44415441 ] || [ "$got" = 57524954452d444154413a ]; then ok "NFS WRITE (two passes): data from the RDMA Read Response put back at position 72"
+else nok "NFS WRITE (two passes): data from the RDMA Read Response put back at position 72" "got: '$got'"; fi
+got=$(ts -r "$FX" -Y "frame.number == 27 && rpcrdma.expert.chunk_not_captured" -T fields -e nfs.data 2>/dev/null | cut -c1-8)
+if [ "$got" = 00000000 ]; then ok "NFS WRITE (one pass): data not seen yet, zero-filled and flagged"
+else nok "NFS WRITE (one pass): data not seen yet, zero-filled and flagged" "got: '$got'"; fi
 got=$(ts -r "$FX" -Y "frame.number == 26 && nfs" -T fields -e rpcrdma.xid 2>/dev/null)
 if [ "$got" = 0x0000200a ]; then ok "SEND FIRST + SEND LAST reassembled into one v2 message"
 else nok "SEND FIRST + SEND LAST reassembled into one v2 message" "got: '$got'"; fi
@@ -95,7 +101,7 @@ for want in "16:zero_credit:V1 4.3.1" "17:direction_mismatch:V2 4.2.2" \
 	*) nok "expert info $what in frame $fr names $sec" "got: $line" ;;
 	esac
 done
-clean=$(echo "$exp" | awk -F'\t' '$1 <= 14 && $2 != "" && $2 !~ /not in the capture/ {print $1}' | tr '\n' ' ')
+clean=$(echo "$exp" | awk -F'\t' '$1 <= 14 && $2 != "" && $2 !~ /zero-filled/ {print $1}' | tr '\n' ' ')
 if [ -z "$clean" ]; then ok "no expert info on the well-formed messages"
 else nok "no expert info on the well-formed messages" "frames: $clean"; fi
 got=$(ts -r "$FX" -o rpcrdma.v2_inline_threshold:256 -Y rpcrdma.expert.inline_exceeded -T fields -e frame.number 2>/dev/null | tr '\n' ' ')
