@@ -254,7 +254,7 @@ void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m)
 bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
 {
 	struct rpcrdma_waiting *w = p_get_proto_data(wmem_file_scope(), pinfo,
-						     proto_rpcrdma, KEY_LATE);
+						     proto_rpcrdma, rpcrdma_key(KEY_LATE, tvb));
 	struct rpcrdma_msg m;
 	proto_item *top;
 	proto_tree *sub;

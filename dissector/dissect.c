@@ -84,7 +84,7 @@ static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 {
 	void *cached = p_get_proto_data(wmem_file_scope(), pinfo,
-					proto_rpcrdma, KEY_CLAIM);
+					proto_rpcrdma, rpcrdma_key(KEY_CLAIM, tvb));
 	bool yes;
 
 	if (cached)
@@ -92,7 +92,7 @@ static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 	yes = decide(tvb, pinfo, partial);
 	if (!PINFO_FD_VISITED(pinfo))
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				 KEY_CLAIM, GUINT_TO_POINTER(yes ? 2 : 1));
+				 rpcrdma_key(KEY_CLAIM, tvb), GUINT_TO_POINTER(yes ? 2 : 1));
 	return yes;
 }
 

@@ -78,7 +78,7 @@ static bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
 	if (PINFO_FD_VISITED(pinfo)) {
 		s = p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				     KEY_FRAG);
+				     rpcrdma_key(KEY_FRAG, tvb));
 	} else {
 		if (first) {
 			if (!rpcrdma_claims_partial(tvb, pinfo))
@@ -91,7 +91,7 @@ static bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			return false;
 		rpcrdma_pending_put(rpcrdma_flow_key(&pinfo->src, PSN(psn + 1)), s);
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				 KEY_FRAG, s);
+				 rpcrdma_key(KEY_FRAG, tvb), s);
 	}
 	if (!s)
 		return false;

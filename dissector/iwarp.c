@@ -59,7 +59,7 @@ static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
 	if (PINFO_FD_VISITED(pinfo)) {
 		s = p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				     KEY_FRAG);
+				     rpcrdma_key(KEY_FRAG, tvb));
 		if (info->last_flag) {
 			whole = rpcrdma_send_done(tvb, pinfo, NULL);
 			if (!whole)
@@ -91,7 +91,7 @@ static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			return TRUE;
 		}
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				 KEY_FRAG, s);
+				 rpcrdma_key(KEY_FRAG, tvb), s);
 	}
 	if (!s)
 		return FALSE;

@@ -95,7 +95,7 @@ void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
 				GUINT_TO_POINTER(kind));
 }
 
-static void complete_waiting(packet_info *pinfo, uint32_t handle);
+static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t handle);
 
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		       const struct rpcrdma_rdma_io *io)
@@ -121,7 +121,7 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 	p->next = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(io->handle));
 	wmem_map_insert(pieces_by_handle, GUINT_TO_POINTER(io->handle), p);
 	if (kind == RPCRDMA_CHUNK_MSG)
-		complete_waiting(pinfo, io->handle);
+		complete_waiting(pinfo, tvb, io->handle);
 }
 
 struct span { uint64_t lo, hi; };
@@ -244,7 +244,7 @@ static uint64_t gather(tvbuff_t *parent, packet_info *pinfo,
 
 /* This frame's RDMA data completed a Long Call's Position Zero chunk: the
  * call is rebuilt and dissected here (first pass and every later one). */
-static void complete_waiting(packet_info *pinfo, uint32_t handle)
+static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t handle)
 {
 	struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(handle);
 	uint64_t total;
@@ -255,7 +255,8 @@ static void complete_waiting(packet_info *pinfo, uint32_t handle)
 	    total)
 		return;
 	w->done_frame = pinfo->num;
-	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, KEY_LATE, w);
+	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+			 rpcrdma_key(KEY_LATE, tvb), w);
 }
 
 uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,

@@ -18,8 +18,14 @@ struct rpcrdma_send_asm {
 	uint32_t done_frame;       /* frame holding the last part; 0: not yet */
 };
 
-/* p_add_proto_data keys (proto_rpcrdma, file scope) */
+/* p_add_proto_data keys (proto_rpcrdma, file scope).  One frame can carry
+ * several Sends (iWARP FPDUs in one TCP segment): a key is made per Send
+ * from its kind and where the Send's bytes start in the frame. */
 enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3, KEY_LATE = 4 };
+static inline guint32 rpcrdma_key(int kind, tvbuff_t *tvb)
+{
+	return (guint32)kind << 24 | ((guint32)tvb_raw_offset(tvb) & 0xffffffu);
+}
 /* Append tvb's bytes; false when the message would grow too large. */
 bool rpcrdma_send_append(struct rpcrdma_send_asm *s, tvbuff_t *tvb);
 /* A complete multi-packet Send (first pass) or the one cached for this

@@ -33,10 +33,10 @@ tvbuff_t *rpcrdma_send_done(tvbuff_t *parent, packet_info *pinfo,
 
 	if (!PINFO_FD_VISITED(pinfo) && s)
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				 KEY_SEND, s);
+				 rpcrdma_key(KEY_SEND, parent), s);
 	else
 		s = p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
-				     KEY_SEND);
+				     rpcrdma_key(KEY_SEND, parent));
 	if (!s || !s->len)
 		return NULL;
 	t = tvb_new_child_real_data(parent, s->buf, s->len, (int)s->len);
