@@ -115,3 +115,20 @@ enum rpcrdma_reason rpcrdma_decode_reply_chunk(struct xdrc *x,
 	m->nreply_segs = nsegs;
 	return RPCRDMA_R_OK;
 }
+
+/* The three lists in order: rpcrdma1_chunks, and rpcrdma2_chunk_lists after
+ * its direction word.  The common empty case (0 0 0) is taken first. */
+enum rpcrdma_reason rpcrdma_decode_lists(struct xdrc *x, struct rpcrdma_msg *m)
+{
+	enum rpcrdma_reason r;
+
+	if (rpcrdma_decode_empty_lists(x, m))
+		return RPCRDMA_R_OK;
+	r = rpcrdma_decode_read_list(x, m);
+	if (r)
+		return r;
+	r = rpcrdma_decode_write_list(x, m);
+	if (r)
+		return r;
+	return rpcrdma_decode_reply_chunk(x, m);
+}

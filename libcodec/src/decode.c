@@ -84,7 +84,7 @@ static enum rpcrdma_action decode_body(struct xdrc *x, struct rpcrdma_msg *m)
 	case RDMA_NOMSG:
 		if (v2)
 			r = rpcrdma2_decode_chunk_lists(x, m);
-		else if (rpcrdma_decode_empty_lists(x, m))
+		else if (rpcrdma_decode_empty_lists(x, m))  /* inline: hot */
 			r = RPCRDMA_R_OK;
 		else
 			r = rpcrdma1_decode_chunks(x, m);

@@ -43,6 +43,7 @@ enum rpcrdma_reason rpcrdma_decode_write_list(struct xdrc *x,
 					      struct rpcrdma_msg *m);
 enum rpcrdma_reason rpcrdma_decode_reply_chunk(struct xdrc *x,
 					       struct rpcrdma_msg *m);
+enum rpcrdma_reason rpcrdma_decode_lists(struct xdrc *x, struct rpcrdma_msg *m);
 
 /* v1.c */
 enum rpcrdma_reason rpcrdma1_decode_chunks(struct xdrc *x,

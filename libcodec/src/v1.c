@@ -9,15 +9,7 @@
 enum rpcrdma_reason rpcrdma1_decode_chunks(struct xdrc *x,
 					   struct rpcrdma_msg *m)
 {
-	enum rpcrdma_reason r;
-
-	r = rpcrdma_decode_read_list(x, m);
-	if (r)
-		return r;
-	r = rpcrdma_decode_write_list(x, m);
-	if (r)
-		return r;
-	return rpcrdma_decode_reply_chunk(x, m);
+	return rpcrdma_decode_lists(x, m);
 }
 
 /* union rpcrdma1_error / rpcrdma2_error: the ERR_VERS arm is immutable

@@ -35,15 +35,7 @@ enum rpcrdma_reason rpcrdma2_decode_chunk_lists(struct xdrc *x,
 	r = decode_direction(x, m, &dir);
 	if (r)
 		return r;
-	if (rpcrdma_decode_empty_lists(x, m))
-		return RPCRDMA_R_OK;
-	r = rpcrdma_decode_read_list(x, m);
-	if (r)
-		return r;
-	r = rpcrdma_decode_write_list(x, m);
-	if (r)
-		return r;
-	return rpcrdma_decode_reply_chunk(x, m);
+	return rpcrdma_decode_lists(x, m);
 }
 
 /* union rpcrdma2_error: no direction word (the XDR has none; V2 §4.2.2
