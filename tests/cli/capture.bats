@@ -392,6 +392,8 @@ assert n >= 8, n'
 	assert_success
 	refute_line --regexp "^ +$fr "
 	assert_output --partial "frame $fr: ICRC mismatch"
+	run "$D" --stats -r "$CAPS/rocev2-badcrc.pcap"
+	[ "$(grep -c 'CRC failures 1' <<<"$output")" -eq 2 ]    # conversation, overall
 }
 
 @test "native InfiniBand: VCRC and ICRC failures flagged, packet dropped" {

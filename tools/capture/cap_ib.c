@@ -217,6 +217,10 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	}
 	st->stats.frames_rdma++;
 	if (!snapped && !icrc_ok(st, t, hdr, hdr_len, p, len)) {
+		int cd;
+		struct cap_conv *cc = cap_conv_find_ib(st, a, dqp, &cd);
+		if (cc)
+			cc->stats.crc_fail++;
 		st->stats.total.crc_fail++;
 		cap_lint(st, f->num, "crc-error",
 			 t == CAP_T_ROCEV2 ? "RoCEv2 A17.3.3" : "IBTA 7.8.1",

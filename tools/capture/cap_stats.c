@@ -152,13 +152,12 @@ static void print_conv_stats(FILE *out, const struct cap_stats_conv *s,
 					(unsigned long long)h[i]);
 		fputc('\n', out);
 	}
-	fprintf(out, "  RDMA bytes %llu, bad headers %llu, retransmissions %llu",
-		(unsigned long long)s->rdma_bytes,
+	fprintf(out, "  RDMA bytes %llu, bad headers %llu, retransmissions %llu, "
+		"CRC failures %llu", (unsigned long long)s->rdma_bytes,
 		(unsigned long long)s->bad_headers,
-		(unsigned long long)s->retrans);
+		(unsigned long long)s->retrans, (unsigned long long)s->crc_fail);
 	if (overall)
-		fprintf(out, ", CRC failures %llu, violations %llu",
-			(unsigned long long)s->crc_fail,
+		fprintf(out, ", violations %llu",
 			(unsigned long long)s->violations);
 	fputc('\n', out);
 }
