@@ -611,6 +611,19 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 		[ -s "$FIX/out" ] || { echo "$f: no message"; return 1; }
 		! grep -q 'unknown' "$FIX/out" || { echo "$f: $(grep unknown "$FIX/out" | head -3)"; return 1; }
 		"$D" --check -r "$f" || { echo "$f: violations"; return 1; }
+		# every read chunk fully fetched by RDMA Read responses, and every
+		# write chunk's returned length written by RDMA Writes
+		"$D" -V -r "$f" | python3 -c '
+import re, sys
+msgs = sys.stdin.read().split("\nframe ")
+n = 0
+for m in msgs:
+    reads = sum(int(x) for x in re.findall(r"^    position \d+ handle 0x[0-9a-f]+ length (\d+)", m, re.M))
+    got = re.search(r"read chunk data: (\d+) bytes", m)
+    if reads and "direction: call" in m:
+        assert got and int(got.group(1)) == reads, m[:200]
+        n += 1
+print(n, "read chunks complete")' || { echo "$f: read chunk data incomplete"; return 1; }
 		if [[ $f == *backchannel* ]]; then
 			grep -q 'NFS callback v1 CB_COMPOUND call' "$FIX/out"
 			"$D" --stats -r "$f" | grep -q 'backward calls [1-9]'
