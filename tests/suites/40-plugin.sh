@@ -182,6 +182,36 @@ for c in $caps; do
 	esac
 done
 
+# ---- expert infos vs rpcrdma-decode --check, one-frame violations ----
+for c in $caps; do
+	b=$(basename "$c")
+	case $b in lint-*) ;; *) continue ;; esac
+	[ -x "$BIN/rpcrdma-decode" ] || break
+	"$BIN/rpcrdma-decode" -r "$T/$b" --check -q >"$T/$b.check" 2>&1
+	# "frame N: <check>: ..." -> "N:<our expert name>" for one-frame checks
+	want=$(awk '
+		$1 == "frame" {
+			f = $2 + 0; c = $3; sub(/:$/, "", c)
+			if (c == "bad-header") { r = $4; sub(/:$/, "", r); print f ":" r }
+			else if (c == "done-sent") print f ":done"
+			else if (c == "msgp-sent") print f ":msgp"
+			else if (c == "zero-credit") print f ":zero_credit"
+			else if (c == "inline-too-large") print f ":inline_exceeded"
+			else if (c == "xid-mismatch") print f ":xid_mismatch"
+			else if (c == "direction-mismatch") print f ":direction_mismatch"
+			else if (c == "nomsg-without-chunks") print f ":nomsg_without_chunks"
+		}' "$T/$b.check" | sort -u)
+	[ -n "$want" ] || continue
+	ts -r "$T/$b" -Y rpcrdma -T fields -e frame.number -e _ws.expert.message >"$T/$b.exp" 2>/dev/null
+	missing=""
+	for w in $want; do
+		f=${w%%:*} e=${w#*:}
+		awk -F'\t' -v f="$f" -v e="$e" '$1 == f && index($2, e ": ") {found = 1} END {exit !found}' "$T/$b.exp" || missing="$missing $w"
+	done
+	if [ -z "$missing" ]; then ok "$b: every one-frame violation of rpcrdma-decode --check has its expert info ($(echo $want | tr ' ' ','))"
+	else nok "$b: one-frame violations of --check have expert infos" "missing:$missing" "$(cat "$T/$b.check")"; fi
+done
+
 # ---- robustness: corrupted captures, many seeds, one and two passes ----
 rob=""
 for c in "$FX" $caps; do
