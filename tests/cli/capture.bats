@@ -128,6 +128,14 @@ for name in ('iwarp-basic', 'iwarp-markers'):
     if os.path.exists(caps + '/' + name + '.pcap'):
         for seed in range(3):
             resegment(caps + '/' + name + '.pcap', '%s/reseg-%s-%d.pcap' % (fix, name, seed), seed)
+# RoCEv2 with every third packet sent twice (go-back-N retransmissions)
+ch2, crs2 = read(caps + '/rocev2-v1-chunks.pcap')
+out = []
+for i, r in enumerate(crs2):
+    out.append(r)
+    if i % 3 == 2:
+        out.append(r)
+write(fix + '/roce-dups.pcap', ch2, out)
 # an unsupported link type (DLT_IEEE802_11 = 105)
 write(fix + '/linktype105.pcap', hdr[:20] + struct.pack('<I', 105), recs)
 # corrupted copies of every capture: random byte flips, fixed seeds
@@ -385,6 +393,15 @@ for l in sys.stdin:
 	[ "$(grep -c 'xid 0x5a000001 .*GETATTR call' <<<"$output")" -eq 1 ]
 	run "$D" --stats -r "$FIX/retrans.pcap"
 	assert_output --regexp 'retransmissions 1'
+}
+
+@test "RoCEv2 packets repeated: same messages, retransmissions counted, no violation" {
+	[ -e "$FIX/roce-dups.pcap" ] || skip "no generator captures"
+	[ "$(messages "$FIX/roce-dups.pcap")" = "$(messages "$CAPS/rocev2-v1-chunks.pcap")" ]
+	run "$D" --check -r "$FIX/roce-dups.pcap"
+	assert_success
+	run "$D" --stats -r "$FIX/roce-dups.pcap"
+	assert_line --regexp 'retransmissions [1-9]'
 }
 
 @test "backward direction: callbacks matched in their own XID space" {
