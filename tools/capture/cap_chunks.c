@@ -293,21 +293,26 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 			 (unsigned long long)(rel + n - s->len), s->len);
 		n = (uint32_t)(s->len - rel);
 	}
-	s->got += n;
+	/* a segment fills in order: count new bytes only (a repeated
+	 * response or write is not new data) */
+	uint32_t fresh = rel + n > s->got ? (uint32_t)(rel + n - s->got) : 0;
+	if (fresh > n)
+		fresh = n;
+	s->got += fresh;
 	struct cap_call *k = &st->calls[s->call];
 	if (s->kind == CAP_SEG_READ) {
 		if (!k->rd_first)
 			k->rd_first = f->num;
 		k->rd_last = f->num;
-		k->rd_bytes += n;
+		k->rd_bytes += fresh;
 	} else {
 		if (!k->wr_first)
 			k->wr_first = f->num;
 		k->wr_last = f->num;
 		if (s->kind == CAP_SEG_WRITE)
-			k->wr_bytes += n;
+			k->wr_bytes += fresh;
 		else
-			k->rp_bytes += n;
+			k->rp_bytes += fresh;
 	}
 	if (k->rb && s->kind != CAP_SEG_WRITE) {
 		uint32_t end = s->kind == CAP_SEG_READ ? k->rb_split : k->rb_cap;
@@ -318,7 +323,7 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 		}
 	}
 	if (s->kind == CAP_SEG_READ) {
-		k->read_got += n;
+		k->read_got += fresh;
 		if (k->msg && k->read_got >= k->read_total)
 			cap_msg_print_call(st, k, NULL);
 	}
