@@ -279,6 +279,10 @@ tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
 		total += segs[i].rdma_length;
 	if (total == 0 || total > REASM_MAX)
 		return NULL;
+	/* allocate only when the capture holds every byte (a corrupted
+	 * length must not cost a large buffer per dissection) */
+	if (gather(parent, pinfo, segs, nsegs, upto, NULL, NULL, &total) != total)
+		return NULL;
 	buf = wmem_alloc(pinfo->pool, (size_t)total);
 	if (gather(parent, pinfo, segs, nsegs, upto, tree, buf, &total) != total)
 		return NULL;
