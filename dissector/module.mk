@@ -15,8 +15,12 @@ PLUGIN_SO := $(BUILD)/plugins/$(WS_RELEASE)/epan/rpcrdma.so
 # none of our warnings with gcc 12 / clang 14.
 PLUGIN_CFLAGS := -std=gnu11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 
+# the same plugin under ASan+UBSan for the robustness test (tshark runs it
+# with libasan preloaded); libcodec's sources are compiled in directly
+PLUGIN_ASAN_SO := $(BUILD)/plugin-asan/$(WS_RELEASE)/epan/rpcrdma.so
+
 ALL_TARGETS += $(PLUGIN_SO)
-CHECK_DEPS += $(PLUGIN_SO) $(BUILD)/plugin-test/mkpcap
+CHECK_DEPS += $(PLUGIN_SO) $(PLUGIN_ASAN_SO) $(BUILD)/plugin-test/mkpcap
 INSTALL_TARGETS += install-plugin
 
 $(BUILD)/dissector/%.o: dissector/%.c $(PLUGIN_HDRS) $(CODEC_HDRS) | $(BUILD)/dissector/.dir
@@ -27,6 +31,13 @@ $(PLUGIN_SO): $(PLUGIN_OBJS) $(CODEC_OBJS) dissector/exports.map
 	$(CC) -shared -Wl,--version-script=dissector/exports.map -Wl,-z,defs \
 		$(LDFLAGS) -o $@ $(PLUGIN_OBJS) $(CODEC_OBJS) $(WS_LIBS)
 	chmod 755 $@
+
+$(PLUGIN_ASAN_SO): $(PLUGIN_SRCS) $(PLUGIN_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) dissector/exports.map
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g $(WARN) -fPIC -fvisibility=hidden $(SAN_FLAGS) -shared \
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -Idissector $(WS_CFLAGS) \
+		-Wl,--version-script=dissector/exports.map -Wl,-z,defs -o $@ \
+		$(PLUGIN_SRCS) $(CODEC_SRCS) $(WS_LIBS)
 
 # fixture writer for the plugin tests (RoCEv2 frames around rpcrdma_encode)
 $(BUILD)/plugin-test/mkpcap: tests/plugin/mkpcap.c $(CODEC_A) | $(BUILD)/plugin-test/.dir

@@ -248,6 +248,33 @@ if [ -z "$crash" ] && [ -n "$frames" ]; then
 	ok "no crash or dissector bug over $seeds corrupted copies of $(echo $rob | wc -w) captures ($frames frames each)"
 else nok "no crash or dissector bug over corrupted captures" "frames=$frames$crash"; fi
 
+# the same under AddressSanitizer + UBSan (plugin built with them, tshark
+# with libasan preloaded): the fixture and corrupted copies, two passes
+ASO=$BUILD/plugin-asan/4.0/epan/rpcrdma.so
+libasan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
+libubsan=$(${CC:-cc} -print-file-name=libubsan.so 2>/dev/null)
+if [ -f "$ASO" ] && [ -f "$libasan" ] && [ -f "$libubsan" ]; then
+	chmod -R a+rX "$BUILD/plugin-asan"
+	bad=""
+	for s in 0 101 102 103 104 105 106; do
+		if [ "$s" = 0 ]; then in=$FX; else
+			rm -f "$T/asan.pcapng"
+			editcap -E 0.0$((2 + s % 4)) -s "$s" "$T/all.pcapng" "$T/asan.pcapng" 2>/dev/null
+			chmod a+r "$T/asan.pcapng"; in=$T/asan.pcapng
+		fi
+		as_user LD_PRELOAD="$libasan $libubsan" ASAN_OPTIONS=detect_leaks=0 \
+			WIRESHARK_PLUGIN_DIR="$BUILD/plugin-asan" tshark -2 -V -r "$in" >/dev/null 2>"$T/asan.err"
+		rc=$?
+		if [ $rc -ge 128 ] || grep -qE "runtime error|AddressSanitizer|[Dd]issector bug" "$T/asan.err"; then
+			bad="$bad seed=$s(rc=$rc): $(grep -m1 -E 'runtime error|AddressSanitizer|issector bug' "$T/asan.err")"
+		fi
+	done
+	if [ -z "$bad" ]; then ok "ASan+UBSan plugin: fixture and 6 corrupted copies, two passes, no error"
+	else nok "ASan+UBSan plugin: no error" "$bad"; fi
+else
+	skip "ASan+UBSan plugin run" "no $ASO or no libasan/libubsan"
+fi
+
 # ---- install ----
 D=$T/destdir
 if make -s -C "$TOP" BUILD="$BUILD" DESTDIR="$D" install-plugin >"$T/inst.log" 2>&1; then
