@@ -18,6 +18,8 @@ PLUGIN_CFLAGS := -std=gnu11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 # the same plugin under ASan+UBSan for the robustness test (tshark runs it
 # with libasan preloaded); libcodec's sources are compiled in directly
 PLUGIN_ASAN_SO := $(BUILD)/plugin-asan/$(WS_RELEASE)/epan/rpcrdma.so
+# gcc's runtime is the one the test preloads (cc -print-file-name=libasan.so)
+PLUGIN_ASAN_CC := $(shell command -v gcc 2>/dev/null || echo $(CC))
 
 ALL_TARGETS += $(PLUGIN_SO)
 CHECK_DEPS += $(PLUGIN_SO) $(PLUGIN_ASAN_SO) $(BUILD)/plugin-test/mkpcap
@@ -34,7 +36,7 @@ $(PLUGIN_SO): $(PLUGIN_OBJS) $(CODEC_OBJS) dissector/exports.map
 
 $(PLUGIN_ASAN_SO): $(PLUGIN_SRCS) $(PLUGIN_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) dissector/exports.map
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O1 -g $(WARN) -fPIC -fvisibility=hidden $(SAN_FLAGS) -shared \
+	$(PLUGIN_ASAN_CC) -std=gnu11 -O1 -g $(WARN) -fPIC -fvisibility=hidden $(SAN_FLAGS) -shared \
 		$(CODEC_CPPFLAGS) -Ilibcodec/src -Idissector $(WS_CFLAGS) \
 		-Wl,--version-script=dissector/exports.map -Wl,-z,defs -o $@ \
 		$(PLUGIN_SRCS) $(CODEC_SRCS) $(WS_LIBS)

@@ -251,8 +251,8 @@ else nok "no crash or dissector bug over corrupted captures" "frames=$frames$cra
 # the same under AddressSanitizer + UBSan (plugin built with them, tshark
 # with libasan preloaded): the fixture and corrupted copies, two passes
 ASO=$BUILD/plugin-asan/4.0/epan/rpcrdma.so
-libasan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
-libubsan=$(${CC:-cc} -print-file-name=libubsan.so 2>/dev/null)
+libasan=$(gcc -print-file-name=libasan.so 2>/dev/null)
+libubsan=$(gcc -print-file-name=libubsan.so 2>/dev/null)
 if [ -f "$ASO" ] && [ -f "$libasan" ] && [ -f "$libubsan" ]; then
 	chmod -R a+rX "$BUILD/plugin-asan"
 	bad=""
