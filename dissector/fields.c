@@ -89,7 +89,7 @@ void rpcrdma_register_fields(void)
 		&rpcrdma_ett.top, &rpcrdma_ett.read_list,
 		&rpcrdma_ett.read_segment, &rpcrdma_ett.write_list,
 		&rpcrdma_ett.write_chunk, &rpcrdma_ett.reply_chunk,
-		&rpcrdma_ett.segment, &rpcrdma_ett.verdict, &rpcrdma_ett.reasm,
+		&rpcrdma_ett.segment, &rpcrdma_ett.reasm,
 	};
 
 	/* ids start at -1: all bits set is -1 for every int member */

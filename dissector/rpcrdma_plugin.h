@@ -28,7 +28,7 @@ extern struct rpcrdma_hf rpcrdma_hf;
 
 struct rpcrdma_ett {
 	int top, read_list, read_segment, write_list, write_chunk;
-	int reply_chunk, segment, verdict, reasm;
+	int reply_chunk, segment, reasm;
 };
 extern struct rpcrdma_ett rpcrdma_ett;
 
