@@ -690,7 +690,12 @@ for m in msgs:
     if reads and "direction: call" in m:
         assert got and int(got.group(1)) == reads, m[:200]
         n += 1
-print(n, "read chunks complete")' || { echo "$f: read chunk data incomplete"; return 1; }
+    if "direction: reply" in m and "rdma_writes:" in m:
+        sec = m.split("rdma_writes:")[1].split("rdma_reply:")[0]
+        w = sum(int(x) for x in re.findall(r"handle 0x[0-9a-f]+ length (\d+)", sec))
+        got = re.search(r"write chunk data: (\d+) bytes", m)
+        assert not w or (got and int(got.group(1)) == w), m[:200]
+print(n, "read chunks complete")' || { echo "$f: chunk data incomplete"; return 1; }
 		if [[ $f == *backchannel* ]]; then
 			grep -q 'NFS callback v1 CB_COMPOUND call' "$FIX/out"
 			"$D" --stats -r "$f" | grep -q 'backward calls [1-9]'

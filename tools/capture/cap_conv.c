@@ -146,7 +146,6 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	for (int d = 0; d < 2; d++) {
 		cap_addr_text(c->d[d].name, sizeof(c->d[d].name), a->family,
 			      c->addr[d], c->port[d], t == CAP_T_IWARP);
-		c->d[d].rresp = -1;
 	}
 	return c;
 }

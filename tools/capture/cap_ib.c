@@ -91,48 +91,44 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 	return crc == le || crc == cap_be32(w);
 }
 
+/*
+ * An RDMA READ response packet carries no address: its place is its PSN.
+ * Response packets of a request with PSN q have PSNs q, q+1, ... and all
+ * but the last carry exactly one path MTU (IBTA 9.7.4.1.3, learnt from any
+ * FIRST or MIDDLE), so a packet lands at (psn - q) * PMTU.  This also
+ * places responses the responder repeats from the middle after a
+ * retransmitted request (IBTA 9.7.5.1.2).
+ */
 static void read_response(struct cap_state *st, const struct cap_frame *f,
 			  struct cap_conv *c, int dir, unsigned op,
 			  uint32_t psn, const uint8_t *p, uint32_t n)
 {
 	struct cap_dir *d = &c->d[dir];
 	struct cap_dir *req = &c->d[1 - dir];      /* the requester */
+	struct cap_rdreq *best = NULL;
+	int32_t best_df = 0;
 
-	if (op == OP_READ_RESP_FIRST || op == OP_READ_RESP_ONLY) {
-		d->rresp = -1;
-		for (unsigned i = 0; i < CAP_RDREQ_MAX; i++)
-			if (req->rd[i].used && req->rd[i].psn == psn) {
-				d->rresp = (int)i;
-				break;
-			}
-		if (d->rresp < 0) {
-			c->stats.unmatched++;
-			return;            /* request not captured or retransmit */
-		}
-		d->rresp_off = 0;
-	} else {
-		if (d->rresp < 0)
-			return;
-		int32_t df = psn_diff(psn, d->rresp_next_psn);
-		if (df < 0) {
-			c->stats.retrans++;
-			st->stats.total.retrans++;
-			return;
-		}
-		if (df > 0) {              /* lost packets: give up this one */
-			d->rresp = -1;
-			return;
+	if ((op == OP_READ_RESP_FIRST || op == OP_READ_RESP_MIDDLE) && n)
+		d->pmtu = n;
+	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
+		struct cap_rdreq *r = &req->rd[i];
+		if (!r->used)
+			continue;
+		int32_t df = psn_diff(psn, r->psn);
+		if (df < 0 || (df > 0 && (!d->pmtu ||
+					  (uint64_t)df * d->pmtu >= r->len)))
+			continue;
+		if (!best || df < best_df) {
+			best = r;
+			best_df = df;
 		}
 	}
-	struct cap_rdreq *r = &req->rd[d->rresp];
-	cap_chunks_data(st, f, c, CAP_OP_READ, r->rkey, r->va + d->rresp_off,
-			p, n);
-	d->rresp_off += n;
-	d->rresp_next_psn = (psn + 1) & PSN_MASK;
-	if (op == OP_READ_RESP_LAST || op == OP_READ_RESP_ONLY) {
-		r->used = false;
-		d->rresp = -1;
+	if (!best) {
+		c->stats.unmatched++;
+		return;                    /* request not captured */
 	}
+	uint64_t off = (uint64_t)best_df * d->pmtu;
+	cap_chunks_data(st, f, c, CAP_OP_READ, best->rkey, best->va + off, p, n);
 }
 
 static void rdma_write(struct cap_state *st, const struct cap_frame *f,
@@ -164,10 +160,19 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 			 const uint8_t *reth)
 {
 	struct cap_dir *d = &c->d[dir];
-	struct cap_rdreq *r = &d->rd[d->rd_next];
+	struct cap_rdreq *r = NULL;
 
 	(void)st;
-	d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;
+	/* a free slot, the same request again, or else the oldest */
+	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
+		struct cap_rdreq *q = &d->rd[i];
+		if (q->used && q->psn == psn) {
+			r = q;
+			break;
+		}
+		if (!r || (r->used && (!q->used || q->frame < r->frame)))
+			r = q;
+	}
 	r->used = true;
 	r->psn = psn;
 	r->va = cap_be64(reth);
@@ -257,6 +262,9 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		if (df <= 0 && df > -PSN_RETRANS_WINDOW) {
 			c->stats.retrans++;
 			st->stats.total.retrans++;
+			/* its responses come again: keep the request known */
+			if (op == OP_READ_REQ)
+				read_request(st, f, c, dir, psn, p + BTH_LEN);
 			return CAP_OK;
 		}
 		d->have_last_psn = true;

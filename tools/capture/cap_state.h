@@ -35,6 +35,7 @@ struct cap_tcp_dir {
 	uint8_t *buf;                /* stream bytes not yet framed */
 	uint32_t cap, len;
 	struct cap_ooo ooo[CAP_OOO_MAX];
+	uint32_t nooo;               /* slots in use */
 	uint8_t mpa;                 /* enum cap_mpa_state (cap_iwarp.c) */
 	bool markers, crc;           /* as negotiated (or assumed) */
 	uint32_t mark_pos;           /* stream position of buf[0] mod 512 */
@@ -61,12 +62,11 @@ struct cap_dir {
 	bool wactive;
 	uint32_t wrkey, woff, wnext_psn;
 	uint64_t wva;
-	/* RDMA Reads this endpoint requested, and the response it is
-	 * receiving (IB responses carry no address) */
+	/* RDMA Reads this endpoint requested; the path MTU of the READ
+	 * responses it sends (IB responses carry no address) */
 	struct cap_rdreq rd[CAP_RDREQ_MAX];
 	unsigned rd_next;
-	int rresp;                   /* index in the peer's rd[], -1 none */
-	uint32_t rresp_off, rresp_next_psn;
+	uint32_t pmtu;               /* IB: READ response payload per packet */
 	uint32_t last_psn;
 	bool have_last_psn;
 	/* iWARP */

@@ -32,7 +32,7 @@ static void drain_ooo(struct cap_state *st, const struct cap_frame *f,
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp;
 
-	for (bool again = true; again; ) {
+	for (bool again = t->nooo != 0; again; ) {
 		again = false;
 		for (unsigned i = 0; i < CAP_OOO_MAX; i++) {
 			struct cap_ooo *o = &t->ooo[i];
@@ -46,7 +46,8 @@ static void drain_ooo(struct cap_state *st, const struct cap_frame *f,
 				deliver(st, f, c, dir, o->data + skip, o->len - skip);
 			cap_budget_free(st, o->data, o->len);
 			o->data = NULL;
-			again = true;
+			t->nooo--;
+			again = t->nooo != 0;
 			if (!c->used)
 				return;
 		}
@@ -73,6 +74,7 @@ static void hold(struct cap_state *st, struct cap_conv *c, int dir,
 		memcpy(o->data, p, len);
 		o->seq = seq;
 		o->len = len;
+		t->nooo++;
 		return;
 	}
 	cap_warn_once(st, CAP_W_OOO, "more than %u out-of-order TCP segments "

@@ -25,8 +25,10 @@ enum cap_res { CAP_OK = 0, CAP_NOT_OURS, CAP_TRUNCATED, CAP_INVALID };
 #define CAP_MAX_BUFFERED (16u << 20) /* reassembly and rebuild bytes */
 #define CAP_MAX_SEND (1u << 20)      /* one reassembled Send */
 #define CAP_REBUILD_MAX (256u << 10) /* one rebuilt RPC message */
-#define CAP_RDREQ_MAX 16u            /* outstanding RDMA Reads per direction */
-#define CAP_OOO_MAX 8u               /* out-of-order TCP segments per direction */
+#define CAP_RDREQ_MAX 32u            /* outstanding RDMA Reads per direction */
+#define CAP_OOO_MAX 256u             /* out-of-order TCP segments per direction:
+				      * a fast retransmit of the first segment of
+				      * a scaled window (live siw captures hold 45) */
 
 enum cap_transport { CAP_T_ROCEV2, CAP_T_ROCEV1, CAP_T_IB, CAP_T_IWARP };
 const char *cap_transport_name(enum cap_transport t);
