@@ -13,7 +13,8 @@ PLUGIN_SO := $(BUILD)/plugins/$(WS_RELEASE)/epan/rpcrdma.so
 # Wireshark's headers want GNU C (gnu11); -Wstrict-prototypes and
 # -Wmissing-prototypes stay on for our code.  Wireshark headers trigger
 # none of our warnings with gcc 12 / clang 14.
-PLUGIN_CFLAGS := -std=gnu11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
+PLUGIN_CFLAGS := -std=gnu11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS) \
+	-DRPCRDMA_PLUGIN_VERSION='"$(CODEC_VERSION)"'
 
 # the same plugin under ASan+UBSan for the robustness test (tshark runs it
 # with libasan preloaded); libcodec's sources are compiled in directly
