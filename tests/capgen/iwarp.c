@@ -7,7 +7,8 @@
  * tagged 14-byte and untagged 18-byte headers) and RDMAP (RFC 5040 §4:
  * Send, Send with Invalidate, RDMA Write, Read Request/Response, Terminate).
  * FPDUs go one per TCP segment, or the stream is cut at fixed sizes (split),
- * optionally with segments reordered and one retransmitted (ooo).
+ * optionally with segments reordered and one retransmitted (ooo), or the
+ * first segment of a long stream delivered after all the others (window).
  */
 #include <string.h>
 #include "capgen.h"
@@ -142,7 +143,7 @@ static uint64_t tcp_stream(struct conn *c, int dir, const struct stream *s)
 	size_t cuts[1024], n = 0, i;
 	uint64_t last = 0;
 
-	if (c->split) {
+	if (c->split == 1 || c->split == 2) {   /* fixed-size cuts */
 		for (size_t o = 0; o < s->len && n + 1 < sizeof(cuts) / sizeof(cuts[0]);
 		     o += c->split_at)
 			cuts[n++] = o;
@@ -165,6 +166,16 @@ static uint64_t tcp_stream(struct conn *c, int dir, const struct stream *s)
 			last = tcp_seg(c, dir, c->seq[dir] + (uint32_t)cuts[i],
 				       TH_PSH | TH_ACK, s->b + cuts[i],
 				       cuts[i + 1] - cuts[i]);
+	} else if (c->split == 3 && n >= 8) {
+		/* the first segment lost on the wire: every other one arrives,
+		 * then the fast retransmit of the first (a whole window out of
+		 * order, as in live siw captures) */
+		for (i = 1; i < n; i++)
+			last = tcp_seg(c, dir, c->seq[dir] + (uint32_t)cuts[i],
+				       TH_PSH | TH_ACK, s->b + cuts[i],
+				       cuts[i + 1] - cuts[i]);
+		last = tcp_seg(c, dir, c->seq[dir], TH_PSH | TH_ACK, s->b,
+			       cuts[1]);
 	} else {
 		for (i = 0; i < n; i++)
 			last = tcp_seg(c, dir, c->seq[dir] + (uint32_t)cuts[i],

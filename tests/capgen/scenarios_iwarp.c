@@ -55,6 +55,27 @@ static int ooo(struct gen *g)
 	return iwarp(g, false, 2, 400);
 }
 
+/* A 60 KiB NFS READ whose RDMA Write stream loses its first TCP segment:
+ * the 59 segments after it arrive first, then the fast retransmit. */
+static int window(struct gen *g)
+{
+	struct conn c;
+	struct sess s;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_iwarp(&c, &g->w, LK_ETH, NET_IPV4, false, true);
+	iw_connect(&c);
+	sess_init(&s, &c, 1, 0x6c000001u);
+	ex_getattr3(&s);
+	c.split = 3;
+	ex_read3_chunk(&s, 60 * 1024);
+	c.split = 0;
+	ex_getattr3(&s);
+	iw_terminate(&c, 0, 0x00, 0x00);
+	return gen_close(g);
+}
+
 static int badcrc(struct gen *g)
 {
 	struct conn c;
@@ -93,6 +114,8 @@ const struct scenario scenarios_iwarp[] = {
 	  "iWARP: the stream cut into 300-byte TCP segments" },
 	{ "iwarp-ooo", "iwarp-ooo.pcap", ooo,
 	  "iWARP: 400-byte segments, out of order, one retransmitted" },
+	{ "iwarp-window", "iwarp-window.pcap", window,
+	  "iWARP: a 60 KiB RDMA Write whose first TCP segment comes last" },
 	{ "iwarp-badcrc", "iwarp-badcrc.pcap", badcrc,
 	  "iWARP: one FPDU with a wrong CRC32c, then Terminate" },
 	{ NULL, NULL, NULL, NULL },

@@ -34,7 +34,7 @@ struct cap_tcp_dir {
 	uint32_t next_seq;           /* next stream byte expected */
 	uint8_t *buf;                /* stream bytes not yet framed */
 	uint32_t cap, len;
-	struct cap_ooo ooo[CAP_OOO_MAX];
+	struct cap_ooo *ooo;         /* CAP_OOO_MAX slots, allocated on need */
 	uint32_t nooo;               /* slots in use */
 	uint8_t mpa;                 /* enum cap_mpa_state (cap_iwarp.c) */
 	bool markers, crc;           /* as negotiated (or assumed) */

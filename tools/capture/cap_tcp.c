@@ -34,7 +34,7 @@ static void drain_ooo(struct cap_state *st, const struct cap_frame *f,
 
 	for (bool again = t->nooo != 0; again; ) {
 		again = false;
-		for (unsigned i = 0; i < CAP_OOO_MAX; i++) {
+		for (unsigned i = 0; i < CAP_OOO_MAX && t->ooo; i++) {
 			struct cap_ooo *o = &t->ooo[i];
 			if (!o->data)
 				continue;
@@ -59,6 +59,13 @@ static void hold(struct cap_state *st, struct cap_conv *c, int dir,
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp;
 
+	/* the slots exist only for streams that need them */
+	if (!t->ooo) {
+		t->ooo = cap_budget_alloc(st, CAP_OOO_MAX * sizeof(*t->ooo));
+		if (!t->ooo)
+			return;
+		memset(t->ooo, 0, CAP_OOO_MAX * sizeof(*t->ooo));
+	}
 	for (unsigned i = 0; i < CAP_OOO_MAX; i++) {
 		struct cap_ooo *o = &t->ooo[i];
 		if (o->data && o->seq == seq && o->len >= len)
