@@ -91,8 +91,9 @@ static void dir_free(struct cap_state *st, struct cap_dir *d)
 {
 	cap_reasm_free(st, d);
 	cap_budget_free(st, d->tcp.buf, d->tcp.cap);
-	for (unsigned i = 0; i < CAP_OOO_MAX; i++)
+	for (unsigned i = 0; i < CAP_OOO_MAX && d->tcp.ooo; i++)
 		cap_budget_free(st, d->tcp.ooo[i].data, d->tcp.ooo[i].len);
+	cap_budget_free(st, d->tcp.ooo, d->tcp.ooo ? CAP_OOO_MAX * sizeof(*d->tcp.ooo) : 0);
 }
 
 void cap_conv_close(struct cap_state *st, struct cap_conv *c)
