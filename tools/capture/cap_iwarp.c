@@ -119,7 +119,6 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 		}
 		break;
 	case RDMAP_TERMINATE:
-		c->stats.unmatched++;
 		cap_frame_error(st, f, "RDMAP Terminate: the peer closed the stream "
 				"on an error");
 		break;
