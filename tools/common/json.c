@@ -16,22 +16,9 @@ void json_init(struct json *j, struct obuf *o)
 }
 
 /* Before any value or key: a comma when the level already holds an item. */
-static void separate(struct json *j)
-{
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
-
-	if (j->after_key) {
-		j->after_key = false;
-		return;
-	}
-	if (j->has_items & bit)
-		ob_putc(j->o, ',');
-	j->has_items |= bit;
-}
-
 static void nest_open(struct json *j, char c)
 {
-	separate(j);
+	json_separate(j);
 	ob_putc(j->o, c);
 	if (j->depth < JSON_MAX_DEPTH)
 		j->depth++;
@@ -91,6 +78,19 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/* 1 for the bytes that stand for themselves in a JSON string: printable
+ * ASCII but '"' (0x22) and '\\' (0x5c) */
+#define P16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+static const unsigned char plain[256] = {
+	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	[0x30] = P16,
+	[0x40] = P16,
+	[0x50] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	[0x60] = P16,
+	[0x70] = P16,
+};
+#undef P16
+
 static void escape(struct obuf *o, const unsigned char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -100,7 +100,7 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+		if (plain[c]) {
 			i++;
 			continue;
 		}
@@ -132,19 +132,9 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	ob_write(o, (const char *)s + start, len - start);
 }
 
-/* keys are the printers' own literals: plain ASCII, nothing to escape */
-void json_key(struct json *j, const char *key)
-{
-	separate(j);
-	ob_putc(j->o, '"');
-	ob_puts(j->o, key);
-	ob_write(j->o, "\":", 2);
-	j->after_key = true;
-}
-
 void json_strn(struct json *j, const char *s, size_t len)
 {
-	separate(j);
+	json_separate(j);
 	ob_putc(j->o, '"');
 	escape(j->o, (const unsigned char *)s, len);
 	ob_putc(j->o, '"');
@@ -161,19 +151,19 @@ void json_str(struct json *j, const char *s)
 
 void json_u64(struct json *j, uint64_t v)
 {
-	separate(j);
+	json_separate(j);
 	ob_u64(j->o, v);
 }
 
 void json_i64(struct json *j, int64_t v)
 {
-	separate(j);
+	json_separate(j);
 	ob_i64(j->o, v);
 }
 
 void json_bool(struct json *j, bool v)
 {
-	separate(j);
+	json_separate(j);
 	if (v)
 		ob_write(j->o, "true", 4);
 	else
@@ -182,19 +172,19 @@ void json_bool(struct json *j, bool v)
 
 void json_null(struct json *j)
 {
-	separate(j);
+	json_separate(j);
 	ob_write(j->o, "null", 4);
 }
 
 void json_time(struct json *j, int64_t sec, uint32_t usec)
 {
-	separate(j);
+	json_separate(j);
 	ob_time(j->o, sec, usec);
 }
 
 void json_hexstr(struct json *j, const uint8_t *p, size_t len)
 {
-	separate(j);
+	json_separate(j);
 	ob_putc(j->o, '"');
 	ob_hexbytes(j->o, p, len);
 	ob_putc(j->o, '"');

@@ -27,7 +27,30 @@ void json_obj_begin(struct json *j);
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j);
 void json_arr_end(struct json *j);
-void json_key(struct json *j, const char *key);   /* plain ASCII, unescaped */
+/* the comma before an item, unless it follows a key or opens its level */
+static inline void json_separate(struct json *j)
+{
+	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->has_items & bit)
+		ob_putc(j->o, ',');
+	j->has_items |= bit;
+}
+
+/* keys are the printers' own literals: plain ASCII, nothing to escape;
+ * inline so that their length is known at compile time */
+static inline void json_key(struct json *j, const char *key)
+{
+	json_separate(j);
+	ob_putc(j->o, '"');
+	ob_puts(j->o, key);
+	ob_write(j->o, "\":", 2);
+	j->after_key = true;
+}
 
 void json_str(struct json *j, const char *s);          /* NULL prints null */
 void json_strn(struct json *j, const char *s, size_t len);

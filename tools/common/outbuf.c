@@ -13,7 +13,7 @@ void ob_flush(struct obuf *o)
 	o->n = 0;
 }
 
-void ob_write(struct obuf *o, const char *s, size_t len)
+void ob_write_slow(struct obuf *o, const char *s, size_t len)
 {
 	size_t room;
 
@@ -30,20 +30,29 @@ void ob_write(struct obuf *o, const char *s, size_t len)
 	}
 }
 
-void ob_puts(struct obuf *o, const char *s)
-{
-	ob_write(o, s, strlen(s));
-}
-
-/* digits of v, right-aligned in tmp[24]; returns the first digit */
+/* digits of v, right-aligned in tmp[24]; returns the first digit.  Two
+ * digits per division: integers are most of what the JSON printer writes. */
 static char *u64_digits(uint64_t v, char tmp[24])
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char *p = tmp + 24;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		*--p = pairs[2 * r + 1];
+		*--p = pairs[2 * r];
+	}
+	if (v >= 10) {
+		*--p = pairs[2 * v + 1];
+		*--p = pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return p;
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define OBUF_SIZE 4096
 
@@ -26,8 +27,24 @@ static inline void ob_init(struct obuf *o, FILE *f)
 }
 
 void ob_flush(struct obuf *o);
-void ob_write(struct obuf *o, const char *s, size_t len);
-void ob_puts(struct obuf *o, const char *s);
+void ob_write_slow(struct obuf *o, const char *s, size_t len);
+
+/* Inline so that short, constant-length writes (keys, punctuation) become
+ * a few moves: the JSON printer makes dozens of them per message. */
+static inline void ob_write(struct obuf *o, const char *s, size_t len)
+{
+	if (len <= sizeof(o->b) - o->n) {
+		memcpy(o->b + o->n, s, len);
+		o->n += len;
+	} else {
+		ob_write_slow(o, s, len);
+	}
+}
+
+static inline void ob_puts(struct obuf *o, const char *s)
+{
+	ob_write(o, s, strlen(s));   /* strlen of a literal is folded */
+}
 
 static inline void ob_putc(struct obuf *o, char c)
 {
