@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-capture.sh BUILD - the capture part of `make bench`: generate
 # BUILD/bench/bench-1m.pcap (1,000,000 frames, tests/capgen) when missing,
-# then time rpcrdma-decode -r (quiet, and --json) and tshark's rpcordma
+# then time rpcrdma-decode -r (quiet, one line per message, --json) and tshark's rpcordma
 # fields on it, with peak RSS from /usr/bin/time, and print one table.
 set -u
 build=${1:-${BUILD:-build}}
@@ -47,6 +47,7 @@ run() {
 order=()
 if [ -x "$dec" ]; then
 	run "rpcrdma-decode -q" "$dec" -r "$cap" -q; order+=("rpcrdma-decode -q")
+	run "rpcrdma-decode (lines)" "$dec" -r "$cap"; order+=("rpcrdma-decode (lines)")
 	run "rpcrdma-decode --json" "$dec" -r "$cap" --json; order+=("rpcrdma-decode --json")
 fi
 if command -v tshark >/dev/null; then
