@@ -417,6 +417,20 @@ for l in sys.stdin:
 	assert_output --regexp 'backward calls [1-9]'
 }
 
+@test "--json marks backward-direction messages and multi-packet Sends" {
+	need rocev2-bidir.pcap
+	need rocev2-v1-multisend.pcap
+	run "$D" --json -r "$CAPS/rocev2-bidir.pcap"
+	assert_success
+	# every CB_COMPOUND call and its reply are backward; NFS COMPOUNDs are not
+	[ "$(jq -r 'select(.rpc.proc_name == "CB_COMPOUND") | .backward' <<<"$output" | sort -u)" = true ]
+	[ "$(jq -r 'select(.rpc.proc_name == "COMPOUND") | .backward' <<<"$output" | sort -u)" = false ]
+	run "$D" --json -r "$CAPS/rocev2-v1-multisend.pcap"
+	assert_success
+	# a Send of several packets names its first frame and its packet count
+	jq -e -s 'map(select(.frames != null)) | length > 0 and all(.frames > 1 and .first_frame < .frame)' <<<"$output"
+}
+
 @test "Version Two decodes" {
 	need rocev2-v2.pcap
 	run "$D" -r "$CAPS/rocev2-v2.pcap"

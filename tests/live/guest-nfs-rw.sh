@@ -73,17 +73,30 @@ if ((backchannel)); then
     # A file the server made itself (never opened for write over NFS): the
     # client's read open gets a read delegation, and a local write on the server
     # breaks it: CB_RECALL on the backchannel, then DELEGRETURN.
-    echo "delegate me" > "$export_dir/deleg-$name"
-    exec 3<"$mnt/deleg-$name"
-    cat <&3 >/dev/null
-    if ! grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states; then
-        echo "nfs-rw: the server granted no delegation" >&2
+    # The server grants delegations only once it has probed the backchannel
+    # (CB_NULL), which under TCG can come seconds after the mount: try fresh
+    # files for up to 20 s.
+    granted=0
+    for try in $(seq 1 20); do
+        deleg=deleg-$name-$try
+        echo "delegate me" > "$export_dir/$deleg"
+        exec 3<"$mnt/$deleg"
+        cat <&3 >/dev/null
+        if grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states; then
+            granted=1
+            break
+        fi
+        exec 3<&-
+        sleep 1
+    done
+    if ((!granted)); then
+        echo "nfs-rw: the server granted no delegation in 20 tries" >&2
         exit 1
     fi
-    say "break the delegation from the server side"
-    timeout 60 sh -c "echo recall >> '$export_dir/deleg-$name'"
+    say "delegation granted (try $try); break it from the server side"
+    timeout 60 sh -c "echo recall >> '$export_dir/$deleg'"
     exec 3<&-
-    rm -f "$mnt/deleg-$name"
+    rm -f "$mnt"/deleg-"$name"-*
     sleep 1
 fi
 

@@ -106,6 +106,11 @@ static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
 	x->dst = d->dst_txt;
 	x->transport = cap_transport_name(c->transport);
 	x->conversation = c->id;
+	if (es) {
+		x->backward = es->backward;
+		x->first_frame = es->first;
+		x->nframes = es->frags;
+	}
 	if (st->o->json) {
 		msgprint_json(st->out, m, x);
 	} else if (st->o->verbose) {

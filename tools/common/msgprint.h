@@ -23,6 +23,10 @@ struct msg_ctx {
 	const char *src, *dst;      /* "198.18.0.1:20049", "fe80::1/qp 0x11" ... */
 	const char *transport;      /* "rocev2" "rocev1" "infiniband" "iwarp" */
 	uint32_t conversation;      /* 1-based */
+	bool backward;              /* backward direction (BIDI 2.2): a call
+				     * from the server, a reply from the client */
+	uint64_t first_frame;       /* first packet of a multi-packet Send */
+	uint32_t nframes;           /* packets of the Send (0 or 1: one) */
 
 	/* The whole RPC message when it was rebuilt from chunks; NULL: the
 	 * inline payload is the RPC message (or its reduced form). */

@@ -162,6 +162,11 @@ static void capture_keys(struct json *j, const struct msg_ctx *c)
 	json_kstr(j, "dst", c->dst);
 	json_kstr(j, "transport", c->transport);
 	json_ku64(j, "conversation", c->conversation);
+	json_kbool(j, "backward", c->backward);
+	if (c->nframes > 1) {
+		json_ku64(j, "first_frame", c->first_frame);
+		json_ku64(j, "frames", c->nframes);
+	}
 }
 
 void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
