@@ -277,8 +277,11 @@ if [ -f "$ASO" ] && [ -f "$libasan" ] && [ -f "$libubsan" ]; then
 		as_user LD_PRELOAD="$libasan $libubsan" ASAN_OPTIONS=detect_leaks=0 \
 			WIRESHARK_PLUGIN_DIR="$BUILD/plugin-asan" tshark -2 -V -r "$in" >/dev/null 2>"$T/asan.err"
 		rc=$?
-		if [ $rc -ge 128 ] || grep -qE "runtime error|AddressSanitizer|[Dd]issector bug" "$T/asan.err"; then
-			bad="$bad seed=$s(rc=$rc): $(grep -m1 -E 'runtime error|AddressSanitizer|issector bug' "$T/asan.err")"
+		# "Dissector bug, protocol RPCoRDMA" is Wireshark's own built-in
+		# (the robustness test above shows it without the plugin too)
+		if [ $rc -ge 128 ] || grep -vE "Dissector bug, protocol RPCoRDMA," "$T/asan.err" |
+			grep -qE "runtime error|AddressSanitizer|[Dd]issector bug"; then
+			bad="$bad seed=$s(rc=$rc): $(grep -vE 'Dissector bug, protocol RPCoRDMA,' "$T/asan.err" | grep -m1 -E 'runtime error|AddressSanitizer|issector bug')"
 		fi
 	done
 	if [ -z "$bad" ]; then ok "ASan+UBSan plugin: fixture and 6 corrupted copies, two passes, no error"

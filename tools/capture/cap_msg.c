@@ -268,13 +268,18 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 
 	/* a well-formed RDMA2_OPTIONAL of a type this receiver lacks is not a
 	 * fault of the sender (V2 3.1) */
+	/* one fault, one line: the specific check when there is one, else
+	 * bad-header naming the codec's reason */
 	if (m->action != RPCRDMA_ACCEPT && m->action != RPCRDMA_REPLY_INVAL_OPTION) {
+		const char *check = "bad-header";
+		const char *sec = rpcrdma_reason_section(m->reason);
+
 		for (size_t i = 0; i < sizeof(specific) / sizeof(specific[0]); i++)
-			if (specific[i].r == m->reason)
-				cap_lint(st, f->num, specific[i].check,
-					 specific[i].sec, "%s",
-					 rpcrdma_reason_text(m->reason));
-		cap_lint(st, f->num, "bad-header", rpcrdma_reason_section(m->reason),
+			if (specific[i].r == m->reason) {
+				check = specific[i].check;
+				sec = specific[i].sec;
+			}
+		cap_lint(st, f->num, check, sec,
 			 "%s: %s (offset %u; receiver must %s)",
 			 rpcrdma_reason_name(m->reason),
 			 rpcrdma_reason_text(m->reason), m->fault_off,
