@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 35-oracle: tshark is the referee.  For every capture tshark can read (the
-# generated ones in $BUILD/captures and any real ones in tests/captures),
+# generated ones in $BUILD/captures, the real ones in tests/captures and the
+# regression cuts of real captures in tests/oracle/regress),
 # tshark's built-in rpcordma fields and rpcrdma-decode -r --json must agree
 # on every frame tshark decodes as RPC-over-RDMA Version One: xid, version,
 # credits, message type, chunk counts and every segment's position, handle,
@@ -21,7 +22,7 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
-caps=("$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng)
+caps=("$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng "$TOP"/tests/oracle/regress/*.pcap)
 if [ ${#caps[@]} -eq 0 ]; then
 	skip "oracle" "no captures in $BUILD/captures (make captures)"
 	echo "1..$n"; exit 0

@@ -92,6 +92,42 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 }
 
 /*
+ * Was this request PSN seen before?  Marks it seen.  Not "behind the highest
+ * PSN": after a PSN sequence error NAK the requester resends packets that
+ * never reached the responder, and a capture on the wire may not have had
+ * them either, so only a PSN actually seen is a retransmission.  Far behind
+ * the window: an old retransmission; further (PSN_RETRANS_WINDOW): the QP
+ * was reset and reused, a new sequence.
+ */
+static bool psn_seen(struct cap_dir *d, uint32_t psn)
+{
+	const uint32_t w = CAP_PSN_SEEN;
+	int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : (int32_t)w;
+	uint64_t *bit_word = &d->psn_seen[(psn % w) / 64];
+	uint64_t bit = 1ull << (psn % 64);
+
+	if (df > 0 || df <= -PSN_RETRANS_WINDOW) {      /* ahead, or new */
+		if (df >= (int32_t)w || df <= -PSN_RETRANS_WINDOW) {
+			memset(d->psn_seen, 0, sizeof(d->psn_seen));
+		} else {
+			for (uint32_t q = d->last_psn + 1; df > 0; df--, q++)
+				d->psn_seen[((q & PSN_MASK) % w) / 64] &=
+					~(1ull << ((q & PSN_MASK) % 64));
+		}
+		d->have_last_psn = true;
+		d->last_psn = psn;
+		*bit_word |= bit;
+		return false;
+	}
+	if (df <= -(int32_t)w)                          /* before the window */
+		return true;
+	if (*bit_word & bit)
+		return true;
+	*bit_word |= bit;
+	return false;
+}
+
+/*
  * An RDMA READ response packet carries no address: its place is its PSN.
  * Response packets of a request with PSN q have PSNs q, q+1, ... and all
  * but the last carry exactly one path MTU (IBTA 9.7.4.1.3, learnt from any
@@ -253,22 +289,15 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	}
 	struct cap_dir *d = &c->d[dir];
 
-	/* requests share one PSN sequence per direction: an old PSN is a
-	 * retransmission (IBTA 9.7.5.1.2) */
-	if (op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) {
-		int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : 1;
-		/* far behind is not a retransmission but a new PSN sequence
-		 * (the QP was reset and reused) */
-		if (df <= 0 && df > -PSN_RETRANS_WINDOW) {
-			c->stats.retrans++;
-			st->stats.total.retrans++;
-			/* its responses come again: keep the request known */
-			if (op == OP_READ_REQ)
-				read_request(st, f, c, dir, psn, p + BTH_LEN);
-			return CAP_OK;
-		}
-		d->have_last_psn = true;
-		d->last_psn = psn;
+	/* requests share one PSN sequence per direction: a PSN seen before
+	 * is a retransmission (IBTA 9.7.5.1.2) */
+	if ((op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) && psn_seen(d, psn)) {
+		c->stats.retrans++;
+		st->stats.total.retrans++;
+		/* its responses come again: keep the request known */
+		if (op == OP_READ_REQ)
+			read_request(st, f, c, dir, psn, p + BTH_LEN);
+		return CAP_OK;
 	}
 	switch (op) {
 	case OP_SEND_FIRST:

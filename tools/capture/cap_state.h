@@ -67,8 +67,11 @@ struct cap_dir {
 	struct cap_rdreq rd[CAP_RDREQ_MAX];
 	unsigned rd_next;
 	uint32_t pmtu;               /* IB: READ response payload per packet */
-	uint32_t last_psn;
+	uint32_t last_psn;           /* highest request PSN seen */
 	bool have_last_psn;
+	uint64_t psn_seen[CAP_PSN_SEEN / 64]; /* bit psn % CAP_PSN_SEEN: seen,
+				      * for PSNs in (last_psn - CAP_PSN_SEEN,
+				      * last_psn] (cap_ib.c psn_seen) */
 	/* iWARP */
 	struct cap_tcp_dir tcp;
 	/* flow control: calls this endpoint has outstanding, credits the

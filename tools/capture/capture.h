@@ -26,6 +26,7 @@ enum cap_res { CAP_OK = 0, CAP_NOT_OURS, CAP_TRUNCATED, CAP_INVALID };
 #define CAP_MAX_SEND (1u << 20)      /* one reassembled Send */
 #define CAP_REBUILD_MAX (256u << 10) /* one rebuilt RPC message */
 #define CAP_RDREQ_MAX 32u            /* outstanding RDMA Reads per direction */
+#define CAP_PSN_SEEN 1024u          /* request PSNs remembered per direction */
 #define CAP_OOO_MAX 256u             /* out-of-order TCP segments per direction:
 				      * a fast retransmit of the first segment of
 				      * a scaled window (live siw captures hold 45) */
