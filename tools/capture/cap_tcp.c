@@ -42,14 +42,19 @@ static void drain_ooo(struct cap_state *st, const struct cap_frame *f,
 			if (d > 0)
 				continue;
 			uint32_t skip = (uint32_t)-d;
-			if (skip < o->len)
-				deliver(st, f, c, dir, o->data + skip, o->len - skip);
-			cap_budget_free(st, o->data, o->len);
+			uint8_t *data = o->data;
+			uint32_t len = o->len;
+
+			/* take the slot first: a delivery that closes the
+			 * conversation frees every slot and the slot array */
 			o->data = NULL;
 			t->nooo--;
-			again = t->nooo != 0;
+			if (skip < len)
+				deliver(st, f, c, dir, data + skip, len - skip);
+			cap_budget_free(st, data, len);
 			if (!c->used)
 				return;
+			again = t->nooo != 0;
 		}
 	}
 }
