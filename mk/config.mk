@@ -34,3 +34,6 @@ INSTALL_TARGETS :=
 
 $(BUILD)/%/.dir:
 	@mkdir -p $(@D) && touch $@
+# directory markers are not intermediate files: keep them (and keep make
+# quiet after the test summary line)
+.PRECIOUS: $(BUILD)/%/.dir
