@@ -298,20 +298,9 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 		t->mpa = MPA_BAD;
 		return;
 	}
-	if (t->len + len > t->cap) {
-		uint32_t ncap = t->cap ? t->cap : 8192;
-		while (ncap < t->len + len)
-			ncap *= 2;
-		uint8_t *nb = cap_budget_alloc(st, ncap);
-		if (!nb) {
-			t->mpa = MPA_BAD;
-			return;
-		}
-		if (t->len)
-			memcpy(nb, t->buf, t->len);
-		cap_budget_free(st, t->buf, t->cap);
-		t->buf = nb;
-		t->cap = ncap;
+	if (!cap_budget_grow(st, &t->buf, &t->cap, t->len, t->len + len, 8192)) {
+		t->mpa = MPA_BAD;
+		return;
 	}
 	memcpy(t->buf + t->len, p, len);
 	t->len += len;

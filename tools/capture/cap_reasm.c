@@ -26,20 +26,9 @@ static bool append(struct cap_state *st, const struct cap_frame *f,
 		d->sactive = false;
 		return false;
 	}
-	if (d->slen + len > d->scap) {
-		uint32_t ncap = d->scap ? d->scap : 4096;
-		while (ncap < d->slen + len)
-			ncap *= 2;
-		uint8_t *nb = cap_budget_alloc(st, ncap);
-		if (!nb) {
-			d->sactive = false;
-			return false;
-		}
-		if (d->slen)
-			memcpy(nb, d->sbuf, d->slen);
-		cap_budget_free(st, d->sbuf, d->scap);
-		d->sbuf = nb;
-		d->scap = ncap;
+	if (!cap_budget_grow(st, &d->sbuf, &d->scap, d->slen, d->slen + len, 4096)) {
+		d->sactive = false;
+		return false;
 	}
 	memcpy(d->sbuf + d->slen, p, len);
 	d->slen += len;

@@ -57,6 +57,29 @@ void *cap_budget_alloc(struct cap_state *st, size_t n)
 	return p;
 }
 
+/* Make *buf (capacity *cap, `used` bytes in it) hold at least `need` bytes,
+ * keeping its contents: capacities double from `first`.  False, buffer
+ * untouched, when the budget says no. */
+bool cap_budget_grow(struct cap_state *st, uint8_t **buf, uint32_t *cap,
+		     uint32_t used, uint32_t need, uint32_t first)
+{
+	uint32_t ncap = *cap ? *cap : first;
+
+	if (need <= *cap)
+		return true;
+	while (ncap < need)
+		ncap *= 2;
+	uint8_t *nb = cap_budget_alloc(st, ncap);
+	if (!nb)
+		return false;
+	if (used)
+		memcpy(nb, *buf, used);
+	cap_budget_free(st, *buf, *cap);
+	*buf = nb;
+	*cap = ncap;
+	return true;
+}
+
 void cap_budget_free(struct cap_state *st, void *p, size_t n)
 {
 	if (!p)

@@ -18,10 +18,18 @@
  * from "not RPC-over-RDMA traffic" (not ours, silently skipped). */
 enum cap_res { CAP_OK = 0, CAP_NOT_OURS, CAP_TRUNCATED, CAP_INVALID };
 
-/* Fixed limits: state stays bounded whatever the capture holds. */
+/* Fixed limits: state stays bounded whatever the capture holds.  The
+ * table sizes can be set smaller at build time (the capture fuzz target
+ * does, so that each input sets up quickly and reaches the limits). */
+#ifndef CAP_MAX_CONVS
 #define CAP_MAX_CONVS 4096u          /* open conversations */
+#endif
+#ifndef CAP_MAX_CALLS
 #define CAP_MAX_CALLS 65536u         /* outstanding calls (all conversations) */
+#endif
+#ifndef CAP_MAX_SEGS
 #define CAP_MAX_SEGS 65536u          /* outstanding advertised segments */
+#endif
 #define CAP_MAX_BUFFERED (16u << 20) /* reassembly and rebuild bytes */
 #define CAP_MAX_SEND (1u << 20)      /* one reassembled Send */
 #define CAP_REBUILD_MAX (256u << 10) /* one rebuilt RPC message */
@@ -113,6 +121,8 @@ void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 		   uint16_t port, bool with_port);
 void *cap_budget_alloc(struct cap_state *st, size_t n);
 void cap_budget_free(struct cap_state *st, void *p, size_t n);
+bool cap_budget_grow(struct cap_state *st, uint8_t **buf, uint32_t *cap,
+		     uint32_t used, uint32_t need, uint32_t first);
 void cap_warn_once(struct cap_state *st, unsigned which, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cap_progress_clear(struct cap_state *st);
