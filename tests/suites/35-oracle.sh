@@ -44,46 +44,32 @@ if [ $? -eq 2 ] && grep -q "not built yet" "$tmp/err"; then
 	echo "1..$n"; exit 0
 fi
 
-# the comparison itself must be able to fail: one handle changed
-F0=$BUILD/captures/rocev2-v1-chunks.pcap
-if [ -f "$F0" ]; then
-	tshark -r "$F0" -Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number \
-		-e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type \
-		-e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count \
-		-e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle \
-		-e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode \
-		-e rpcordma.vers_low -e rpcordma.vers_high >"$tmp/ts0" 2>/dev/null
-	"$DEC" -r "$F0" --json 2>/dev/null | sed '0,/"handle":\([0-9]*\)/s//"handle":1\1/' >"$tmp/dec0"
-	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts0" "$tmp/dec0" 2>&1)
-	if [ $? -eq 1 ] && grep -q "handle" <<<"$res"; then
-		ok "the oracle catches one changed segment handle ($res)"
-	else
-		notok "the oracle catches one changed segment handle (got: $res)"
-	fi
-fi
-F1=$BUILD/captures/lint-xid-mismatch.pcap
-if [ -f "$F1" ]; then
-	tshark -r "$F1" -Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number \
-		-e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type \
-		-e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count \
-		-e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle \
-		-e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode \
-		-e rpcordma.vers_low -e rpcordma.vers_high >"$tmp/ts1" 2>/dev/null
-	"$DEC" -r "$F1" --json 2>/dev/null | sed 's/"error":{"code":2/"error":{"code":1/' >"$tmp/dec1"
-	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts1" "$tmp/dec1" 2>&1)
-	if [ $? -eq 1 ] && grep -q "error" <<<"$res"; then
-		ok "the oracle catches a changed RDMA_ERROR code ($res)"
-	else
-		notok "the oracle catches a changed RDMA_ERROR code (got: $res)"
-	fi
-fi
-
 F=(-Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number
    -e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type
    -e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count
    -e rpcordma.position -e rpcordma.segment_count -e rpcordma.rdma_handle
    -e rpcordma.rdma_length -e rpcordma.rdma_offset -e rpcordma.errcode
    -e rpcordma.vers_low -e rpcordma.vers_high)
+
+# the comparison itself must be able to fail: falsify one field of our
+# output (sed expression) and the oracle must name it
+must_catch() {   # must_catch CAPTURE SED-EXPR WORD DESCRIPTION
+	local cap=$1 expr=$2 word=$3 what=$4 res
+	[ -f "$cap" ] || return 0
+	tshark -r "$cap" "${F[@]}" >"$tmp/ts0" 2>/dev/null
+	"$DEC" -r "$cap" --json 2>/dev/null | sed "$expr" >"$tmp/dec0"
+	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts0" "$tmp/dec0" 2>&1)
+	if [ $? -eq 1 ] && grep -q "$word" <<<"$res"; then
+		ok "the oracle catches $what ($res)"
+	else
+		notok "the oracle catches $what (got: $res)"
+	fi
+}
+must_catch "$BUILD/captures/rocev2-v1-chunks.pcap" '0,/"handle":\([0-9]*\)/s//"handle":1\1/' \
+	handle "one changed segment handle"
+must_catch "$BUILD/captures/lint-xid-mismatch.pcap" 's/"error":{"code":2/"error":{"code":1/' \
+	error "a changed RDMA_ERROR code"
+
 for f in "${caps[@]}"; do
 	b=$(basename "$f")
 	tshark -r "$f" "${F[@]}" >"$tmp/ts" 2>"$tmp/tserr"
