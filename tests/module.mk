@@ -25,6 +25,14 @@ $(BUILD)/fuzz/fuzz_codec_%: tests/fuzz/fuzz_codec_%.c $(CODEC_SRCS) $(CODEC_HDRS
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(CODEC_CPPFLAGS) -Ilibcodec/src -o $@ $< $(CODEC_SRCS)
 
+# the capture pipeline (tools/capture + tools/common), without main(); small
+# tables so that each input sets up fast and the limits are reached
+FUZZ_CAPTURE_SRCS = $(CODEC_SRCS) $(TOOLS_COMMON_SRCS) $(sort $(wildcard tools/capture/*.c))
+$(BUILD)/fuzz/fuzz_capture: tests/fuzz/fuzz_capture.c $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=256u -DCAP_MAX_SEGS=256u \
+		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap
+
 # codec micro-benchmark (make bench)
 BENCH_DEPS += $(BUILD)/bench/bench_codec
 $(BUILD)/bench/bench_codec: tests/bench/bench_codec.c $(CODEC_A) | $(BUILD)/bench/.dir

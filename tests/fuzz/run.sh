@@ -2,7 +2,8 @@
 # run.sh [SECONDS | -runs=N]: run every libFuzzer target in $BUILD/fuzz,
 # seeded from the hand-written vectors; print one TAP line per target with
 # the number of inputs executed.  `make fuzz` runs 60 s each by default;
-# `make check` runs -runs=100000.
+# `make check` runs -runs=100000 (the capture pipeline target: 20000, a
+# whole capture per input).
 set -u
 arg=${1:-60}
 case $arg in -runs=*) limit=$arg ;; *) limit=-max_total_time=$arg ;; esac
@@ -15,6 +16,13 @@ awk -v dir="$corpus_seed" '
 	/^hex *=/ { sub(/^hex *= */, ""); sub(/#.*/, ""); gsub(/[ :\t]/, ""); hex = hex $0 }
 	END { if (hex != "") print hex > (dir "/" name) }' "$top/tests/vectors/vectors.txt" 2>/dev/null
 for f in "$corpus_seed"/*; do [ -f "$f" ] && xxd -r -p "$f" > "$f.bin" 2>/dev/null && mv "$f.bin" "$f"; done
+# the capture target's seeds: the generated and real captures up to 64 KiB
+capture_seed=$BUILD/fuzz/seed-capture
+mkdir -p "$capture_seed"
+for f in "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$top"/tests/captures/*.pcap \
+	 "$top"/tests/oracle/regress/*.pcap; do
+	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ] && cp "$f" "$capture_seed/"
+done
 n=0 rc=0
 for t in "$BUILD"/fuzz/fuzz_*; do
 	[ -x "$t" ] || continue
@@ -22,8 +30,17 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 	corpus=$BUILD/fuzz/corpus-$name
 	mkdir -p "$corpus"
 	log=$BUILD/fuzz/$name.log
-	if "$t" $limit -rss_limit_mb=1024 -artifact_prefix="$BUILD/fuzz/$name-" \
-		"$corpus" "$corpus_seed" >"$log" 2>&1; then
+	seed=$corpus_seed extra=
+	case $name in
+	fuzz_capture)   # whole capture files: seeded with the test captures
+		seed=$capture_seed
+		extra="-max_len=65536 -close_fd_mask=2"
+		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
+	*) limit_t=$limit ;;
+	esac
+	# shellcheck disable=SC2086
+	if "$t" $limit_t $extra -rss_limit_mb=2048 -artifact_prefix="$BUILD/fuzz/$name-" \
+		"$corpus" "$seed" >"$log" 2>&1; then
 		runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+')
 		echo "ok $n - $name: ${runs:-?} inputs, no finding"
 	else
