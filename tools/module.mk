@@ -1,9 +1,12 @@
-# tools: rpcrdma-decode (hex and captures).  Sources are globbed: add files,
-# not rules.  tools/common is shared by every tool.
+# tools: rpcrdma-decode (hex and captures) here; every other tool and the
+# transport add themselves with a tools/<dir>/module.mk of their own (included
+# at the end).  Sources are globbed: add files, not rules.  tools/common is
+# shared by every tool.
 TOOLS_CPPFLAGS := $(CODEC_CPPFLAGS) -Itools/common -Itools/decode -Itools/capture \
+	-Itools/transport -Itools/ulb \
 	-DRPCRDMA_TOOLS_VERSION='"$(CODEC_VERSION)"'
 TOOLS_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
-TOOLS_HDRS := $(wildcard tools/common/*.h tools/decode/*.h tools/capture/*.h)
+TOOLS_HDRS := $(wildcard tools/*/*.h)
 DECODE_SRCS := $(sort $(wildcard tools/decode/*.c tools/capture/*.c))
 DECODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS))
 DECODE_BIN := $(BIN)/rpcrdma-decode
@@ -16,10 +19,16 @@ $(BUILD)/obj/%.o: %.c $(TOOLS_HDRS) $(CODEC_HDRS)
 $(DECODE_BIN): $(DECODE_OBJS) $(CODEC_A) | $(BIN)/.dir
 	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap
 
+# the transport and ULBs first (tools/transport/module.mk defines live_tool),
+# then each live tool's own fragment
+LIVE_TOOL_BINS :=
+-include tools/transport/module.mk
+-include $(filter-out tools/transport/module.mk,$(sort $(wildcard tools/*/module.mk)))
+
 .PHONY: install-tools
 INSTALL_TARGETS += install-tools
-install-tools: $(DECODE_BIN)
+install-tools: $(DECODE_BIN) $(LIVE_TOOL_BINS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
-	install -m 755 $(DECODE_BIN) $(DESTDIR)$(BINDIR)/
+	install -m 755 $(DECODE_BIN) $(LIVE_TOOL_BINS) $(DESTDIR)$(BINDIR)/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for c in completion/*; do [ -e "$$c" ] && install -m 644 "$$c" $(DESTDIR)$(COMPLETIONDIR)/; done; true

@@ -310,6 +310,62 @@ unsigned rpcrdma_chunks_needed(size_t hdr_len, size_t call_len,
 			       size_t reply_ddp, uint32_t call_threshold,
 			       uint32_t reply_threshold);
 
+/* -------- connection private data (RFC 8797 §3): 8 bytes the Linux client
+ * and server exchange in the CM REQ/REP (RoCE, IB) or MPA Request/Reply
+ * (iWARP) -------- */
+#define RPCRDMA_CM_PRIVATE_MAGIC 0xf6ab0e18u
+#define RPCRDMA_CM_PRIVATE_VERSION 1u
+#define RPCRDMA_CM_PRIVATE_SIZE 8u
+#define RPCRDMA_CM_FLAG_REMOTE_INVALIDATE 0x01u
+
+struct rpcrdma_cm_private {
+	uint32_t pd_magic;         /* RPCRDMA_CM_PRIVATE_MAGIC */
+	uint8_t pd_version;        /* 1 */
+	uint8_t pd_flags;          /* RPCRDMA_CM_FLAG_* */
+	uint32_t max_send_size;    /* bytes, decoded from (size/1024 - 1) */
+	uint32_t max_recv_size;
+};
+
+enum rpcrdma_cm_result {
+	RPCRDMA_CM_OK = 0,
+	RPCRDMA_CM_ABSENT,         /* shorter than 8 bytes or another magic:
+				    * not RFC 8797 data, use version defaults */
+	RPCRDMA_CM_BAD_VERSION,    /* our magic, unknown version: ignore it */
+};
+
+/* Decode private data received with a connect request or accept (any
+ * length: the CM pads it).  *out is filled only on RPCRDMA_CM_OK. */
+enum rpcrdma_cm_result rpcrdma_cm_private_decode(const uint8_t *buf,
+						 size_t len,
+						 struct rpcrdma_cm_private *out);
+/* Encode ours; sizes are rounded down to a multiple of 1024 within
+ * 1 KiB..256 KiB.  Returns 8, or 0 when cap < 8. */
+size_t rpcrdma_cm_private_encode(const struct rpcrdma_cm_private *in,
+				 uint8_t *buf, size_t cap);
+
+/* -------- credit accounting of one requester (V1 §4.3.1, V2 §5; forward
+ * and backward directions are accounted apart: BIDI §4) -------- */
+struct rpcrdma_credits {
+	uint32_t requested;        /* what our calls ask for (rdma_credit) */
+	uint32_t granted;          /* the responder's last grant; 1 until the
+				    * first non-error reply */
+	uint32_t outstanding;      /* calls sent, reply not yet received */
+	bool have_grant;           /* a non-error reply has been seen */
+};
+void rpcrdma_credits_init(struct rpcrdma_credits *c, uint32_t requested);
+/* The current limit: min(requested, granted), never below 1. */
+uint32_t rpcrdma_credits_limit(const struct rpcrdma_credits *c);
+/* May one more call be sent now? */
+bool rpcrdma_credits_may_send(const struct rpcrdma_credits *c);
+void rpcrdma_credits_sent(struct rpcrdma_credits *c);
+/* A reply to an outstanding call arrived; rdma_credit from its header.
+ * An RDMA_ERROR reply frees the slot but updates no grant (V1 §4.3.1:
+ * the grant comes from a valid, non-error reply). */
+void rpcrdma_credits_reply(struct rpcrdma_credits *c, uint32_t rdma_credit,
+			   bool is_error);
+/* A call was abandoned without a reply (timeout, disconnect). */
+void rpcrdma_credits_forget(struct rpcrdma_credits *c);
+
 /* Worst-case header sizes, in bytes */
 #define RPCRDMA_SEGMENT_SIZE 16u
 #define RPCRDMA_READ_SEGMENT_SIZE 20u
