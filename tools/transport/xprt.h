@@ -69,6 +69,20 @@ const char *xprt_errcode_name(enum xprt_errcode c);
 #define XPRT_V1 (1u << RPCRDMA_VERSION_ONE)
 #define XPRT_V2 (1u << RPCRDMA_VERSION_TWO)
 
+/* Test only: a deliberately broken responder, so that the conformance suite
+ * can show it fails exactly the cases it should (rpcrdma-echo -s
+ * --misbehave=NAME).  Never on by default. */
+enum xprt_misbehave {
+	XPRT_MISBEHAVE_NONE = 0,
+	XPRT_MISBEHAVE_WRONG_ERROR,  /* "wrong-error": a malformed header is
+				      * answered with ERR_VERS, not BADHEADER */
+	XPRT_MISBEHAVE_DROP_BAD,     /* "drop-bad": disconnects on a header the
+				      * verdict says to answer */
+	XPRT_MISBEHAVE_SILENT_VERS,  /* "silent-vers": an unsupported version is
+				      * discarded, not answered with ERR_VERS */
+	XPRT_MISBEHAVE_ZERO_CREDIT,  /* "zero-credit": grants 0 credits */
+};
+
 struct xprt_opts {
 	const char *host;          /* client: the peer; server: bind address
 				    * (NULL: any).  Names, IPv4 and IPv6. */
@@ -93,6 +107,7 @@ struct xprt_opts {
 	int backlog;               /* server listen backlog; 0: 64 */
 	const struct xprt_verbs *verbs; /* NULL: rdma-core; tests: the fake */
 	int debug;                 /* >0: trace connection events on stderr */
+	enum xprt_misbehave misbehave; /* test only, see above */
 };
 
 /* -------- what the peer told us at connect time -------- */
