@@ -32,3 +32,11 @@ install-tools: $(DECODE_BIN) $(LIVE_TOOL_BINS)
 	install -m 755 $(DECODE_BIN) $(LIVE_TOOL_BINS) $(DESTDIR)$(BINDIR)/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for c in completion/*; do [ -e "$$c" ] && install -m 644 "$$c" $(DESTDIR)$(COMPLETIONDIR)/; done; true
+
+# rpcrdma-decode under ASan+UBSan, for the hostile-capture tests
+# (tests/cli/crafted.bats); compiled from source like the sanitized unit tests
+DECODE_ASAN := $(BUILD)/asan/rpcrdma-decode
+CHECK_DEPS += $(DECODE_ASAN)
+$(DECODE_ASAN): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ \
+		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap

@@ -55,7 +55,8 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 
 	if (t == CAP_T_IWARP)
 		return true;
-	if (pre + hdr_len + len - 4 > sizeof(st->crcbuf))
+	if (len < 4 || hdr_len > sizeof(st->crcbuf) - pre ||
+	    len - 4 > sizeof(st->crcbuf) - pre - hdr_len)
 		return true;               /* over 16 KiB: not an IB packet */
 	memset(h, 0xff, pre);
 	h += pre;

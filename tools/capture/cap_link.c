@@ -107,7 +107,16 @@ static enum cap_res ib_lrh(struct cap_state *st, const struct cap_frame *f,
 	} else if (len >= pktlen) {
 		len = pktlen;              /* no VCRC captured */
 	}
-	uint32_t hl = 8;
+	uint32_t hl = lnh == 3 ? 48 : 8;
+	if (pktlen < hl) {
+		/* a receiver's link layer drops it; nothing above may see a
+		 * length below its own headers */
+		st->stats.frames_truncated++;
+		cap_lint(st, f->num, "truncated-frame", "IBTA 7.7.8",
+			 "LRH PktLen says %u bytes, less than the %s (%u)",
+			 pktlen, lnh == 3 ? "LRH and GRH" : "LRH", hl);
+		return CAP_TRUNCATED;
+	}
 	if (lnh == 3) {
 		if (len < 8 + 40)
 			return short_frame(st, f, "GRH", 48, len);
