@@ -17,8 +17,11 @@ $(BUILD)/codec/%.o: libcodec/src/%.c $(CODEC_HDRS) | $(BUILD)/codec/.dir
 $(CODEC_A): $(CODEC_OBJS) | $(LIBDIR_B)/.dir
 	rm -f $@ && ar rcs $@ $^
 
-$(CODEC_SO): $(CODEC_OBJS) | $(LIBDIR_B)/.dir
-	$(CC) -shared -Wl,-soname,librpcrdma.so.$(CODEC_SOMAJOR) -Wl,-z,defs $(LDFLAGS) -o $@ $^
+# only the public API is exported (libcodec/librpcrdma.map, docs/abi.md)
+CODEC_MAP := libcodec/librpcrdma.map
+$(CODEC_SO): $(CODEC_OBJS) $(CODEC_MAP) | $(LIBDIR_B)/.dir
+	$(CC) -shared -Wl,-soname,librpcrdma.so.$(CODEC_SOMAJOR) -Wl,-z,defs \
+		-Wl,--version-script=$(CODEC_MAP) $(LDFLAGS) -o $@ $(CODEC_OBJS)
 	ln -sf librpcrdma.so.$(CODEC_VERSION) $(LIBDIR_B)/librpcrdma.so.$(CODEC_SOMAJOR)
 	ln -sf librpcrdma.so.$(CODEC_SOMAJOR) $(LIBDIR_B)/librpcrdma.so
 

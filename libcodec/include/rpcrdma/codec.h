@@ -170,6 +170,10 @@ struct rpcrdma_msg {
 	enum rpcrdma_reason reason;
 	uint32_t fault_off;        /* byte offset of the offending element */
 	uint32_t notes;            /* enum rpcrdma_note bits */
+
+	/* Room for fields later 0.x releases add without changing the size
+	 * or any offset above (docs/abi.md); rpcrdma_decode() zeroes it. */
+	uint32_t reserved[16];
 };
 
 /* Decode and judge `len` bytes received in one RDMA Send.  Never reads past
