@@ -314,6 +314,68 @@ unsigned rpcrdma_chunks_needed(size_t hdr_len, size_t call_len,
 			       size_t reply_ddp, uint32_t call_threshold,
 			       uint32_t reply_threshold);
 
+/* -------- responder: which way a reply goes (V1 §4.5.3, §5.3.2, §5.3.3,
+ * §5.5.3; V2 §2.3).  The requester's chunks decide: a DDP-eligible result
+ * goes into the first write chunk when one was provided; the (reduced)
+ * reply goes inline when it fits the requester's inline threshold, else
+ * into the reply chunk; when neither works the responder answers the XID
+ * with RDMA_ERROR / ERR_BADHEADER (V1 §5.5.3) and keeps the connection
+ * (docs/spec-decisions.md D-REPLY-1..3). -------- */
+enum rpcrdma_reply_path {
+	RPCRDMA_RPATH_INLINE = 0,    /* RDMA_MSG: the whole reply in the Send */
+	RPCRDMA_RPATH_WRITE,         /* RDMA_MSG: the result in write chunk 1,
+				      * the reduced reply inline */
+	RPCRDMA_RPATH_REPLY,         /* RDMA_NOMSG: the reply in the reply chunk */
+	RPCRDMA_RPATH_WRITE_REPLY,   /* RDMA_NOMSG: the result in write chunk 1,
+				      * the reduced reply in the reply chunk */
+	RPCRDMA_RPATH_NONE,          /* nothing fits: RDMA_ERROR ERR_BADHEADER */
+};
+enum rpcrdma_rpath_why {
+	RPCRDMA_RPATH_OK = 0,
+	RPCRDMA_RPATH_DDP_OVER_WRITE_CHUNK, /* result larger than write chunk 1 */
+	RPCRDMA_RPATH_NO_REPLY_CHUNK,       /* over the threshold, no reply chunk */
+	RPCRDMA_RPATH_OVER_REPLY_CHUNK,     /* larger than the reply chunk */
+};
+struct rpcrdma_reply_plan {
+	/* in: the reply */
+	uint32_t vers;               /* the call's RPC-over-RDMA version */
+	uint32_t threshold;          /* the requester's inline receive threshold */
+	size_t reply_len;            /* the whole RPC reply message */
+	size_t ddp_len;              /* its DDP-eligible result (0: none); the
+				      * XDR pad after it is removed with it */
+	/* in: what the call's header provided */
+	uint32_t nwrite_chunks, nwrite_segs;
+	uint64_t write_chunk_len;    /* bytes of the first write chunk */
+	bool has_reply_chunk;
+	uint32_t nreply_segs;
+	uint64_t reply_chunk_len;
+	/* out */
+	enum rpcrdma_rpath_why why;  /* for RPCRDMA_RPATH_NONE */
+	size_t hdr_len;              /* the reply's transport header */
+	size_t send_payload;         /* payload bytes in the Send (0 for NOMSG) */
+	size_t reply_chunk_bytes;    /* bytes written into the reply chunk */
+};
+/* Decide; fills the out fields and returns the path.  The reply header
+ * echoes the call's whole write list (unused chunks with zero lengths,
+ * V1 §4.4.6.2) and carries the reply chunk only when it was used. */
+enum rpcrdma_reply_path rpcrdma_reply_path(struct rpcrdma_reply_plan *p);
+const char *rpcrdma_reply_path_name(enum rpcrdma_reply_path p); /* "inline" ... */
+
+/* -------- versions an endpoint speaks (V1 §5.5.1, V2 §5) --------
+ * rpcrdma_decode() judges as a receiver of Versions One and Two.  An
+ * endpoint that speaks only low..high (a v1-only or v2-only peer) refines
+ * that verdict: a message in another version is answered with ERR_VERS
+ * (a received RDMA_ERROR in one is discarded), whatever follows its
+ * version word.  Returns m->action. */
+enum rpcrdma_action rpcrdma_judge_versions(struct rpcrdma_msg *m,
+					   uint32_t low, uint32_t high);
+/* rpcrdma_encode_error_reply() with the version range of such an endpoint
+ * in an ERR_VERS reply. */
+size_t rpcrdma_encode_error_reply_range(const struct rpcrdma_msg *m,
+					uint32_t credits, uint32_t low,
+					uint32_t high, uint8_t *buf,
+					size_t cap, size_t *need);
+
 /* -------- connection private data (RFC 8797 §3): 8 bytes the Linux client
  * and server exchange in the CM REQ/REP (RoCE, IB) or MPA Request/Reply
  * (iWARP) -------- */
@@ -343,9 +405,21 @@ enum rpcrdma_cm_result rpcrdma_cm_private_decode(const uint8_t *buf,
 						 size_t len,
 						 struct rpcrdma_cm_private *out);
 /* Encode ours; sizes are rounded down to a multiple of 1024 within
- * 1 KiB..256 KiB.  Returns 8, or 0 when cap < 8. */
+ * 1 KiB..256 KiB; pd_magic and pd_version 0 mean the RFC's values.
+ * Returns 8, or 0 when cap < 8. */
 size_t rpcrdma_cm_private_encode(const struct rpcrdma_cm_private *in,
 				 uint8_t *buf, size_t cap);
+
+/* The inline thresholds of a connection (bytes): *send, what we may Send
+ * the peer; *recv, the largest message the peer will Send us.  With the
+ * peer's private data (peer not NULL): ours capped by its Receive and Send
+ * Sizes; without: ours capped by the version's default
+ * (rpcrdma_inline_threshold(vers, peer_speaks_v2)).  our_send/our_recv 0:
+ * the default. */
+void rpcrdma_cm_thresholds(const struct rpcrdma_cm_private *peer,
+			   uint32_t our_send, uint32_t our_recv,
+			   uint32_t vers, bool peer_speaks_v2,
+			   uint32_t *send, uint32_t *recv);
 
 /* -------- credit accounting of one requester (V1 §4.3.1, V2 §5; forward
  * and backward directions are accounted apart: BIDI §4) -------- */
