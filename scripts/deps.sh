@@ -10,7 +10,7 @@ set -eu
 packages=(
 	# build
 	make gcc libc6-dev pkg-config clang libclang-rt-14-dev
-	libpcap-dev libibverbs-dev librdmacm-dev
+	libpcap-dev zlib1g-dev libibverbs-dev librdmacm-dev
 	# Wireshark plugin and the tshark oracle
 	libwireshark-dev libglib2.0-dev tshark wireshark-common
 	# tests

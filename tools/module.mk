@@ -17,7 +17,7 @@ $(BUILD)/obj/%.o: %.c $(TOOLS_HDRS) $(CODEC_HDRS)
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(DECODE_BIN): $(DECODE_OBJS) $(CODEC_A) | $(BIN)/.dir
-	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap
+	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap -lz
 
 # the transport and ULBs first (tools/transport/module.mk defines live_tool),
 # then each live tool's own fragment

@@ -106,10 +106,10 @@ setup() {
 	done
 }
 
-@test "a write error on standard output is reported, exit 1" {
+@test "a write error on standard output is reported, exit 3" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run bash -c "'$D' --hex '$CALL' --json >/dev/full"
-	assert_failure 1
+	assert_failure 3
 	assert_output --partial "rpcrdma-decode: writing output:"
 }
 

@@ -18,7 +18,7 @@ int decode_capture_main(const struct decode_opts *o)
 
 	if (!st) {
 		fprintf(stderr, "rpcrdma-decode: out of memory\n");
-		return DECODE_EXIT_FAULT;
+		return DECODE_EXIT_READ;
 	}
 	st->o = o;
 	st->out = stdout;
@@ -35,7 +35,7 @@ int decode_capture_main(const struct decode_opts *o)
 		free(st->segs);
 		cap_conv_fini(st);
 		free(st);
-		return DECODE_EXIT_FAULT;
+		return DECODE_EXIT_READ;
 	}
 	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++)
 		st->calls[i].hnext = i + 2 <= CAP_MAX_CALLS ? i + 2 : 0;
@@ -44,11 +44,12 @@ int decode_capture_main(const struct decode_opts *o)
 		st->segs[i].hnext = i + 2 <= CAP_MAX_SEGS ? i + 2 : 0;
 	st->seg_free = 1;
 
-	for (int i = 0; i < o->nfiles; i++) {
+	bool unread = false;
+	for (int i = 0; i < o->nfiles && !st->stop; i++) {
 		const char *path = o->files[i];
 		st->file = strcmp(path, "-") ? path : "stdin";
 		if (cap_read_file(st, path) != DECODE_EXIT_OK)
-			rc = DECODE_EXIT_FAULT;
+			unread = true;
 		/* conversations do not span files */
 		cap_calls_flush(st, 0);
 		cap_conv_fini(st);
@@ -65,8 +66,8 @@ int decode_capture_main(const struct decode_opts *o)
 		if (st->violations)
 			rc = DECODE_EXIT_FAULT;
 	}
-	if (ferror(stdout))
-		rc = DECODE_EXIT_FAULT;
+	if (unread)
+		rc = DECODE_EXIT_READ;
 	cap_conv_fini(st);
 	if (st->stats.closed)
 		fclose(st->stats.closed);

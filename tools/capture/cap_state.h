@@ -164,6 +164,7 @@ struct cap_state {
 	FILE *out;
 	uint64_t frame_no;
 	int status;                  /* exit status so far */
+	bool stop;                   /* no more frames wanted (-c) */
 	/* conversations */
 	struct cap_conv *convs;      /* CAP_MAX_CONVS */
 	uint32_t nconv_ids;

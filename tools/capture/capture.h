@@ -62,8 +62,10 @@ struct cap_addr {
 struct cap_conv;
 struct cap_state;
 
-/* cap_read.c */
+/* cap_read.c: a capture file; each of its frames goes to cap_frame_in(),
+ * which returns false when no more frames are wanted (-c) */
 int cap_read_file(struct cap_state *st, const char *path);
+bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f);
 
 /* cap_link.c: one frame of link type `dlt` */
 enum cap_res cap_link_frame(struct cap_state *st, int dlt,

@@ -32,8 +32,10 @@ struct decode_opts {
 /* Exit statuses (man/rpcrdma-decode.1, EXIT STATUS) */
 enum {
 	DECODE_EXIT_OK = 0,        /* accepted / no violation */
-	DECODE_EXIT_FAULT = 1,     /* not accepted, violation, bad input */
-	DECODE_EXIT_USAGE = 2,
+	DECODE_EXIT_FAULT = 1,     /* not accepted, a violation */
+	DECODE_EXIT_USAGE = 2,     /* usage error, bad --hex input */
+	DECODE_EXIT_READ = 3,      /* a capture could not be read whole */
+	DECODE_EXIT_NONE = 4,      /* no RPC-over-RDMA message in the captures */
 };
 
 int decode_hex_main(const struct decode_opts *o);

@@ -59,8 +59,8 @@ static void usage(FILE *f)
 	      "Modes (exactly one):\n"
 	      "      --hex HEX              one transport message as hex digits (spaces\n"
 	      "                             and ':' allowed); '-' reads standard input\n"
-	      "  -r, --read FILE            a pcap or pcapng capture; repeatable; '-' is\n"
-	      "                             standard input\n"
+	      "  -r, --read FILE            a pcap or pcapng capture, maybe gzipped;\n"
+	      "                             repeatable; '-' is standard input\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 one JSON object per message\n"
@@ -88,8 +88,9 @@ static void usage(FILE *f)
 	      "  -h, --help                 this text\n"
 	      "      --version              the version\n"
 	      "\n"
-	      "Exit status: 0 accepted (or no violation), 1 not accepted, a violation\n"
-	      "or a bad capture, 2 usage error.  See rpcrdma-decode(1).\n", f);
+	      "Exit status: 0 accepted (or no violation), 1 not accepted or a\n"
+	      "violation, 2 usage error, 3 a capture not read whole or output not\n"
+	      "written.  See rpcrdma-decode(1).\n", f);
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -292,8 +293,7 @@ int main(int argc, char *argv[])
 	rc = o.hex ? decode_hex_main(&o) : decode_capture_main(&o);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing output: %s\n", strerror(errno));
-		if (rc == 0)
-			rc = DECODE_EXIT_FAULT;
+		rc = DECODE_EXIT_READ;
 	}
 out:
 	free(files);

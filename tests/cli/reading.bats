@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# reading.bats - how rpcrdma-decode reads captures: pcap in both byte orders
+# and with nanosecond time stamps, pcapng whose interfaces have different
+# link types (mergecap), gzip-compressed files and streams, a pipe that
+# grows while it is read (tcpdump -U -w - | rpcrdma-decode -r -), several
+# -r files, and the exit statuses for what cannot be read.
+# Env: TOP, BUILD, BIN.  Uses tests/captures and $BUILD/captures.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export CAPS=${BUILD:-$TOP/build}/captures
+	export REAL=$TOP/tests/captures
+	export FIX=$BATS_FILE_TMPDIR
+	# the same capture big-endian, and with nanosecond time stamps
+	python3 - "$REAL/nfs41-rocev2-rxe.pcap" "$FIX" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+fix = sys.argv[2]
+magic, vmaj, vmin, tz, sig, snap, dlt = struct.unpack('<IHHiIII', b[:24])
+be, ns = [struct.pack('>IHHiIII', magic, vmaj, vmin, tz, sig, snap, dlt)], \
+         [struct.pack('<IHHiIII', 0xa1b23c4d, vmaj, vmin, tz, sig, snap, dlt)]
+off = 24
+while off < len(b):
+    s, us, incl, orig = struct.unpack('<IIII', b[off:off + 16])
+    data = b[off + 16:off + 16 + incl]
+    be.append(struct.pack('>IIII', s, us, incl, orig) + data)
+    ns.append(struct.pack('<IIII', s, us * 1000 + 999, incl, orig) + data)
+    off += 16 + incl
+open(fix + '/be.pcap', 'wb').write(b''.join(be))
+open(fix + '/ns.pcap', 'wb').write(b''.join(ns))
+PY
+}
+
+setup() {
+	common_setup
+}
+
+need() {
+	for f in "$@"; do
+		[ -e "$CAPS/$f" ] || skip "no $f (make captures)"
+	done
+}
+
+@test "pcap big-endian and with nanosecond time stamps: the same messages" {
+	want=$("$D" -r "$REAL/nfs41-rocev2-rxe.pcap")
+	[ "$(wc -l <<<"$want")" -ge 90 ]
+	run "$D" -r "$FIX/be.pcap"
+	assert_success
+	[ "$output" = "$want" ]
+	run "$D" -r "$FIX/ns.pcap"
+	assert_success
+	[ "$output" = "$want" ]
+}
+
+@test "pcapng with interfaces of different link types (mergecap of ERF and Ethernet)" {
+	need ib-erf.pcap rocev2-v1-basic.pcap
+	command -v mergecap >/dev/null || skip "no mergecap"
+	mergecap -w "$FIX/mixed.pcapng" "$CAPS/ib-erf.pcap" "$CAPS/rocev2-v1-basic.pcap"
+	ib=$("$D" -r "$CAPS/ib-erf.pcap" | wc -l)
+	roce=$("$D" -r "$CAPS/rocev2-v1-basic.pcap" | wc -l)
+	run --separate-stderr "$D" -r "$FIX/mixed.pcapng" --json
+	assert_success
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq $((ib + roce)) ]
+	[ "$(grep -c '"transport":"infiniband"' <<<"$output")" -eq "$ib" ]
+	[ "$(grep -c '"transport":"rocev2"' <<<"$output")" -eq "$roce" ]
+	# tshark numbers the frames of the merged file the same way
+	if command -v tshark >/dev/null; then
+		n=$(tshark -r "$FIX/mixed.pcapng" 2>/dev/null | wc -l)
+		last=$(jq -s 'map(.frame) | max' <<<"$output")
+		[ "$last" -le "$n" ]
+	fi
+}
+
+@test "pcapng: an interface of an unsupported link type is skipped, with a warning" {
+	need rocev2-pcapng.pcapng
+	python3 - "$CAPS/rocev2-pcapng.pcapng" "$FIX/idb105.pcapng" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+# a second IDB (link type 105, interface 1) right after the first IDB
+off = struct.unpack('<I', b[4:8])[0]
+while struct.unpack('<I', b[off:off + 4])[0] != 1:
+    off += struct.unpack('<I', b[off + 4:off + 8])[0]
+off += struct.unpack('<I', b[off + 4:off + 8])[0]
+idb = struct.pack('<IIHHII', 1, 20, 105, 0, 65535, 20)
+open(sys.argv[2], 'wb').write(bytes(b[:off]) + idb + bytes(b[off:]))
+PY
+	want=$("$D" -r "$CAPS/rocev2-pcapng.pcapng")
+	run --separate-stderr "$D" -r "$FIX/idb105.pcapng"
+	assert_success
+	[ "$output" = "$want" ]
+	[[ $stderr == *"interface 1: unsupported link type 105"*"its frames are skipped"* ]]
+}
+
+@test ".pcap.gz and .pcapng.gz, from a file and from standard input" {
+	need rocev2-pcapng.pcapng
+	for f in "$REAL/nfs3-iwarp-siw.pcap" "$CAPS/rocev2-pcapng.pcapng"; do
+		want=$("$D" -r "$f" --json)
+		gzip -c "$f" >"$FIX/c.gz"
+		run "$D" -r "$FIX/c.gz" --json
+		assert_success
+		[ "$output" = "$want" ]
+		run "$D" -r - --json <"$FIX/c.gz"
+		assert_success
+		[ "$output" = "$want" ]
+	done
+	# two gzip members one after the other are one stream (gzip(1))
+	head -c 5000 "$REAL/nfs3-iwarp-siw.pcap" | gzip -c >"$FIX/m.gz"
+	tail -c +5001 "$REAL/nfs3-iwarp-siw.pcap" | gzip -c >>"$FIX/m.gz"
+	run "$D" -r "$FIX/m.gz"
+	assert_success
+	[ "$output" = "$("$D" -r "$REAL/nfs3-iwarp-siw.pcap")" ]
+}
+
+@test "a gzip stream cut short: the messages before, then exit 3 with the reason" {
+	gzip -c "$REAL/nfs41-rocev2-rxe.pcap" | head -c 20000 >"$FIX/cut.gz"
+	run --separate-stderr "$D" -r "$FIX/cut.gz"
+	assert_failure 3
+	[ "${#lines[@]}" -ge 10 ]
+	[[ $stderr == *"cut.gz: truncated at frame "*"compressed data cut short"* ]]
+}
+
+@test "a growing stream (tcpdump -U -w - | rpcrdma-decode -r -): messages print as they arrive" {
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	mkfifo "$FIX/pipe"
+	# the writer stops half-way for a while, with the pipe open
+	( head -c 40000 "$f"; sleep 4; tail -c +40001 "$f" ) >"$FIX/pipe" &
+	"$D" -r - <"$FIX/pipe" >"$FIX/out" &
+	pid=$!
+	sleep 2
+	early=$(wc -l <"$FIX/out")
+	wait "$pid"
+	total=$(wc -l <"$FIX/out")
+	# the messages of the first 40000 bytes are out before the rest arrives
+	[ "$early" -ge 10 ] && [ "$early" -lt "$total" ]
+	[ "$(cat "$FIX/out")" = "$("$D" -r "$f")" ]
+}
+
+@test "exit status 3: missing file, not a capture, truncated file; other files still read" {
+	run --separate-stderr "$D" -r /nonexistent.pcap -r "$REAL/nfs3-iwarp-siw.pcap"
+	assert_failure 3
+	[[ $stderr == *"/nonexistent.pcap: No such file or directory"* ]]
+	[ "${#lines[@]}" -ge 10 ]
+	run --separate-stderr "$D" -r "$TOP/Makefile"
+	assert_failure 3
+	[[ $stderr == *"Makefile: not a pcap or pcapng capture file"* ]]
+	: >"$FIX/empty"
+	run --separate-stderr "$D" -r "$FIX/empty"
+	assert_failure 3
+	[[ $stderr == *"empty: not a capture file (0 bytes)"* ]]
+}
