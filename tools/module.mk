@@ -39,4 +39,4 @@ DECODE_ASAN := $(BUILD)/asan/rpcrdma-decode
 CHECK_DEPS += $(DECODE_ASAN)
 $(DECODE_ASAN): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ \
-		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap
+		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz
