@@ -48,3 +48,5 @@ $(BUILD)/asan/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/u
 $(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
+
+-include tests/transport/module.mk

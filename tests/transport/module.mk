@@ -1,0 +1,21 @@
+# tests/transport: the transport's unit tests over the in-process fake verbs
+# (fake_verbs.[ch]), plain and under ASan+UBSan; run by
+# tests/suites/12-transport.sh.  Tools that test over the fake link
+# $(FAKE_VERBS_SRCS) with $(FAKE_VERBS_CPPFLAGS) and libxprt.
+FAKE_VERBS_SRCS := tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
+FAKE_VERBS_CPPFLAGS := -Itests/transport
+XPRT_TEST_SRCS := $(sort $(wildcard tests/transport/test_*.c))
+XPRT_TEST_COMMON := $(FAKE_VERBS_SRCS) $(filter-out tests/transport/test_%.c $(FAKE_VERBS_SRCS),$(wildcard tests/transport/*.c)) tests/unit/tap.c
+XPRT_TEST_HDRS := $(wildcard tests/transport/*.h) $(TOOLS_HDRS) $(CODEC_HDRS) tests/unit/tap.h
+XPRT_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) $(FAKE_VERBS_CPPFLAGS) -Itests/unit
+XPRT_TEST_BINS := $(patsubst tests/transport/%.c,$(BUILD)/transport/%,$(XPRT_TEST_SRCS))
+XPRT_TEST_ASAN := $(patsubst tests/transport/%.c,$(BUILD)/asan-transport/%,$(XPRT_TEST_SRCS))
+CHECK_DEPS += $(XPRT_TEST_BINS) $(XPRT_TEST_ASAN)
+
+$(BUILD)/transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/transport/.dir
+	$(CC) $(ALL_CFLAGS) $(XPRT_TEST_CPPFLAGS) -o $@ $< $(XPRT_TEST_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
+
+# sanitized: the transport's and the codec's sources compiled in
+$(BUILD)/asan-transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan-transport/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(XPRT_TEST_CPPFLAGS) -Ilibcodec/src -o $@ $< \
+		$(XPRT_TEST_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS)
