@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * bench_main.c - rpcrdma-bench's command line (man/rpcrdma-bench.1):
+ * perftest's option names where they mean the same (-s -a -n -D -t -p -e
+ * --report_gbits --out_json_file), -P/-V for the RPC program, then the run
+ * (bench_run.c) and the outputs (tables as measured, the counters, JSON,
+ * the plot).  Usage errors print "rpcrdma-bench: ..." and a hint, exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <rpcrdma/rpc.h>
+#include "bench.h"
+#include "echo_ulb.h"
+#include "rpc_names.h"
+#include "xprt.h"
+
+#ifndef RPCRDMA_TOOLS_VERSION
+#define RPCRDMA_TOOLS_VERSION "0.1.0"
+#endif
+
+enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+enum {
+	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_VERSIONS, OPT_CREDITS,
+	OPT_INLINE, OPT_TIMEOUT, OPT_GBITS, OPT_JSON, OPT_JSON_FILE, OPT_PLOT,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "size", required_argument, NULL, 's' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "iters", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "tx-depth", required_argument, NULL, 't' },
+	{ "lat", no_argument, NULL, OPT_LAT },
+	{ "bw", no_argument, NULL, OPT_BW },
+	{ "chunk", required_argument, NULL, OPT_CHUNK },
+	{ "program", required_argument, NULL, 'P' },
+	{ "program-version", required_argument, NULL, 'V' },
+	{ "null", no_argument, NULL, OPT_NULL },
+	{ "port", required_argument, NULL, 'p' },
+	{ "versions", required_argument, NULL, OPT_VERSIONS },
+	{ "credits", required_argument, NULL, OPT_CREDITS },
+	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
+	{ "use_event", no_argument, NULL, 'e' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "report_gbits", no_argument, NULL, OPT_GBITS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "out_json_file", required_argument, NULL, OPT_JSON_FILE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct { const char *name; int mode; } chunk_modes[] = {
+	{ "auto", XPRT_CHUNK_AUTO }, { "inline", XPRT_CHUNK_INLINE },
+	{ "read", XPRT_CHUNK_READ }, { "write", XPRT_CHUNK_WRITE },
+	{ "reply", XPRT_CHUNK_REPLY }, { "pos0", XPRT_CHUNK_POS0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " BENCH_PROG " [options] HOST\n"
+	      "Round trips and throughput of RPC calls over RPC-over-RDMA, in perftest's\n"
+	      "tables: ECHO against rpcrdma-echo -s, NULL against any RPC server.\n"
+	      "\n"
+	      "Test:\n"
+	      "  -s, --size BYTES           ECHO data per call, 0 to 1048576 (default 2)\n"
+	      "  -a, --all                  every size from 2^0 to 2^20 (perftest goes to\n"
+	      "                             2^23; the ECHO ULB carries up to 2^20)\n"
+	      "  -n, --iters N              calls per size and test (default 1000)\n"
+	      "  -D, --duration SEC         each size for SEC seconds instead of -n calls\n"
+	      "  -t, --tx-depth N           calls outstanding in the throughput test, 1 to\n"
+	      "                             1024 (default: every credit the server grants)\n"
+	      "      --lat                  the latency test only (one call at a time)\n"
+	      "      --bw                   the throughput test only\n"
+	      "      --chunk MODE           auto, inline, read, write, reply or pos0\n"
+	      "                             (default auto)\n"
+	      "  -P, --program PROG         RPC program: echo (default), or a number or\n"
+	      "                             name (nfs, mount, nlm, ...) for NULL calls\n"
+	      "  -V, --program-version VERS program version (default 1; 3 for nfs)\n"
+	      "      --null                 NULL calls to the ECHO program too\n"
+	      "\n"
+	      "Connection:\n"
+	      "  -p, --port PORT            the server's port (default 20049)\n"
+	      "      --versions 1|2|1,2     RPC-over-RDMA versions to offer (default 1,2)\n"
+	      "      --credits N            credits to ask for, 1 to 1024 (default 32)\n"
+	      "      --inline-threshold BYTES\n"
+	      "                             our inline send and receive sizes, 1024 to\n"
+	      "                             262144 (default: the version's)\n"
+	      "  -e, --use_event            sleep on completion events (default: busy\n"
+	      "                             polling, as perftest)\n"
+	      "      --timeout SEC          connecting and each call, 1 to 3600 (default 30)\n"
+	      "\n"
+	      "Output:\n"
+	      "      --report_gbits         bandwidth in Gb/sec (default MB/sec, 2^20 bytes)\n"
+	      "      --json                 one JSON object instead of the tables\n"
+	      "      --out_json_file FILE   the JSON object into FILE too\n"
+	      "      --plot FILE            latency and bandwidth against size: FILE.svg or\n"
+	      "                             FILE.png (gnuplot), FILE.gp (the script)\n"
+	      "\n"
+	      "  -h, --help                 this text\n"
+	      "      --version              the version\n"
+	      "\n"
+	      "Exit status: 0 measured, 1 the run failed, 2 usage error, 130 interrupted.\n"
+	      "See rpcrdma-bench(1).\n", f);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(BENCH_PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" BENCH_PROG " --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* decimal digits only, <= max */
+static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s < '0' || *s > '9')
+			return false;
+		d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+static bool num_opt(const char *name, const char *arg, uint64_t min,
+		    uint64_t max, uint64_t *out)
+{
+	if (!parse_u64(arg, max, out) || *out < min) {
+		usage_error("%s: '%s' is not a number from %llu to %llu", name, arg,
+			    (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	return true;
+}
+
+struct cli {
+	struct bench_opts o;
+	bool size_given, all, iters_given, json;
+	bool prog_given, vers_given;
+	const char *json_file, *plot;
+};
+
+static int parse_one(int c, const char *arg, struct cli *cl)
+{
+	struct bench_opts *o = &cl->o;
+	uint64_t v;
+	size_t i;
+
+	switch (c) {
+	case 's':
+		if (!num_opt("-s", arg, 0, ECHO_DATA_MAX, &v))
+			return EXIT_USAGE;
+		o->sizes[0] = (uint32_t)v;
+		cl->size_given = true;
+		return 0;
+	case 'a': cl->all = true; return 0;
+	case 'n':
+		if (!num_opt("-n", arg, 1, 100000000, &v))
+			return EXIT_USAGE;
+		o->iters = v;
+		cl->iters_given = true;
+		return 0;
+	case 'D':
+		if (!num_opt("-D", arg, 1, 86400, &v))
+			return EXIT_USAGE;
+		o->duration = (double)v;
+		return 0;
+	case 't':
+		if (!num_opt("-t", arg, 1, 1024, &v))
+			return EXIT_USAGE;
+		o->depth = (unsigned)v;
+		return 0;
+	case OPT_LAT: o->lat = true; return 0;
+	case OPT_BW: o->bw = true; return 0;
+	case OPT_CHUNK:
+		for (i = 0; i < sizeof(chunk_modes) / sizeof(chunk_modes[0]); i++)
+			if (strcmp(arg, chunk_modes[i].name) == 0) {
+				o->chunk = chunk_modes[i].mode;
+				o->chunk_name = chunk_modes[i].name;
+				return 0;
+			}
+		return usage_error("--chunk: '%s' is not auto, inline, read, write, "
+				   "reply or pos0", arg);
+	case 'P':
+		cl->prog_given = true;
+		if (rpc_prog_by_name(arg, &o->prog))
+			return 0;
+		if (!parse_u64(arg, UINT32_MAX, &v))
+			return usage_error("-P: '%s' is neither a program number nor one of "
+					   "echo, nfs, nfs-cb, mount, nlm, portmap", arg);
+		o->prog = (uint32_t)v;
+		return 0;
+	case 'V':
+		if (!num_opt("-V", arg, 0, UINT32_MAX, &v))
+			return EXIT_USAGE;
+		o->vers = (uint32_t)v;
+		cl->vers_given = true;
+		return 0;
+	case OPT_NULL: o->null_proc = true; return 0;
+	case 'p':
+		if (!num_opt("-p", arg, 1, 65535, &v))
+			return EXIT_USAGE;
+		o->port = arg;
+		return 0;
+	case OPT_VERSIONS:
+		if (strcmp(arg, "1") == 0)
+			o->versions = XPRT_V1;
+		else if (strcmp(arg, "2") == 0)
+			o->versions = XPRT_V2;
+		else if (strcmp(arg, "1,2") == 0 || strcmp(arg, "2,1") == 0)
+			o->versions = XPRT_V1 | XPRT_V2;
+		else
+			return usage_error("--versions: '%s' is not 1, 2 or 1,2", arg);
+		return 0;
+	case OPT_CREDITS:
+		if (!num_opt("--credits", arg, 1, 1024, &v))
+			return EXIT_USAGE;
+		o->credits = (uint32_t)v;
+		return 0;
+	case OPT_INLINE:
+		if (!num_opt("--inline-threshold", arg, 1024, 262144, &v))
+			return EXIT_USAGE;
+		o->inline_size = (uint32_t)v;
+		return 0;
+	case 'e': o->busy_poll = false; return 0;
+	case OPT_TIMEOUT:
+		if (!num_opt("--timeout", arg, 1, 3600, &v))
+			return EXIT_USAGE;
+		o->timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_GBITS: o->gbits = true; return 0;
+	case OPT_JSON: cl->json = true; return 0;
+	case OPT_JSON_FILE: cl->json_file = arg; return 0;
+	case OPT_PLOT:
+		if (bench_plot_kind(arg) < 0)
+			return usage_error("--plot: '%s' does not end in .svg, .png or .gp", arg);
+		cl->plot = arg;
+		return 0;
+	default:
+		return usage_error("internal: unhandled option %d", c);
+	}
+}
+
+static int getopt_failure(int c, char *const argv[])
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':') {
+		if (optopt && optopt < 256 && arg[1] != '-')
+			return usage_error("option -%c needs a value", optopt);
+		return usage_error("option %s needs a value", arg);
+	}
+	if (optopt && optopt < 256 && arg[1] != '-')
+		return usage_error("unknown option -%c", optopt);
+	return usage_error("unknown or ambiguous option '%s'", arg);
+}
+
+/* the checks between options, and the defaults that depend on others */
+static int finish_opts(struct cli *cl)
+{
+	struct bench_opts *o = &cl->o;
+	uint32_t i;
+
+	if (cl->prog_given && o->prog != ECHO_PROG)
+		o->null_proc = true;
+	if (!cl->vers_given)
+		o->vers = o->prog == RPC_PROG_NFS ? 3 : ECHO_VERS;
+	if (o->null_proc && (cl->size_given || cl->all))
+		return usage_error("%s: NULL calls carry no data (only the ECHO program "
+				   "takes -s and -a)", cl->all ? "-a" : "-s");
+	if (cl->all && cl->size_given)
+		return usage_error("-s and -a cannot be used together");
+	if (o->duration > 0 && cl->iters_given)
+		return usage_error("-n and -D cannot be used together");
+	if (o->null_proc) {
+		o->sizes[0] = 0;
+		o->nsizes = 1;
+	} else if (cl->all) {
+		/* perftest's 2^0 .. 2^23, as far as the ECHO ULB's opaque
+		 * data<ECHO_DATA_MAX> goes */
+		for (i = 0; i < BENCH_MAX_SIZES && (1u << i) <= ECHO_DATA_MAX; i++)
+			o->sizes[i] = 1u << i;
+		o->nsizes = i;
+	} else {
+		o->nsizes = 1;
+	}
+	if (!o->lat && !o->bw)
+		o->lat = o->bw = true;
+	if (cl->plot && o->null_proc)
+		return usage_error("--plot draws against message size: NULL calls have none");
+	if (cl->json_file && cl->plot && strcmp(cl->json_file, cl->plot) == 0)
+		return usage_error("--out_json_file and --plot name the same file");
+	return 0;
+}
+
+static int write_json_file(const struct bench_result *res, const char *file)
+{
+	FILE *f = fopen(file, "w");
+
+	if (!f) {
+		fprintf(stderr, BENCH_PROG ": --out_json_file %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	bench_write_json(f, res);
+	if (ferror(f) | (fclose(f) != 0)) {
+		fprintf(stderr, BENCH_PROG ": --out_json_file %s: write failed\n", file);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	static struct bench_result res;
+	struct cli cl = {
+		.o = {
+			.port = XPRT_DEFAULT_PORT, .iters = 1000, .sizes = { 2 },
+			.chunk = XPRT_CHUNK_AUTO, .chunk_name = "auto",
+			.busy_poll = true, .prog = ECHO_PROG, .timeout_ms = 30000,
+		},
+	};
+	struct bench_opts *o = &cl.o;
+	int c, rc = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:an:D:t:P:V:p:eh", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == OPT_VERSION) {
+			puts(BENCH_PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
+			return 0;
+		}
+		rc = (c == '?' || c == ':') ? getopt_failure(c, argv) : parse_one(c, optarg, &cl);
+		if (rc)
+			return rc;
+	}
+	if (optind >= argc)
+		return usage_error("no HOST given (the server: rpcrdma-echo -s, or any RPC "
+				   "server for NULL calls)");
+	if (optind + 1 < argc)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	o->host = argv[optind];
+	rc = finish_opts(&cl);
+	if (rc)
+		return rc;
+	o->out = cl.json ? NULL : stdout;
+	o->progress = isatty(STDERR_FILENO) != 0;
+	res.info.prog = o->prog;
+	res.info.prog_vers = o->vers;
+	res.info.proc = o->null_proc ? "NULL" : "ECHO";
+	res.info.chunk = o->chunk_name;
+	res.info.busy_poll = o->busy_poll;
+	res.info.gbits = o->gbits;
+	res.info.both_ways = !o->null_proc;
+	snprintf(res.info.server, sizeof(res.info.server), "%s:%s", o->host, o->port);
+
+	rc = bench_run(o, &res) ? EXIT_RUN : 0;
+	if (res.nrows) {
+		if (o->out) {
+			if (o->lat || res.rows[0].has_where)
+				bench_print_where(stdout, &res);
+			bench_print_counts(stdout, &res);
+		}
+		if (cl.json)
+			bench_write_json(stdout, &res);
+		if (cl.json_file && write_json_file(&res, cl.json_file) != 0)
+			rc = EXIT_RUN;
+		if (cl.plot && bench_plot(&res, cl.plot) != 0)
+			rc = EXIT_RUN;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, BENCH_PROG ": writing output: %s\n", strerror(errno));
+		rc = EXIT_RUN;
+	}
+	if (rc == 0 && res.interrupted)
+		rc = EXIT_INTERRUPTED;
+	return rc;
+}

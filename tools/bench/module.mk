@@ -1,0 +1,22 @@
+# tools/bench: rpcrdma-bench (man/rpcrdma-bench.1), perftest for the
+# RPC-over-RDMA layer, over the transport (tools/transport) and the echo ULB.
+# It is built once the transport and the ULB have sources (they land in
+# stages); its pure parts (statistics, tables, JSON, gnuplot script) are
+# unit-tested either way (tests/unit/test_bench.c).
+ifneq ($(and $(wildcard tools/transport/*.c),$(wildcard tools/ulb/*.c)),)
+$(eval $(call live_tool,rpcrdma-bench,bench))
+BENCH_BIN := $(rpcrdma-bench_BIN)
+endif
+
+BENCH_PURE_SRCS := tools/bench/bench_stats.c tools/bench/bench_report.c \
+	tools/bench/bench_plot.c tools/common/json.c tools/common/outbuf.c
+BENCH_TEST_DEPS := tests/unit/test_bench.c tests/unit/tap.c tests/unit/tap.h \
+	$(BENCH_PURE_SRCS) tools/bench/bench.h tools/common/json.h tools/common/outbuf.h
+
+# explicit rules: the unit tests' pattern rules link libcodec only
+$(BUILD)/unit/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/bench -Itests/unit -o $@ \
+		tests/unit/test_bench.c tests/unit/tap.c $(BENCH_PURE_SRCS) -lm
+$(BUILD)/asan/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Itools/bench -Itests/unit -o $@ \
+		tests/unit/test_bench.c tests/unit/tap.c $(BENCH_PURE_SRCS) -lm
