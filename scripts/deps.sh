@@ -15,8 +15,8 @@ packages=(
 	libwireshark-dev libglib2.0-dev tshark wireshark-common
 	# tests
 	bats bats-assert bats-support jq xxd python3 man-db groff-base
-	# make bench
-	valgrind time
+	# make bench; rpcrdma-bench --plot
+	valgrind time gnuplot-nox
 )
 
 if [ "${1:-}" = --list ]; then

@@ -1,0 +1,241 @@
+#!/usr/bin/env bats
+# bench.bats - rpcrdma-bench's command line (man/rpcrdma-bench.1): options,
+# usage errors, --help, man page and completion agreeing, the error without
+# an RDMA device; and its outputs through a harness fed with synthetic
+# samples (tests/cli/bench_harness.c): every column of perftest's tables,
+# ordered percentiles, JSON that parses and matches the tables, plots
+# written by gnuplot.  The live runs are tests/live/cases/bench.sh.
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+: "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+: "${BIN:=$TOP/build/bin}"
+export TOP BIN
+
+setup_file() {
+	export HARNESS=$BATS_FILE_TMPDIR/bench_harness
+	cc -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
+		-I"$TOP/tools/common" -I"$TOP/tools/bench" \
+		-o "$HARNESS" "$TOP/tests/cli/bench_harness.c" \
+		"$TOP"/tools/bench/bench_{stats,report,plot}.c \
+		"$TOP"/tools/common/{json,outbuf}.c -lm 2>"$BATS_FILE_TMPDIR/harness.log" || true
+}
+
+setup() {
+	B=$BIN/rpcrdma-bench
+}
+
+# the binary exists once the transport has landed (tools/transport/*.c)
+need_bin() {
+	if [ ! -x "$B" ]; then
+		compgen -G "$TOP/tools/transport/*.c" >/dev/null &&
+			fail "$B is missing although the transport has sources"
+		skip "rpcrdma-bench is built once the transport lands (no tools/transport/*.c yet)"
+	fi
+}
+
+need_harness() {
+	[ -x "$HARNESS" ] || fail "the harness did not build: $(cat "$BATS_FILE_TMPDIR/harness.log")"
+}
+
+usage_error() {     # $1 = text the message must contain
+	assert_failure 2
+	assert_output --partial "rpcrdma-bench: "
+	assert_output --partial "$1"
+	assert_output --partial "--help"
+}
+
+# ------------------------------------------------------------ options
+
+@test "--help and --version" {
+	need_bin
+	run "$B" --help
+	assert_success
+	assert_line --index 0 "Usage: rpcrdma-bench [options] HOST"
+	run "$B" --version
+	assert_success
+	assert_output --regexp '^rpcrdma-bench \(rpcrdma-tools\) [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "usage errors exit 2 and name the option" {
+	need_bin
+	run "$B"
+	usage_error "no HOST given"
+	run "$B" -s 1048577 h
+	usage_error "-s: '1048577' is not a number from 0 to 1048576"
+	run "$B" -s 2 -a h
+	usage_error "-s and -a cannot be used together"
+	run "$B" -n 5 -D 2 h
+	usage_error "-n and -D cannot be used together"
+	run "$B" -P nfs -s 64 h
+	usage_error "NULL calls carry no data"
+	run "$B" --null -a h
+	usage_error "NULL calls carry no data"
+	run "$B" --chunk sideways h
+	usage_error "--chunk: 'sideways' is not auto, inline, read, write, reply or pos0"
+	run "$B" --plot out.pdf h
+	usage_error "--plot: 'out.pdf' does not end in .svg, .png or .gp"
+	run "$B" -P nfs --plot out.svg h
+	usage_error "NULL calls have none"
+	run "$B" --versions 3 h
+	usage_error "--versions: '3' is not 1, 2 or 1,2"
+	run "$B" -t 0 h
+	usage_error "-t: '0' is not a number from 1 to 1024"
+	run "$B" -P bogus h
+	usage_error "-P: 'bogus' is neither a program number"
+	run "$B" --timeout 1x h
+	usage_error "--timeout: '1x' is not a number"
+	run "$B" h1 h2
+	usage_error "unexpected argument 'h2'"
+	run "$B" --frobnicate h
+	usage_error "unknown or ambiguous option '--frobnicate'"
+	run "$B" -n
+	usage_error "option -n needs a value"
+}
+
+@test "no RDMA device: exit 1, and how to add Soft-RoCE" {
+	need_bin
+	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || skip "this host has RDMA devices"
+	run "$B" -n 1 --timeout 2 198.18.0.1
+	assert_failure 1
+	assert_output --partial "rpcrdma-bench: "
+	assert_output --partial "rdma link add"
+}
+
+# ------------------------------------------------------------ help, man page, completion agree
+
+man_options() {
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$TOP/man/rpcrdma-bench.1" |
+		sed 's/\\-/-/g' | grep -A1 '^\.TP' | grep -v '^\.TP' |
+		grep -oE '(^|[ "])--?[a-zA-Z][a-zA-Z_-]*' | tr -d ' "' | sort -u
+}
+
+help_options() {
+	"$B" --help | grep -E '^ +-' | grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z_-]*' |
+		tr -d ' ,' | sort -u
+}
+
+parser_long_options() {
+	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/bench/bench_main.c" |
+		grep -oE '\{ "[a-z_-]+"' | sed 's/{ "/--/; s/"//' | sort -u
+}
+
+completion_options() {
+	bash -c "source '$TOP/completion/rpcrdma-bench'
+		COMP_WORDS=(rpcrdma-bench -); COMP_CWORD=1; _rpcrdma_bench
+		printf '%s\n' \"\${COMPREPLY[@]}\"" | sort -u
+}
+
+@test "--help lists exactly the options of the man page and of the parser" {
+	need_bin
+	run diff <(man_options) <(help_options)
+	assert_success
+	[ "$(man_options | wc -l)" -eq 33 ]
+	run diff <(parser_long_options) <(help_options | grep -- '^--')
+	assert_success
+}
+
+@test "completion offers every option of the man page, and the values" {
+	run diff <(man_options) <(completion_options)
+	assert_success
+	run bash -c "source '$TOP/completion/rpcrdma-bench'
+		COMP_WORDS=(rpcrdma-bench --chunk r); COMP_CWORD=2; _rpcrdma_bench
+		echo \"\${COMPREPLY[*]}\"
+		COMP_WORDS=(rpcrdma-bench --versions ''); COMP_CWORD=2; _rpcrdma_bench
+		echo \"\${COMPREPLY[*]}\"
+		COMP_WORDS=(rpcrdma-bench -P n); COMP_CWORD=2; _rpcrdma_bench
+		echo \"\${COMPREPLY[*]}\""
+	assert_line --index 0 "read reply"
+	assert_line --index 1 "1 2 1,2"
+	assert_line --index 2 "nfs nfs-cb nlm"
+}
+
+@test "man page renders without warnings" {
+	command -v man >/dev/null || skip "man is not installed"
+	run bash -c "man --warnings -l '$TOP/man/rpcrdma-bench.1' 2>&1 >/dev/null"
+	assert_success
+	assert_output ""
+}
+
+# ------------------------------------------------------------ outputs (harness)
+
+lat_rows() {    # the latency table's rows
+	"$HARNESS" tables | awk '/^ #bytes #iterations/ { t = 1; next } /^---/ { t = 0 } t'
+}
+
+@test "latency table: perftest's nine columns, every row full, percentiles ordered" {
+	need_harness
+	run "$HARNESS" tables
+	assert_success
+	assert_line " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] "
+	run bash -c "$(declare -f lat_rows); lat_rows | awk 'NF != 9 { print \"bad: \" \$0 }
+		\$3 > \$5 || \$5 > \$8 || \$8 > \$9 || \$9 > \$4 { print \"unordered: \" \$0 }
+		END { print NR \" rows\" }'"
+	assert_output "21 rows"
+}
+
+@test "throughput and where tables: every column" {
+	need_harness
+	run bash -c "'$HARNESS' tables | awk '/^ #bytes +#iterations +BW peak/ { t = 1; next }
+		/^---/ { t = 0 } t && NF != 6 { print \"bad: \" \$0 } t { n++ } END { print n }'"
+	assert_output "21"
+	run bash -c "'$HARNESS' tables | awk '/^ #bytes +call +reply/ { t = 1; next }
+		/^ call:/ { t = 0 } t && NF != 8 { print \"bad: \" \$0 } t { n++ } END { print n }'"
+	assert_output "21"
+	run "$HARNESS" tables
+	assert_line --regexp '^ 512 +inline +inline '
+	assert_line --regexp '^ 1024 +read +write '
+}
+
+@test "JSON parses and agrees with the tables" {
+	need_harness
+	command -v jq >/dev/null || skip "jq is not installed"
+	"$HARNESS" json > "$BATS_TEST_TMPDIR/b.json"
+	"$HARNESS" tables > "$BATS_TEST_TMPDIR/b.txt"
+	run jq -e '.tool == "rpcrdma-bench" and (.latency | length) == 21 and
+		(.throughput | length) == 21 and (.where | length) == 21' "$BATS_TEST_TMPDIR/b.json"
+	assert_success
+	# latency: every figure equal to the table's, to its two decimals
+	run bash -c "diff <(awk '/^ #bytes #iterations/ { t = 1; next } /^---/ { t = 0 }
+			t { print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8, \$9 }' '$BATS_TEST_TMPDIR/b.txt') \
+		<(jq -r '.latency[] | [.bytes, .iterations, .t_min_usec, .t_max_usec, .t_typical_usec,
+			.t_avg_usec, .t_stdev_usec, .p99_usec, .p99_9_usec] | @tsv' '$BATS_TEST_TMPDIR/b.json' |
+		  awk '{ printf \"%d %d %.2f %.2f %.2f %.2f %.2f %.2f %.2f\n\", \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8, \$9 }')"
+	assert_success
+	run bash -c "diff <(awk '/^ #bytes +#iterations +BW/ { t = 1; next } /^---/ { t = 0 }
+			t { print \$1, \$2, \$3, \$4, \$5, \$6 }' '$BATS_TEST_TMPDIR/b.txt') \
+		<(jq -r '.throughput[] | [.bytes, .iterations, .bw_peak, .bw_average, .msg_rate_mpps,
+			.calls_per_sec] | @tsv' '$BATS_TEST_TMPDIR/b.json' |
+		  awk '{ printf \"%d %d %.2f %.2f %.6f %.2f\n\", \$1, \$2, \$3, \$4, \$5, \$6 }')"
+	assert_success
+	run jq -r '.where[10] | "\(.call_path) \(.reply_path) \(.call_paths.read)"' "$BATS_TEST_TMPDIR/b.json"
+	assert_output "read write 200"
+}
+
+@test "--plot: SVG and PNG written by gnuplot, the script for .gp" {
+	need_harness
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
+	cd "$BATS_TEST_TMPDIR"
+	run "$HARNESS" plot "it's.svg"
+	assert_success
+	grep -q '<svg' "it's.svg"
+	grep -q 'inline threshold 1024 B' "it's.svg"
+	run "$HARNESS" plot out.png 8
+	assert_success
+	[ "$(head -c 8 out.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	run "$HARNESS" plot out.gp
+	assert_success
+	sed -i 's/^# set output .*/set output "from-script.svg"/' out.gp
+	run gnuplot out.gp
+	assert_success
+	grep -q '<svg' from-script.svg
+}
+
+@test "--plot: an unwritable file is an error naming it" {
+	need_harness
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	run "$HARNESS" plot /nonexistent/dir/p.svg
+	assert_failure
+	assert_output --partial "rpcrdma-bench: --plot /nonexistent/dir/p.svg"
+}
