@@ -8,6 +8,7 @@
 #   make check-live the live RDMA suite in a qemu guest (tests/live)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make bench      performance tables (never part of check)
+#   make bench-live RPC-over-RDMA against perftest and the kernel in the guest (tools/bench)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 .DEFAULT_GOAL := all

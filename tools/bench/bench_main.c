@@ -97,7 +97,8 @@ static void usage(FILE *f)
 	      "                             262144 (default: the version's)\n"
 	      "  -e, --use_event            sleep on completion events (default: busy\n"
 	      "                             polling, as perftest)\n"
-	      "      --timeout SEC          connecting and each call, 1 to 3600 (default 30)\n"
+	      "      --timeout MS           connecting and each call, in milliseconds, 1 to\n"
+	      "                             3600000 (default 30000)\n"
 	      "\n"
 	      "Output:\n"
 	      "      --report_gbits         bandwidth in Gb/sec (default MB/sec, 2^20 bytes)\n"
@@ -249,9 +250,9 @@ static int parse_one(int c, const char *arg, struct cli *cl)
 		return 0;
 	case 'e': o->busy_poll = false; return 0;
 	case OPT_TIMEOUT:
-		if (!num_opt("--timeout", arg, 1, 3600, &v))
+		if (!num_opt("--timeout", arg, 1, 3600000, &v))
 			return EXIT_USAGE;
-		o->timeout_ms = (int)v * 1000;
+		o->timeout_ms = (int)v;
 		return 0;
 	case OPT_GBITS: o->gbits = true; return 0;
 	case OPT_JSON: cl->json = true; return 0;

@@ -20,3 +20,11 @@ $(BUILD)/unit/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/unit/.dir
 $(BUILD)/asan/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/asan/.dir
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Itools/bench -Itests/unit -o $@ \
 		tests/unit/test_bench.c tests/unit/tap.c $(BENCH_PURE_SRCS) -lm
+
+# make bench-live: perftest, rpcrdma-bench and the kernel NFS server on one
+# Soft-RoCE link in one guest, and the ratio table (scripts/bench-live.sh);
+# one live guest at a time on this machine (the lock every live run takes)
+.PHONY: bench-live
+bench-live: all
+	@BUILD=$(abspath $(BUILD)) BIN=$(abspath $(BIN)) \
+		flock /tmp/rpcrdma-live.lock bash scripts/bench-live.sh

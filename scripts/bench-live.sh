@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# make bench-live: RPC-over-RDMA against the raw verbs and the kernel, on one
+# Soft-RoCE link in one guest of the live test bed (tests/live), in one run
+# (tests/live/bench-guest.sh), then the report and the ratio table
+# (scripts/bench-ratios.sh).  The guest is serialized with the other live
+# runs by the make target (flock /tmp/rpcrdma-live.lock).  Under TCG the
+# absolute figures are emulation speed: compare the ratios.
+#   BUILD=/abs/build [BIN=...] bench-live.sh
+# Environment: BENCH_LIVE_LAT_ITERS (NULL calls and ib_send_lat iterations,
+# default 2000), BENCH_LIVE_BW_ITERS (1 MiB calls and transfers, default 100),
+# BENCH_LIVE_ALL_ITERS (> 0: rpcrdma-bench -a with that -n and a plot).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/live/lib.sh"
+
+BUILD=${BUILD:-$top/build}
+BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)
+BIN=${BIN:-$BUILD/bin}
+out=$BUILD/live/bench/rxe
+lat_n=${BENCH_LIVE_LAT_ITERS:-2000}
+bw_n=${BENCH_LIVE_BW_ITERS:-100}
+all_n=${BENCH_LIVE_ALL_ITERS:-0}
+die() { echo "bench-live: $*" >&2; exit 1; }
+
+for t in rpcrdma-bench rpcrdma-echo; do
+    [[ -x $BIN/$t ]] || die "$BIN/$t is not built (make)"
+done
+rm -rf "$out"
+mkdir -p "$out"
+rc=0
+image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
+case $rc in
+0) ;;
+2) die "this host cannot run the live guest: $image" ;;
+*) die "no guest image (see $out/build-image.log)" ;;
+esac
+shares=()
+[[ $BUILD/ == "$top"/* ]] || shares=(--share "$BUILD")
+t0=$SECONDS
+LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 900 --cpus 2 "${shares[@]}" \
+    --logs "$out/logs" -- bash "$LIVE_DIR/bench-guest.sh" "$out" "$BIN" "$lat_n" "$bw_n" "$all_n" ||
+    die "the guest run failed (logs: $out/logs, $out/guest.log)"
+echo
+echo "== make bench-live: Soft-RoCE (rdma_rxe) between two devices on a veth pair," \
+     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s =="
+bash "$top/scripts/bench-ratios.sh" "$out"

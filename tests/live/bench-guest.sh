@@ -1,0 +1,91 @@
+#!/bin/bash
+# In the guest: what `make bench-live` measures, on one Soft-RoCE link
+# (rxe0 on veth0, 198.18.0.1 <-> rxe1 on veth1, 198.18.0.2), in one run:
+#   - rpcrdma-bench's NULL round trip against rpcrdma-echo -s (port 20050),
+#     and its ECHO throughput at 1 MiB (read chunk out, write chunk back);
+#   - rpcrdma-bench's NULL round trip against the kernel NFS server
+#     (198.18.0.1:20049, program 100003 version 3);
+#   - perftest's ib_send_lat at the size of our NULL call's Send, and
+#     ib_read_bw and ib_write_bw at 1 MiB (-R: rdma_cm; -F: no CPU
+#     frequency check; the guest runs with tsc=reliable).
+# The raw outputs go to OUT_DIR; scripts/bench-live.sh reads them.
+#   bench-guest.sh OUT_DIR BIN_DIR [LAT_ITERS] [BW_ITERS] [ALL_ITERS]
+# ALL_ITERS > 0 adds rpcrdma-bench -a with a plot (the README's).
+set -uo pipefail
+
+out=${1:?output directory} bin=${2:?bin directory}
+lat_n=${3:-2000} bw_n=${4:-100} all_n=${5:-0}
+here=$(cd "$(dirname "$0")" && pwd)
+A=198.18.0.1 port=20050
+mkdir -p "$out"
+log=$out/guest.log
+: > "$log"
+say() { echo "bench-live: $*"; }
+die() { say "error: $*"; tail -20 "$log" | sed 's/^/  /'; exit 1; }
+
+bash "$here/guest-net.sh" rxe >> "$log" 2>&1 || die "no rxe link (guest-net.sh)"
+bash "$here/guest-nfsd.sh" >> "$log" 2>&1 || die "the kernel NFS server did not start"
+
+srv=
+trap '[[ -n $srv ]] && kill -TERM $srv 2>/dev/null; wait 2>/dev/null' EXIT
+"$bin/rpcrdma-echo" -s -a "$A" -p "$port" > "$out/echo-server.txt" 2>&1 &
+srv=$!
+for _ in $(seq 100); do
+    grep -q listening "$out/echo-server.txt" && break
+    sleep 0.1
+done
+grep -q listening "$out/echo-server.txt" || die "rpcrdma-echo -s did not start: $(cat "$out/echo-server.txt")"
+
+# bench NAME ARGS...: rpcrdma-bench with its tables in NAME.txt, JSON in NAME.json
+bench() {
+    local name=$1
+    shift
+    say "rpcrdma-bench $* $A"
+    echo "+ rpcrdma-bench $* $A" >> "$log"
+    "$bin/rpcrdma-bench" "$@" --out_json_file "$out/$name.json" "$A" \
+        > "$out/$name.txt" 2>> "$log" || die "rpcrdma-bench $* failed"
+}
+bench ours-null --null --lat -n "$lat_n" -p "$port"
+bench kernel-null -P nfs -V 3 --lat -n "$lat_n"
+bench ours-1m --bw -s 1048576 -n "$bw_n" -p "$port"
+if ((all_n > 0)); then
+    bench ours-all -a -n "$all_n" -p "$port" --plot "$out/rpcrdma-bench-rxe.svg"
+fi
+kill -TERM "$srv" 2>/dev/null
+wait "$srv" 2>/dev/null
+srv=
+
+# perftest at the size of our NULL call's Send (transport header + RPC call)
+send_size=$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+print(max(2, round(c["bytes_sent"] / max(1, c["calls_sent"]))))' "$out/ours-null.json") ||
+    die "no counts in ours-null.json"
+
+# perf NAME TOOL ARGS...: server on rxe0, client on rxe1; perftest under
+# TCG sometimes fails its clock calibration after a good run ("Can't
+# produce a report"): one retry
+perf() {
+    local name=$1 tool=$2 try
+    shift 2
+    for try in 1 2; do
+        say "$tool $* (try $try)"
+        echo "+ $tool $*" >> "$log"
+        timeout 120 "$tool" -R -F -d rxe0 "$@" > "$out/$name.server.txt" 2>&1 &
+        local s=$!
+        sleep 1
+        if timeout 120 "$tool" -R -F -d rxe1 "$@" "$A" > "$out/$name.txt" 2>&1 &&
+           wait "$s" && grep -q '^ *[0-9]' "$out/$name.txt"; then
+            return 0
+        fi
+        kill "$s" 2>/dev/null
+        wait "$s" 2>/dev/null
+        cat "$out/$name.txt" >> "$log"
+    done
+    die "$tool failed twice"
+}
+perf ib_send_lat ib_send_lat -s "$send_size" -n "$lat_n"
+perf ib_read_bw ib_read_bw -s 1048576 -n "$bw_n"
+perf ib_write_bw ib_write_bw -s 1048576 -n "$bw_n"
+echo "$send_size" > "$out/send_size"
+say "done"
