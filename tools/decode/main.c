@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode.h"
+#include "numarg.h"
 #include "rpc_names.h"
 
 #ifndef RPCRDMA_TOOLS_VERSION
@@ -104,35 +105,6 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry '" PROG " --help' for more information.\n", stderr);
 	return DECODE_EXIT_USAGE;
-}
-
-/* Decimal, or hex with 0x: digits only (no sign, no spaces), <= max */
-static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	unsigned base = 10, d;
-	uint64_t v = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return false;
-		if (d > max || v > (max - d) / base)
-			return false;
-		v = v * base + d;
-	}
-	*out = v;
-	return true;
 }
 
 /* A numeric option in [min, max]; prints the usage error itself */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * numarg.h - numbers in command-line arguments, shared by the tools' option
+ * parsers: decimal or 0x hex, digits only (no sign, no spaces, no locale).
+ */
+#ifndef RPCRDMA_NUMARG_H
+#define RPCRDMA_NUMARG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Decimal, or hex with 0x: digits only, at most max.  false otherwise. */
+bool parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+#endif

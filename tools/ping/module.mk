@@ -1,0 +1,24 @@
+# tools/ping: rpcrdma-ping (man/rpcrdma-ping.1) over the transport, and the
+# unit tests of its pure parts (options, statistics, RPC verdicts, output,
+# the inline-threshold search), plain and under ASan+UBSan, which need no
+# transport.  The tool itself is built once the transport's sources are in
+# the tree.
+PING_PURE_SRCS := $(addprefix tools/ping/,ping_args.c ping_stats.c ping_rpc.c ping_out.c ping_search.c)
+PING_TEST_DEPS := tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
+	$(TOOLS_COMMON_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS)
+PING_UNIT := $(BUILD)/ping-unit/test_ping
+PING_ASAN := $(BUILD)/ping-asan/test_ping
+CHECK_DEPS += $(PING_UNIT) $(PING_ASAN)
+
+$(PING_UNIT): $(PING_TEST_DEPS) $(CODEC_A) | $(BUILD)/ping-unit/.dir
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/ping -Itests/unit -o $@ \
+		tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) $(CODEC_A) -lm
+
+$(PING_ASAN): $(PING_TEST_DEPS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -Itools/ping \
+		-Itests/unit -o $@ tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
+		$(TOOLS_COMMON_SRCS) $(CODEC_SRCS) -lm
+
+ifneq ($(wildcard tools/transport/*.c),)
+$(eval $(call live_tool,rpcrdma-ping,ping))
+endif
