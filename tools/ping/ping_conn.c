@@ -10,7 +10,7 @@
  */
 #include <string.h>
 #include <time.h>
-#include "ping_echo.h"
+#include "echo_ulb.h"
 #include "ping_conn.h"
 #include "rpcrdma/rpc.h"
 
@@ -102,18 +102,32 @@ const struct ping_raw *ping_conn_seen(const struct ping_conn *pc, uint32_t xid,
 
 /* -------- backward-direction calls -------- */
 
-static void answer(struct xprt_req *r, uint32_t stat, const uint8_t *res,
-		   size_t res_len)
+static void answer_rpc(struct xprt_req *r, uint32_t stat)
 {
-	uint8_t b[1024];
+	uint8_t b[64];
 	size_t n = rpc_encode_accepted_reply(b, sizeof(b), r->xid, stat);
 
-	if (!n || res_len > sizeof(b) - n)
+	if (n)
+		xprt_reply(r, b, n, 0, 0);
+}
+
+/* The echo program's backward NULL and ECHO, by its ULB */
+static void answer_echo(struct xprt_req *r)
+{
+	uint8_t b[ECHO_REPLY_HDR_LEN + 4 + ECHO_CALLBACK_DATA_MAX + 4];
+	struct echo_args a;
+	enum echo_call_status st = echo_decode_call(r->msg, r->len, true, &a);
+	size_t n, off = 0, len = 0;
+
+	if (st == ECHO_CALL_NOT_RPC)
 		return;
-	if (res_len)
-		memcpy(b + n, res, res_len);
-	xprt_reply(r, b, n + res_len, res_len ? n + 4 : 0,
-		   res_len > 4 ? res_len - 4 : 0);
+	if (st == ECHO_CALL_OK)
+		n = echo_encode_reply(b, sizeof(b), a.xid, a.proc, 0, a.data, a.len,
+				      &off, &len);
+	else
+		n = echo_encode_error(b, sizeof(b), a.xid, st);
+	if (n)
+		xprt_reply(r, b, n, off, len);
 }
 
 static void on_call(struct xprt_req *r, void *arg)
@@ -129,29 +143,12 @@ static void on_call(struct xprt_req *r, void *arg)
 	pc->bc_proc = h.proc;
 	pc->bc_xid = r->xid;
 	pc->bc_answered++;
-	if (h.prog == ECHO_PROG && h.vers == ECHO_VERS) {
-		if (h.proc == ECHO_PROC_NULL) {
-			answer(r, RPC_SUCCESS, NULL, 0);
-		} else if (h.proc == ECHO_PROC_ECHO && h.body_off + 4 <= r->len) {
-			/* opaque data<>: the same length word, bytes and pad */
-			const uint8_t *p = r->msg + h.body_off;
-			uint32_t dlen = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-					(uint32_t)p[2] << 8 | p[3];
-			size_t padded = 4 + (((size_t)dlen + 3) & ~(size_t)3);
-
-			if (dlen <= r->len - h.body_off - 4 &&
-			    padded <= r->len - h.body_off)
-				answer(r, RPC_SUCCESS, p, padded);
-			else
-				answer(r, RPC_GARBAGE_ARGS, NULL, 0);
-		} else {
-			answer(r, RPC_PROC_UNAVAIL, NULL, 0);
-		}
-	} else if (h.prog == RPC_PROG_NFS_CB) {
-		answer(r, h.proc == 0 ? RPC_SUCCESS : RPC_PROC_UNAVAIL, NULL, 0);
-	} else {
-		answer(r, RPC_PROG_UNAVAIL, NULL, 0);
-	}
+	if (h.prog == ECHO_PROG)
+		answer_echo(r);
+	else if (h.prog == RPC_PROG_NFS_CB)   /* CB_NULL; nothing else here */
+		answer_rpc(r, h.proc == 0 ? RPC_SUCCESS : RPC_PROC_UNAVAIL);
+	else
+		answer_rpc(r, RPC_PROG_UNAVAIL);
 	pc->stop = true;
 	xprt_loop_stop(pc->loop);
 }

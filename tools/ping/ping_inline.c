@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ping_echo.h"
+#include "echo_ulb.h"
 #include "ping_probe.h"
 #include "rpcrdma/rpc.h"
 
@@ -64,12 +64,12 @@ static bool try_size(struct inl *s, uint32_t size)
 	memset(&c, 0, sizeof(c));
 	c.msg = s->buf;
 	if (s->echo) {
-		uint32_t dlen = body - RPC_CALL_HDR - 4;
+		uint32_t dlen = body - RPC_CALL_HDR - 4, i;
 
-		for (uint32_t i = 0; i < dlen; i++)   /* a pattern to check */
-			s->buf[OUR_INLINE + i] = (uint8_t)(i * 7 + 1);
-		c.len = echo_encode_call(s->buf, OUR_INLINE, ECHO_PROC_ECHO, 0,
-					 s->buf + OUR_INLINE, dlen, &off, &len);
+		c.len = echo_encode_call(s->buf, OUR_INLINE, ECHO_PROC_ECHO, 0, NULL,
+					 dlen, &off, &len);
+		for (i = 0; c.len && i < dlen; i++)  /* a pattern to check */
+			s->buf[off + i] = (uint8_t)(i * 7 + 1);
 	} else {
 		c.len = ping_rpc_call(s->buf, OUR_INLINE, s->o->prog, s->o->vers, 0,
 				      body - RPC_CALL_HDR);
@@ -82,7 +82,7 @@ static bool try_size(struct inl *s, uint32_t size)
 	} else if (s->echo) {
 		ok = echo_decode_reply(c.reply, c.reply_len, ECHO_PROC_ECHO, &h, &d,
 				       &dl, &count) == 0 &&
-		     dl == len && !memcmp(d, s->buf + OUR_INLINE, dl);
+		     dl == len && !memcmp(d, s->buf + off, dl);
 	} else {
 		ping_rpc_judge(c.reply, c.reply_len, c.xid, &res);
 		ok = res.status != PING_RPC_MALFORMED && res.status != PING_RPC_NOT_REPLY;
@@ -205,7 +205,7 @@ int ping_probe_inline(const struct ping_opts *o)
 	s.o = o;
 	s.echo = o->prog == ECHO_PROG;
 	ping_out_init(&s.rep.out, stdout, o->json, false);
-	s.buf = malloc(2 * (size_t)OUR_INLINE);
+	s.buf = malloc(OUR_INLINE);
 	if (!s.buf) {
 		fputs(PING_PROG ": out of memory\n", stderr);
 		return PING_EXIT_USAGE;

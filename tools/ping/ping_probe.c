@@ -17,7 +17,7 @@
  *     back channel.
  */
 #include <string.h>
-#include "ping_echo.h"
+#include "echo_ulb.h"
 #include "ping_probe.h"
 #include "rpcrdma/rpc.h"
 
