@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ping.h"
+#include "ping_nfs41.h"
 #include "rpcrdma/rpc.h"
 #include "tap.h"
 
@@ -486,6 +487,83 @@ static void test_search(void)
 	search_case(72, 262144, 0, 2048, 24, "claim below the minimum");
 }
 
+/* -------- NFSv4.1 (RFC 8881 XDR, written out by hand) -------- */
+
+static void test_nfs41(void)
+{
+	static const uint32_t exid[] = {
+		0, 1, 1, 42,                         /* tag<>, minor 1, 1 op */
+		0x01020304, 0x05060708,              /* co_verifier */
+		2, 0x61620000,                       /* co_ownerid "ab" */
+		0, 0, 0,                             /* flags, SP4_NONE, impl<> */
+	};
+	static const uint32_t cs[] = {
+		0, 1, 1, 43, 0x11223344, 0x55667788, 5, 2,
+		0, 1049620, 1049480, 7584, 8, 16, 0, /* fore */
+		0, 4096, 4096, 0, 2, 1, 0,           /* back */
+		0x40000000, 1, 0,                    /* cb_program, AUTH_NONE */
+	};
+	static const uint32_t ds[] = { 0, 1, 1, 44, 0xa, 0xb, 0xc, 0xd };
+	static const uint32_t dc[] = { 0, 1, 1, 57, 0x11223344, 0x55667788 };
+	static const uint32_t exres[] = {
+		0, 0, 1, 42, 0, 0xdead, 0xbeef, 7, 0x10000,
+		0, 0, 0, 0, 0,                       /* the rest, unread */
+	};
+	static const uint32_t exerr[] = { 10021, 0, 1, 42, 10021 };
+	static const uint32_t csres[] = {
+		0, 4, 0x74616700, 1, 43, 0,          /* tag "tag" */
+		0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f, 1, 2,
+	};
+	uint8_t want[128], got[128], sid[16];
+	struct nfs41_exchange_id_res er;
+	struct nfs41_create_session_res cr;
+	uint32_t st;
+	size_t n, i;
+
+	n = nfs41_exchange_id_args(got, sizeof(got), "ab", 0x0102030405060708ull);
+	tap_ok(n == sizeof(exid) && !memcmp(got, want, words(want, exid, 11)),
+	       "EXCHANGE_ID args (%zu bytes)", n);
+	tap_ok(nfs41_exchange_id_args(got, 43, "ab", 1) == 0, "EXCHANGE_ID: short buffer");
+	n = nfs41_create_session_args(got, sizeof(got), 0x1122334455667788ull, 5,
+				      0x40000000u);
+	tap_ok(n == sizeof(cs) && !memcmp(got, want, words(want, cs, 25)),
+	       "CREATE_SESSION args with CONN_BACK_CHAN (%zu bytes)", n);
+	memset(sid, 0, 16);
+	sid[3] = 0xa; sid[7] = 0xb; sid[11] = 0xc; sid[15] = 0xd;
+	n = nfs41_destroy_session_args(got, sizeof(got), sid);
+	tap_ok(n == sizeof(ds) && !memcmp(got, want, words(want, ds, 8)),
+	       "DESTROY_SESSION args");
+	n = nfs41_destroy_clientid_args(got, sizeof(got), 0x1122334455667788ull);
+	tap_ok(n == sizeof(dc) && !memcmp(got, want, words(want, dc, 6)),
+	       "DESTROY_CLIENTID args");
+
+	n = words(got, exres, 14);
+	tap_ok(nfs41_exchange_id_res(got, n, &er) && er.status == 0 &&
+	       er.clientid == 0x0000dead0000beefull && er.sequence == 7 &&
+	       er.flags == 0x10000, "EXCHANGE_ID result: client ID and sequence");
+	tap_ok(!nfs41_exchange_id_res(got, 28, &er), "EXCHANGE_ID result cut short");
+	n = words(got, exerr, 5);
+	tap_ok(nfs41_exchange_id_res(got, n, &er) && er.status == 10021,
+	       "EXCHANGE_ID refused: its status");
+	n = words(got, csres, 12);
+	tap_ok(nfs41_create_session_res(got, n, &cr) && cr.status == 0 &&
+	       cr.sessionid[1] == 1 && cr.sessionid[15] == 0x0f && cr.sequence == 1 &&
+	       cr.flags == NFS41_SESSION_CONN_BACK_CHAN,
+	       "CREATE_SESSION result: session ID, CONN_BACK_CHAN granted");
+	for (i = 0; i < n; i += 4)
+		if (nfs41_create_session_res(got, i, &cr) && i < n)
+			break;
+	tap_ok(i >= n, "CREATE_SESSION result: every cut is refused");
+	words(got, (const uint32_t[]){ 0, 0xffffffffu }, 2);
+	tap_ok(!nfs41_status_res(got, 8, NFS4_OP_DESTROY_SESSION, &st),
+	       "a tag longer than the reply is refused");
+	words(got, (const uint32_t[]){ 0, 0, 1, 44, 0 }, 5);
+	tap_ok(nfs41_status_res(got, 20, NFS4_OP_DESTROY_SESSION, &st) && st == 0,
+	       "DESTROY_SESSION status");
+	tap_ok(!nfs41_status_res(got, 20, NFS4_OP_DESTROY_CLIENTID, &st),
+	       "a result of another operation is refused");
+}
+
 int main(void)
 {
 	test_stats();
@@ -495,5 +573,6 @@ int main(void)
 	test_rpc();
 	test_output();
 	test_search();
+	test_nfs41();
 	return tap_done();
 }

@@ -3,7 +3,7 @@
 # the inline-threshold search), plain and under ASan+UBSan, which need no
 # transport.  The tool itself is built once the transport's core (the file
 # that defines xprt_connect) is in the tree.
-PING_PURE_SRCS := $(addprefix tools/ping/,ping_args.c ping_stats.c ping_rpc.c ping_out.c ping_search.c)
+PING_PURE_SRCS := $(addprefix tools/ping/,ping_args.c ping_stats.c ping_rpc.c ping_out.c ping_search.c ping_nfs41_xdr.c)
 PING_TEST_DEPS := tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
 	$(TOOLS_COMMON_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS)
 PING_UNIT := $(BUILD)/ping-unit/test_ping
@@ -19,6 +19,7 @@ $(PING_ASAN): $(PING_TEST_DEPS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
 		-Itests/unit -o $@ tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
 		$(TOOLS_COMMON_SRCS) $(CODEC_SRCS) -lm
 
-ifneq ($(shell grep -l 'xprt_connect(struct xprt_loop' tools/transport/*.c 2>/dev/null),)
+PING_XPRT_CORE := $(shell grep -l 'xprt_connect.struct xprt_loop' tools/transport/*.c 2>/dev/null)
+ifneq ($(PING_XPRT_CORE),)
 $(eval $(call live_tool,rpcrdma-ping,ping))
 endif
