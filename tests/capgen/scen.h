@@ -41,5 +41,6 @@ void traffic_multichunk(struct sess *s);   /* multichunk.c */
 
 /* bench.c */
 int bench_write(const char *path, uint64_t nframes);
+int bench_qps_write(const char *path, uint64_t nframes, uint32_t nqps);
 
 #endif

@@ -642,10 +642,11 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	[ "$n" -ge 50 ]
 }
 
-@test "state limits: warned once each, memory bounded, every call still printed" {
+@test "state limits: warned once each, memory bounded, every call still printed, losses counted, exit 3" {
 	[ -s "$FIX/limits.pcap" ] || skip "fixture not built"
 	run --separate-stderr /usr/bin/time -f 'rss %M' "$D" -r "$FIX/limits.pcap"
-	assert_success
+	assert_failure 3
+	[[ $stderr == *'state limits reached, output incomplete'* ]]
 	[ "${#lines[@]}" -eq 75000 ]
 	[ "$(grep -c 'more than 4096 open conversations' <<<"$stderr")" -eq 1 ]
 	[ "$(grep -c 'more than 65536 calls without a reply' <<<"$stderr")" -eq 1 ]
@@ -654,6 +655,11 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	[ "$rss" -lt 65536 ]
 	run "$D" --stats -r "$FIX/limits.pcap"
 	assert_line --regexp '^conversation 5001: '
+	# 5001 conversations in a table of 4096, one call each in flight;
+	# 74096 calls in a table of 65536
+	assert_line --regexp '^  lost to state limits: 905 conversations closed early with a message in flight \(of 905 closed for room\), 9464 calls forgotten before their reply, '
+	run "$D" --json -r "$FIX/limits.pcap"
+	assert_line --regexp '^\{"lost":\{"conversations":905,"calls":9464,"untracked_calls":0,"tcp_resyncs":0,'
 }
 
 @test "a captured connection start: one credit until the first grant; backward zero credits" {

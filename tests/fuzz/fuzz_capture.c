@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "decode.h"
+#include "capture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
 	const char *files[1] = { path };
-	struct decode_opts o = { .files = files, .nfiles = 1, .roce_port = 4791 };
+	struct cap_opts o = { .roce_port = 4791 };
 	int fd = memfd_create("capture", 0);
 
 	if (fd < 0)
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2: break;                          /* one line per message */
 	case 3: o.check = o.stats = true; break;
 	}
-	decode_capture_main(&o);
+	cap_run(&o, files, 1);
 	close(fd);
 	return 0;
 }

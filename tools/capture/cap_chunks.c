@@ -42,6 +42,37 @@ static void seg_unlink(struct cap_state *st, uint32_t i)
 	st->nsegs--;
 }
 
+/* the calls' two lists: every call, and each conversation's */
+static struct cap_link *all_of(struct cap_call *k) { return &k->all; }
+static struct cap_link *conv_of(struct cap_call *k) { return &k->in_conv; }
+
+static void call_append(struct cap_call *calls, uint32_t *head, uint32_t *tail,
+			uint32_t i, struct cap_link *(*lk)(struct cap_call *))
+{
+	struct cap_link *l = lk(&calls[i]);
+	l->prev = *tail;
+	l->next = 0;
+	if (*tail)
+		lk(&calls[*tail - 1])->next = i + 1;
+	else
+		*head = i + 1;
+	*tail = i + 1;
+}
+
+static void call_remove(struct cap_call *calls, uint32_t *head, uint32_t *tail,
+			uint32_t i, struct cap_link *(*lk)(struct cap_call *))
+{
+	struct cap_link *l = lk(&calls[i]);
+	if (l->prev)
+		lk(&calls[l->prev - 1])->next = l->next;
+	else
+		*head = l->next;
+	if (l->next)
+		lk(&calls[l->next - 1])->prev = l->prev;
+	else
+		*tail = l->prev;
+}
+
 void cap_call_free(struct cap_state *st, struct cap_call *k)
 {
 	uint32_t i = (uint32_t)(k - st->calls);
@@ -60,9 +91,15 @@ void cap_call_free(struct cap_state *st, struct cap_call *k)
 	}
 	cap_budget_free(st, k->msg, k->msg_len);
 	cap_budget_free(st, k->rb, k->rb_cap);
+	call_remove(st->calls, &st->calls_head, &st->calls_tail, i, all_of);
 	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
-	if (c && c->ncalls)
-		c->ncalls--;
+	if (c) {
+		call_remove(st->calls, &c->calls_head, &c->calls_tail, i, conv_of);
+		if (c->ncalls)
+			c->ncalls--;
+		if (k->untracked && c->untracked)
+			c->untracked--;
+	}
 	memset(k, 0, sizeof(*k));
 	k->hnext = st->call_free;
 	st->call_free = i + 1;
@@ -84,16 +121,15 @@ struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
 struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 			      int dir, uint32_t xid)
 {
-	static uint32_t evict;
-
 	if (!st->call_free) {
+		/* full: the oldest call is forgotten (printed first if it
+		 * waits for its read chunks), and counted lost */
 		cap_warn_once(st, CAP_W_CALLS, "more than %u calls without a "
 			      "reply: forgetting the oldest", CAP_MAX_CALLS);
-		/* round robin over the pool: roughly the oldest */
-		evict = (evict + 1) % CAP_MAX_CALLS;
-		struct cap_call *o = &st->calls[evict];
+		struct cap_call *o = &st->calls[st->calls_head - 1];
 		if (o->msg)
 			cap_msg_print_call(st, o, "state limit");
+		st->lost.calls++;
 		cap_call_free(st, o);
 	}
 	uint32_t i = st->call_free - 1;
@@ -102,57 +138,33 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 	memset(k, 0, sizeof(*k));
 	k->used = true;
 	k->conv = c->id;
-	k->conv_slot = (uint16_t)(c - st->convs);
+	k->conv_slot = (uint32_t)(c - st->convs);
 	k->dir = (uint8_t)dir;
 	k->xid = xid;
 	c->ncalls++;
 	uint32_t b = call_bucket(c->id, dir, xid);
 	k->hnext = st->call_hash[b];
 	st->call_hash[b] = i + 1;
+	call_append(st->calls, &st->calls_head, &st->calls_tail, i, all_of);
+	call_append(st->calls, &c->calls_head, &c->calls_tail, i, conv_of);
 	st->ncalls++;
 	return k;
 }
 
-struct waiting {
-	uint64_t frame;
-	uint32_t idx;
-};
-
-static int by_frame(const void *a, const void *b)
+/* Print what is waiting for its read chunks, oldest first (the order the
+ * calls arrived in), and forget every call of conversation `c` (NULL: of
+ * all conversations).  O(the calls forgotten). */
+void cap_calls_flush(struct cap_state *st, struct cap_conv *c)
 {
-	uint64_t x = ((const struct waiting *)a)->frame;
-	uint64_t y = ((const struct waiting *)b)->frame;
-	return x < y ? -1 : x > y;
-}
-
-/* Print what is waiting, in frame order, and forget every call of
- * conversation `conv` (0: all conversations). */
-void cap_calls_flush(struct cap_state *st, uint32_t conv)
-{
-	if (!st->ncalls)
-		return;
-	struct waiting *wait = malloc(CAP_MAX_CALLS * sizeof(*wait));
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < CAP_MAX_CALLS && wait; i++) {
-		struct cap_call *k = &st->calls[i];
-		if (k->used && (!conv || k->conv == conv) && k->msg)
-			wait[n++] = (struct waiting){ k->frame, i };
-	}
-	if (wait) {
-		qsort(wait, n, sizeof(*wait), by_frame);
-		for (uint32_t j = 0; j < n; j++)
-			cap_msg_print_call(st, &st->calls[wait[j].idx],
-					   "read chunk incomplete");
-		free(wait);
-	}
-	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++) {
-		struct cap_call *k = &st->calls[i];
-		if (!k->used || (conv && k->conv != conv))
-			continue;
+	uint32_t *head = c ? &c->calls_head : &st->calls_head;
+	for (uint32_t i = *head; i; ) {
+		struct cap_call *k = &st->calls[i - 1];
+		i = c ? k->in_conv.next : k->all.next;
 		if (k->msg)
 			cap_msg_print_call(st, k, "read chunk incomplete");
-		cap_call_free(st, k);
 	}
+	while (*head)
+		cap_call_free(st, &st->calls[*head - 1]);
 }
 
 static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
@@ -160,12 +172,6 @@ static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
 			const struct rpcrdma_segment *sg, uint32_t pos,
 			uint32_t idx)
 {
-	if (!st->seg_free) {
-		cap_warn_once(st, CAP_W_SEGS, "more than %u advertised segments "
-			      "outstanding: later ones are not tracked",
-			      CAP_MAX_SEGS);
-		return 0;
-	}
 	uint32_t i = st->seg_free - 1;
 	struct cap_seg *s = &st->segs[i];
 	st->seg_free = s->hnext;
@@ -209,7 +215,18 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 	uint64_t rtot = 0, ptot = 0;
 
 	(void)f;
-	(void)c;
+	/* all of the call's segments, or none: a call half registered would
+	 * make its reply look changed (V1 4.4.6) */
+	uint64_t need = (uint64_t)m->nreads + m->nwrite_segs + m->nreply_segs;
+	if (need > CAP_MAX_SEGS - st->nsegs) {
+		cap_warn_once(st, CAP_W_SEGS, "more than %u advertised segments "
+			      "outstanding: calls past that are not tracked "
+			      "(no chunk data, no chunk checks)", CAP_MAX_SEGS);
+		k->untracked = true;
+		c->untracked++;
+		st->lost.untracked++;
+		return;
+	}
 	rpcrdma_read_iter_init(m, &ri);
 	while (rpcrdma_read_next(&ri, &rs)) {
 		s = add_seg(st, k, &tail, CAP_SEG_READ, &rs.rdma_target,
@@ -269,9 +286,9 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 		}
 	}
 	const char *opn = op == CAP_OP_READ ? "RDMA Read" : "RDMA Write";
-	if (!s && !c->started && !c->synced) {
-		/* the capture began mid-conversation: this may move data
-		 * for a call sent before it */
+	if (!s && ((!c->started && !c->synced) || c->untracked)) {
+		/* the capture began mid-conversation, or a call's segments
+		 * are not tracked: this may move data for such a call */
 		c->stats.unmatched++;
 		return;
 	}

@@ -1,36 +1,69 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cap_conv.c - conversations: one per RC QP pair (IB, RoCE) or TCP 4-tuple
- * (iWARP), in a fixed table of CAP_MAX_CONVS with a chained hash of their
- * two directions.  A packet names only its destination QP, so the two
- * halves of a QP pair are joined when the reverse half first appears: the
- * oldest open half between the same two addresses in the other direction
- * (docs/capture.md, "Conversations").
+ * (iWARP), in a fixed table of CAP_MAX_CONVS.  A packet names only its
+ * destination QP, so the two halves of a QP pair are joined when the
+ * reverse half first appears: the oldest open half between the same two
+ * addresses in the other direction (docs/capture.md, "Conversations").
+ * Every operation is O(1) whatever the number of conversations: a hash of
+ * halves and a hash of half-open pairs, both doubly linked, an LRU list
+ * for eviction when the table is full and an id-ordered list for --stats.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cap_state.h"
 
-#define NBUCKET 8192u
-
-static uint32_t hnext[2 * CAP_MAX_CONVS];   /* node = slot * 2 + dir, +1 */
-
-static uint32_t hash_half(const struct cap_addr *a, uint32_t qp, bool tcp)
-{
-	uint32_t h = 2166136261u;
-	size_t n = a->family == CAP_AF_INET ? 4 : a->family == CAP_AF_INET6 ? 16 : 2;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ a->src[i]) * 16777619u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ a->dst[i]) * 16777619u;
-	h ^= tcp ? (uint32_t)a->sport << 16 ^ a->dport : qp;
-	h *= 2654435761u;
-	return (h >> 16 ^ h) & (NBUCKET - 1);
-}
+/* buckets: powers of two, at least the number of halves */
+#define HALF_NB (2u * CAP_MAX_CONVS < 64u ? 64u : 2u * CAP_MAX_CONVS)
+#define OPEN_NB (CAP_MAX_CONVS < 64u ? 64u : CAP_MAX_CONVS)
+_Static_assert((CAP_MAX_CONVS & (CAP_MAX_CONVS - 1)) == 0,
+	       "CAP_MAX_CONVS must be a power of two");
 
 static size_t alen(uint8_t family)
 {
 	return family == CAP_AF_INET ? 4 : family == CAP_AF_INET6 ? 16 : 2;
+}
+
+static uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* a hash of the two addresses, in order (src, dst matters) */
+static uint32_t hash_addrs(const struct cap_addr *a)
+{
+	uint64_t h;
+	if (a->family == CAP_AF_INET6)
+		h = (load64(a->src) * 0x9e3779b97f4a7c15u ^ load64(a->src + 8)) *
+		    0xff51afd7ed558ccdu ^ (load64(a->dst) * 0xc4ceb9fe1a85ec53u ^
+					   load64(a->dst + 8));
+	else
+		h = (uint64_t)(a->family == CAP_AF_INET ? cap_be32(a->src) :
+			       cap_be16(a->src)) << 32 |
+		    (a->family == CAP_AF_INET ? cap_be32(a->dst) : cap_be16(a->dst));
+	h ^= (uint64_t)a->family << 60;
+	h *= 0x9e3779b97f4a7c15u;
+	return (uint32_t)(h >> 32 ^ h);
+}
+
+static uint32_t mix(uint32_t h)
+{
+	h *= 2654435761u;
+	return h >> 16 ^ h;
+}
+
+static uint32_t hash_half(const struct cap_addr *a, uint32_t qp, bool tcp)
+{
+	uint32_t h = hash_addrs(a);
+	h ^= tcp ? (uint32_t)a->sport << 16 ^ a->dport : qp;
+	return mix(h);
+}
+
+static uint32_t hash_open(enum cap_transport t, const struct cap_addr *a)
+{
+	return mix(hash_addrs(a) ^ (uint32_t)t) & (OPEN_NB - 1);
 }
 
 /* Does direction `dir` of `c` carry packets a->src -> a->dst (to qp)? */
@@ -48,35 +81,79 @@ static bool half_is(const struct cap_conv *c, int dir, const struct cap_addr *a,
 	       c->d[dir].qp == qp;
 }
 
+/* -------- doubly linked lists of slots (index + 1, 0 ends), their links
+ * in an array of their own */
+static void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+			uint32_t slot)
+{
+	lk[slot].prev = *tail;
+	lk[slot].next = 0;
+	if (*tail)
+		lk[*tail - 1].next = slot + 1;
+	else
+		*head = slot + 1;
+	*tail = slot + 1;
+}
+
+static void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+			uint32_t slot)
+{
+	struct cap_link *l = &lk[slot];
+	if (l->prev)
+		lk[l->prev - 1].next = l->next;
+	else
+		*head = l->next;
+	if (l->next)
+		lk[l->next - 1].prev = l->prev;
+	else
+		*tail = l->prev;
+	l->prev = l->next = 0;
+}
+
+/* -------- halves: node = slot * 2 + dir */
 static void link_half(struct cap_state *st, uint32_t slot, int dir,
 		      const struct cap_addr *a, uint32_t qp, bool tcp)
 {
-	uint32_t b = hash_half(a, qp, tcp);
+	struct cap_conv_tab *t = &st->ct;
+	uint32_t key = hash_half(a, qp, tcp), b = key & (HALF_NB - 1);
 	uint32_t node = slot * 2 + (uint32_t)dir;
-	hnext[node] = st->conv_hash[b];
-	st->conv_hash[b] = node + 1;
+	struct cap_hnode *h = &t->hnode[node];
+
+	h->key = key;
+	h->bucket = b;
+	h->prev = 0;
+	h->next = t->half[b];
+	if (h->next)
+		t->hnode[h->next - 1].prev = node + 1;
+	t->half[b] = node + 1;
+	h->linked = true;
 }
 
 static void unlink_half(struct cap_state *st, uint32_t slot, int dir)
 {
-	uint32_t node = slot * 2 + (uint32_t)dir;
-	for (uint32_t b = 0; b < NBUCKET; b++) {
-		uint32_t *pp = &st->conv_hash[b];
-		while (*pp) {
-			if (*pp - 1 == node) {
-				*pp = hnext[node];
-				return;
-			}
-			pp = &hnext[*pp - 1];
-		}
-	}
+	struct cap_conv_tab *t = &st->ct;
+	struct cap_hnode *h = &t->hnode[slot * 2 + (uint32_t)dir];
+
+	if (!h->linked)
+		return;
+	if (h->prev)
+		t->hnode[h->prev - 1].next = h->next;
+	else
+		t->half[h->bucket] = h->next;
+	if (h->next)
+		t->hnode[h->next - 1].prev = h->prev;
+	h->linked = false;
 }
 
 static struct cap_conv *lookup(struct cap_state *st, const struct cap_addr *a,
 			       uint32_t qp, bool tcp, int *dir)
 {
-	uint32_t b = hash_half(a, qp, tcp);
-	for (uint32_t n = st->conv_hash[b]; n; n = hnext[n - 1]) {
+	struct cap_conv_tab *t = &st->ct;
+	uint32_t key = hash_half(a, qp, tcp);
+	for (uint32_t n = t->half[key & (HALF_NB - 1)]; n;
+	     n = t->hnode[n - 1].next) {
+		if (t->hnode[n - 1].key != key)
+			continue;
 		struct cap_conv *c = &st->convs[(n - 1) / 2];
 		int d = (int)((n - 1) & 1);
 		if (half_is(c, d, a, qp, tcp)) {
@@ -87,13 +164,80 @@ static struct cap_conv *lookup(struct cap_state *st, const struct cap_addr *a,
 	return NULL;
 }
 
-static void dir_free(struct cap_state *st, struct cap_dir *d)
+/* -------- half-open QP pairs, waiting for packets a->src -> a->dst */
+static void open_add(struct cap_state *st, struct cap_conv *c,
+		     const struct cap_addr *reverse)
+{
+	uint32_t b = hash_open(c->transport, reverse);
+	c->open_bucket = b;
+	c->in_open = true;
+	list_append(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
+		    (uint32_t)(c - st->convs));
+}
+
+static void open_remove(struct cap_state *st, struct cap_conv *c)
+{
+	uint32_t b = c->open_bucket;
+	if (!c->in_open)
+		return;
+	list_remove(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
+		    (uint32_t)(c - st->convs));
+	c->in_open = false;
+}
+
+/* the oldest half-open pair whose missing half is a->src -> a->dst: each
+ * bucket lists its pairs in the order they opened */
+static struct cap_conv *open_find(struct cap_state *st, enum cap_transport t,
+				  const struct cap_addr *a, int *dir)
+{
+	size_t n = alen(a->family);
+	for (uint32_t s = st->ct.open_head[hash_open(t, a)]; s;
+	     s = st->ct.open[s - 1].next) {
+		struct cap_conv *o = &st->convs[s - 1];
+		int d = o->d[0].have_qp ? 1 : 0;     /* the missing half */
+		if (o->transport == t && o->family == a->family &&
+		    !memcmp(o->addr[d], a->src, n) &&
+		    !memcmp(o->addr[1 - d], a->dst, n)) {
+			*dir = d;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+static void dir_free(struct cap_state *st, struct cap_conv *c,
+		     struct cap_dir *d)
 {
 	cap_reasm_free(st, d);
-	cap_budget_free(st, d->tcp.buf, d->tcp.cap);
-	for (unsigned i = 0; i < CAP_OOO_MAX && d->tcp.ooo; i++)
-		cap_budget_free(st, d->tcp.ooo[i].data, d->tcp.ooo[i].len);
-	cap_budget_free(st, d->tcp.ooo, d->tcp.ooo ? CAP_OOO_MAX * sizeof(*d->tcp.ooo) : 0);
+	if (c->transport == CAP_T_IWARP)
+		cap_tcp_free(st, &d->tcp);
+	cap_budget_free(st, d->rd, d->rd ? CAP_RDREQ_MAX * sizeof(*d->rd) : 0);
+	d->rd = NULL;
+}
+
+/* "198.18.0.1:20049" (iWARP), "198.18.0.1", "lid 0x0011": made when first
+ * wanted, not for every conversation a packet opens */
+const char *cap_dir_name(struct cap_conv *c, int dir)
+{
+	struct cap_dir *d = &c->d[dir];
+	char *name = c->txt[dir].name;
+	if (!d->name_ok) {
+		cap_addr_text(name, sizeof(c->txt[dir].name), c->family,
+			      c->addr[dir], c->port[dir], c->transport == CAP_T_IWARP);
+		d->name_ok = true;
+	}
+	return name;
+}
+
+/* the RDMA Read requests a direction keeps, NULL over the budget */
+struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_dir *d)
+{
+	if (!d->rd) {
+		d->rd = cap_budget_alloc(st, CAP_RDREQ_MAX * sizeof(*d->rd));
+		if (d->rd)
+			memset(d->rd, 0, CAP_RDREQ_MAX * sizeof(*d->rd));
+	}
+	return d->rd;
 }
 
 void cap_conv_close(struct cap_state *st, struct cap_conv *c)
@@ -102,38 +246,67 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 
 	if (!c->used)
 		return;
+	if (c->transport == CAP_T_IWARP) {
+		for (int d = 0; d < 2; d++)
+			cap_tcp_end(st, c, d);
+		if (!c->used)
+			return;
+	}
 	if (c->ncalls)
-		cap_calls_flush(st, c->id);
+		cap_calls_flush(st, c);
 	cap_stats_conv_done(st, c);
 	for (int d = 0; d < 2; d++) {
-		if (c->transport == CAP_T_IWARP || c->d[d].have_qp)
-			unlink_half(st, slot, d);
-		dir_free(st, &c->d[d]);
+		unlink_half(st, slot, d);
+		dir_free(st, c, &c->d[d]);
 	}
-	memset(c, 0, sizeof(*c));
+	open_remove(st, c);
+	list_remove(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	list_remove(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
+	c->used = false;             /* new_conv() clears the rest */
+	c->id = 0;
+	st->ct.lru[slot].next = st->ct.free;   /* the free list */
+	st->ct.free = slot + 1;
+	st->ct.nused--;
+}
+
+/* a packet of `c`: it becomes the most recently active */
+static void touch(struct cap_state *st, struct cap_conv *c,
+		  const struct cap_frame *f)
+{
+	uint32_t slot = (uint32_t)(c - st->convs);
+	c->last_frame = f->num;
+	if (st->ct.lru_tail != slot + 1) {
+		list_remove(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+		list_append(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	}
 }
 
 static struct cap_conv *new_conv(struct cap_state *st,
 				 const struct cap_frame *f,
 				 enum cap_transport t, const struct cap_addr *a)
 {
-	struct cap_conv *c = NULL, *old = NULL;
-
-	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++) {
-		if (!st->convs[i].used) {
-			c = &st->convs[i];
-			break;
-		}
-		if (!old || st->convs[i].last_frame < old->last_frame)
-			old = &st->convs[i];
-	}
-	if (!c) {
+	if (!st->ct.free) {
+		/* full: the least recently active goes; what it held in
+		 * flight is counted lost (cap_conv_close -> calls flush) */
+		struct cap_conv *old = &st->convs[st->ct.lru_head - 1];
 		cap_warn_once(st, CAP_W_CONVS, "more than %u open conversations: "
 			      "closing the least recently active", CAP_MAX_CONVS);
+		st->lost.evicted++;
+		bool inflight = old->ncalls;
+		for (int d = 0; d < 2; d++)
+			inflight |= old->d[d].sactive || old->d[d].tcp.len ||
+				    old->d[d].tcp.nooo;
+		st->lost.convs += inflight;
+		st->lost.calls += old->ncalls;
+		st->evicting = true;
 		cap_conv_close(st, old);
-		c = old;
+		st->evicting = false;
 	}
-	memset(c, 0, sizeof(*c));
+	uint32_t slot = st->ct.free - 1;
+	struct cap_conv *c = &st->convs[slot];
+	st->ct.free = st->ct.lru[slot].next;
+	st->ct.nused++;
+	memset(c, 0, offsetof(struct cap_conv, txt));
 	c->used = true;
 	c->id = ++st->nconv_ids;
 	c->transport = t;
@@ -144,10 +317,9 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	c->port[0] = a->sport;
 	c->port[1] = a->dport;
 	c->stats.first_frame = f->num;
-	for (int d = 0; d < 2; d++) {
-		cap_addr_text(c->d[d].name, sizeof(c->d[d].name), a->family,
-			      c->addr[d], c->port[d], t == CAP_T_IWARP);
-	}
+	list_append(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	list_append(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
+	c->last_frame = f->num;
 	return c;
 }
 
@@ -157,35 +329,26 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 {
 	struct cap_conv *c = lookup(st, a, dqp, false, dir);
 	if (c) {
-		c->last_frame = f->num;
+		touch(st, c, f);
 		return c;
 	}
 	/* the reverse half of an open QP pair? */
-	size_t n = alen(a->family);
-	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++) {
-		struct cap_conv *o = &st->convs[i];
-		if (!o->used || o->transport != t || o->family != a->family)
-			continue;
-		for (int d = 0; d < 2; d++) {
-			if (o->d[d].have_qp || !o->d[1 - d].have_qp ||
-			    memcmp(o->addr[d], a->src, n) ||
-			    memcmp(o->addr[1 - d], a->dst, n))
-				continue;
-			if (!c || o->id < c->id) {
-				c = o;
-				*dir = d;
-			}
-		}
-	}
-	if (!c) {
+	c = open_find(st, t, a, dir);
+	if (c) {
+		open_remove(st, c);
+		touch(st, c, f);
+	} else {
 		c = new_conv(st, f, t, a);
 		*dir = 0;
+		struct cap_addr r = *a;        /* its other half: dst -> src */
+		memcpy(r.src, a->dst, 16);
+		memcpy(r.dst, a->src, 16);
+		open_add(st, c, &r);
 	}
 	c->d[*dir].qp = dqp;
 	c->d[*dir].have_qp = true;
 	c->d[0].txt_ok = c->d[1].txt_ok = false;
 	link_half(st, (uint32_t)(c - st->convs), *dir, a, dqp, false);
-	c->last_frame = f->num;
 	return c;
 }
 
@@ -213,7 +376,6 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	c->started = true;
 	link_half(st, slot, 0, a, qpn_rep, false);
 	link_half(st, slot, 1, &r, qpn_req, false);
-	c->last_frame = f->num;
 }
 
 struct cap_conv *cap_conv_find_ib(struct cap_state *st,
@@ -228,7 +390,7 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 {
 	struct cap_conv *c = lookup(st, a, 0, true, dir);
 	if (c) {
-		c->last_frame = f->num;
+		touch(st, c, f);
 		return c;
 	}
 	if (!create)
@@ -243,7 +405,6 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 	link_half(st, slot, 0, a, 0, true);
 	link_half(st, slot, 1, &r, 0, true);
 	*dir = 0;
-	c->last_frame = f->num;
 	return c;
 }
 
@@ -256,27 +417,45 @@ struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot,
 	return &st->convs[slot];
 }
 
-void cap_conv_init(struct cap_state *st)
+bool cap_conv_init(struct cap_state *st)
 {
+	struct cap_conv_tab *t = &st->ct;
+
 	st->convs = calloc(CAP_MAX_CONVS, sizeof(*st->convs));
-	memset(st->conv_hash, 0, sizeof(st->conv_hash));
+	t->lru = calloc(CAP_MAX_CONVS, sizeof(*t->lru));
+	t->ord = calloc(CAP_MAX_CONVS, sizeof(*t->ord));
+	t->open = calloc(CAP_MAX_CONVS, sizeof(*t->open));
+	t->hnode = calloc(2 * CAP_MAX_CONVS, sizeof(*t->hnode));
+	t->half = calloc(HALF_NB, sizeof(*t->half));
+	t->open_head = calloc(OPEN_NB, sizeof(*t->open_head));
+	t->open_tail = calloc(OPEN_NB, sizeof(*t->open_tail));
+	if (!st->convs || !t->lru || !t->ord || !t->open || !t->hnode ||
+	    !t->half || !t->open_head || !t->open_tail)
+		return false;
+	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++)
+		t->lru[i].next = i + 2 <= CAP_MAX_CONVS ? i + 2 : 0;
+	t->free = 1;
+	return true;
 }
 
-void cap_conv_fini(struct cap_state *st)
+/* every open conversation, in id order (so --stats lists them in order) */
+void cap_conv_close_all(struct cap_state *st)
 {
-	if (!st->convs)
-		return;
-	/* close in id order so --stats lists conversations in order */
-	for (;;) {
-		struct cap_conv *first = NULL;
-		for (uint32_t i = 0; i < CAP_MAX_CONVS; i++)
-			if (st->convs[i].used &&
-			    (!first || st->convs[i].id < first->id))
-				first = &st->convs[i];
-		if (!first)
-			break;
-		cap_conv_close(st, first);
-	}
+	while (st->convs && st->ct.ord_head)
+		cap_conv_close(st, &st->convs[st->ct.ord_head - 1]);
+}
+
+void cap_conv_free(struct cap_state *st)
+{
+	cap_conv_close_all(st);
 	free(st->convs);
+	free(st->ct.lru);
+	free(st->ct.ord);
+	free(st->ct.open);
+	free(st->ct.hnode);
+	free(st->ct.half);
+	free(st->ct.open_head);
+	free(st->ct.open_tail);
 	st->convs = NULL;
+	memset(&st->ct, 0, sizeof(st->ct));
 }

@@ -89,7 +89,7 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
-	return crc == le || crc == cap_be32(w);
+	return cap_crc_verdict(crc == le || crc == cap_be32(w), w, 4);
 }
 
 /*
@@ -147,7 +147,7 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 
 	if ((op == OP_READ_RESP_FIRST || op == OP_READ_RESP_MIDDLE) && n)
 		d->pmtu = n;
-	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
+	for (unsigned i = 0; i < CAP_RDREQ_MAX && req->rd; i++) {
 		struct cap_rdreq *r = &req->rd[i];
 		if (!r->used)
 			continue;
@@ -197,12 +197,13 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 			 const uint8_t *reth)
 {
 	struct cap_dir *d = &c->d[dir];
-	struct cap_rdreq *r = NULL;
+	struct cap_rdreq *r = NULL, *rd = cap_dir_rdreqs(st, d);
 
-	(void)st;
+	if (!rd)
+		return;
 	/* a free slot, the same request again, or else the oldest */
 	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
-		struct cap_rdreq *q = &d->rd[i];
+		struct cap_rdreq *q = &rd[i];
 		if (q->used && q->psn == psn) {
 			r = q;
 			break;

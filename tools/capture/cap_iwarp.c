@@ -54,7 +54,7 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 {
 	struct cap_dir *req = &c->d[1 - dir];          /* the requester */
 
-	for (unsigned i = 0; i < CAP_RDREQ_MAX; i++) {
+	for (unsigned i = 0; i < CAP_RDREQ_MAX && req->rd; i++) {
 		struct cap_rdreq *r = &req->rd[i];
 		if (!r->used || r->sink_stag != stag || to < r->sink_to ||
 		    to - r->sink_to >= r->len)
@@ -105,7 +105,7 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 			cap_reasm_ddp_send(st, f, c, dir, msn, mo, last, p, pl);
 		break;
 	case RDMAP_READ_REQ:
-		if (qn == 1 && pl >= 28) {
+		if (qn == 1 && pl >= 28 && cap_dir_rdreqs(st, &c->d[dir])) {
 			struct cap_dir *d = &c->d[dir];
 			struct cap_rdreq *r = &d->rd[d->rd_next];
 			d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;
@@ -170,6 +170,91 @@ static uint32_t gather(const uint8_t *b, uint32_t n, uint32_t off,
 	return r;
 }
 
+/* Does an FPDU start at raw offset `o` of b[0..n)?  1 yes, 0 no, -1 not
+ * enough bytes to say.  Its length, its DDP/RDMAP versions, its CRC when
+ * CRCs are on; without CRCs, the FPDU must end where the bytes end or be
+ * followed by another plausible header (RFC 5044 4, RFC 5041 4). */
+static int fpdu_at(const struct cap_tcp_dir *t, const uint8_t *b, uint32_t n,
+		   uint32_t o, uint64_t *crc_work)
+{
+	uint32_t phase = (t->mark_pos + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
+	uint8_t h[4];
+
+	if (t->markers && phase < 4)
+		return 0;                  /* a marker, not an FPDU */
+	if (!gather(b, n, o, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+		return -1;
+	uint32_t L = cap_be16(h);
+	if (L < DDP_TAGGED_HDR || !ddp_plausible(h + 2))
+		return 0;
+	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
+	uint32_t end = gather(b, n, o, t->mark_pos, t->markers, NULL, total,
+			      total - 4, &crc_at);
+	if (!end)
+		return -1;
+	if (t->crc) {
+		uint8_t w[4];
+		uint32_t e2 = gather(b, n, crc_at, t->mark_pos, t->markers, w, 4,
+				     UINT32_MAX, &dummy);
+		if (!e2)
+			return -1;
+		if (t->markers)
+			return 1;          /* CRC over the FPDU with markers:
+					    * checked when framed */
+		*crc_work += crc_at - o;
+		uint32_t want = le32(w), got = cap_crc32c(0, b + o, crc_at - o);
+		return cap_crc_verdict(got == want || __builtin_bswap32(got) == want,
+				       w, 4) ? 1 : 0;
+	}
+	if (end == n)
+		return 1;
+	if (!gather(b, n, end, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+		return -1;
+	return cap_be16(h) >= DDP_TAGGED_HDR && ddp_plausible(h + 2);
+}
+
+#define HUNT_CRC_MAX (4u << 20)        /* CRC bytes one hunt may spend */
+
+/* After a gap: skip to the next FPDU boundary.  Returns the raw bytes
+ * that cannot start one; *found when an FPDU starts right after them. */
+static uint32_t hunt(struct cap_state *st, struct cap_tcp_dir *t,
+		     const uint8_t *b, uint32_t n, bool *found)
+{
+	uint64_t work = 0;
+
+	*found = false;
+	for (uint32_t o = 0; o < n; o++) {
+		int r = fpdu_at(t, b, n, o, &work);
+		if (r < 0)
+			return o;
+		if (r > 0) {
+			*found = true;
+			return o;
+		}
+		if (work > HUNT_CRC_MAX) {
+			cap_warn_once(st, CAP_W_HUNT, "MPA framing not found "
+				      "again after a gap: the rest of a TCP "
+				      "direction is not decoded");
+			t->mpa = MPA_BAD;
+			return n;
+		}
+	}
+	return n;
+}
+
+uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t dropped = t->len;         /* a partial FPDU, now useless */
+
+	t->mark_pos = (uint32_t)(((uint64_t)t->mark_pos + t->len + gap) %
+				 MARKER_EVERY);
+	t->len = 0;
+	if (t->mpa == MPA_FULL)
+		t->hunt = true;
+	return dropped;
+}
+
 static void handshake(struct cap_conv *c, int dir, uint8_t flags, bool req)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
@@ -225,6 +310,19 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			t->mpa = MPA_FULL;
 			continue;
 		}
+		if (t->hunt) {
+			bool found;
+			uint32_t skip = hunt(st, t, b, n, &found);
+			t->mark_pos = (t->mark_pos + skip) % MARKER_EVERY;
+			b += skip;
+			n -= skip;
+			done += skip;
+			if (!found)
+				break;
+			t->hunt = false;
+			if (!n)
+				break;
+		}
 		/* an FPDU: ULPDU_Length, ULPDU, pad, CRC (RFC 5044 4.1) */
 		uint32_t phase = t->mark_pos, dummy = 0;
 		uint8_t lb[2];
@@ -251,6 +349,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				got = cap_crc32c(0, b + 4, crc_at - 4);
 				ok = got == want || __builtin_bswap32(got) == want;
 			}
+			ok = cap_crc_verdict(ok, fp + total - 4, 4);
 		}
 		if (!ok && !t->good && !t->hs_seen) {
 			t->mpa = MPA_BAD;          /* not iWARP after all */

@@ -96,7 +96,8 @@ static enum cap_res ib_lrh(struct cap_state *st, const struct cap_frame *f,
 	if (len >= pktlen + 2) {
 		uint16_t got = cap_crc16_vcrc(p, pktlen);
 		uint16_t le = (uint16_t)(p[pktlen] | p[pktlen + 1] << 8);
-		if (le != got && cap_be16(p + pktlen) != got) {
+		if (!cap_crc_verdict(le == got || cap_be16(p + pktlen) == got,
+				     p + pktlen, 2)) {
 			st->stats.total.crc_fail++;
 			cap_lint(st, f->num, "crc-error", "IBTA 7.8.2",
 				 "VCRC 0x%04x, computed 0x%04x: packet corrupt, "

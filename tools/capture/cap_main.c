@@ -1,41 +1,37 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cap_main.c - rpcrdma-decode -r FILE...: set up the bounded state, read
- * each capture in turn (cap_read.c), then print --stats and the --check
- * total; the exit status is 1 for a bad capture or any violation.
+ * cap_main.c - one run of the capture pipeline (docs/capture.md): set up
+ * the bounded state, take frames from capture files (cap_read.c) or from a
+ * caller, then print --stats and the --check total; the exit status is 1
+ * for a violation, 3 for a capture not read whole or state lost to a limit.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cap_state.h"
 
-static char outbuf[1 << 20];
-
-int decode_capture_main(const struct decode_opts *o)
+struct cap_state *cap_open(const struct cap_opts *o, FILE *out)
 {
 	struct cap_state *st = calloc(1, sizeof(*st));
-	int rc = DECODE_EXIT_OK;
 
-	if (!st) {
-		fprintf(stderr, "rpcrdma-decode: out of memory\n");
-		return DECODE_EXIT_READ;
-	}
-	st->o = o;
-	st->out = stdout;
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (!st)
+		return NULL;
+	st->opts = *o;
+	st->o = &st->opts;
+	st->out = out;
+	st->file = "-";
 	/* progress on a terminal, unless messages go to the same terminal */
 	st->progress = isatty(STDERR_FILENO) &&
-		       (!isatty(STDOUT_FILENO) || o->check || o->stats || o->quiet);
-	cap_conv_init(st);
+		       (!isatty(fileno(out)) || o->check || o->stats || o->quiet);
+	bool convs_ok = cap_conv_init(st);
 	st->calls = calloc(CAP_MAX_CALLS, sizeof(*st->calls));
 	st->segs = calloc(CAP_MAX_SEGS, sizeof(*st->segs));
-	if (!st->convs || !st->calls || !st->segs) {
-		fprintf(stderr, "rpcrdma-decode: out of memory\n");
+	if (!convs_ok || !st->calls || !st->segs) {
 		free(st->calls);
 		free(st->segs);
-		cap_conv_fini(st);
+		cap_conv_free(st);
 		free(st);
-		return DECODE_EXIT_READ;
+		return NULL;
 	}
 	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++)
 		st->calls[i].hnext = i + 2 <= CAP_MAX_CALLS ? i + 2 : 0;
@@ -43,36 +39,65 @@ int decode_capture_main(const struct decode_opts *o)
 	for (uint32_t i = 0; i < CAP_MAX_SEGS; i++)
 		st->segs[i].hnext = i + 2 <= CAP_MAX_SEGS ? i + 2 : 0;
 	st->seg_free = 1;
+	return st;
+}
 
-	bool unread = false;
-	for (int i = 0; i < o->nfiles && !st->stop; i++) {
-		const char *path = o->files[i];
-		st->file = strcmp(path, "-") ? path : "stdin";
-		if (cap_read_file(st, path) != DECODE_EXIT_OK)
-			unread = true;
-		/* conversations do not span files */
-		cap_calls_flush(st, 0);
-		cap_conv_fini(st);
-		cap_conv_init(st);
-		cap_cm_reset(st);
-		if (!st->convs)
-			break;
-	}
-	if (o->stats)
+void cap_source_begin(struct cap_state *st, const char *name)
+{
+	st->file = strcmp(name, "-") ? name : "stdin";
+	st->frame_no = 0;
+}
+
+/* conversations do not span sources */
+void cap_source_end(struct cap_state *st)
+{
+	cap_calls_flush(st, NULL);
+	cap_conv_close_all(st);
+	cap_cm_reset(st);
+}
+
+int cap_close(struct cap_state *st)
+{
+	int rc = st->status;
+
+	if (st->o->stats)
 		cap_stats_print(st, st->out);
+	else if (st->o->json && cap_lost_any(&st->lost))
+		cap_lost_print(&st->lost, st->out, true);
 	fflush(st->out);
-	if (o->check) {
-		fprintf(stderr, "%llu violations\n", (unsigned long long)st->violations);
-		if (st->violations)
-			rc = DECODE_EXIT_FAULT;
+	/* state given up to a limit: the output is incomplete, say so */
+	if (cap_lost_any(&st->lost)) {
+		cap_progress_clear(st);
+		fprintf(stderr, "rpcrdma-decode: %s: state limits reached, output "
+			"incomplete (--stats: \"lost to state limits\")\n", st->file);
+		rc = CAP_EXIT_READ;
 	}
-	if (unread)
-		rc = DECODE_EXIT_READ;
-	cap_conv_fini(st);
+	if (st->o->check) {
+		fprintf(stderr, "%llu violations\n", (unsigned long long)st->violations);
+		if (st->violations && rc == CAP_EXIT_OK)
+			rc = CAP_EXIT_FAULT;
+	}
+	if (ferror(st->out))
+		rc = CAP_EXIT_READ;
+	cap_conv_free(st);
 	if (st->stats.closed)
 		fclose(st->stats.closed);
 	free(st->calls);
 	free(st->segs);
 	free(st);
 	return rc;
+}
+
+int cap_run(const struct cap_opts *o, const char *const *files, int nfiles)
+{
+	struct cap_state *st = cap_open(o, stdout);
+
+	if (!st) {
+		fprintf(stderr, "rpcrdma-decode: out of memory\n");
+		return CAP_EXIT_READ;
+	}
+	for (int i = 0; i < nfiles && !st->stop; i++)
+		if (cap_read_file(st, files[i]) != CAP_EXIT_OK)
+			st->status = CAP_EXIT_READ;
+	return cap_close(st);
 }

@@ -13,28 +13,29 @@
 
 #define MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
-static void endpoint_names(const struct cap_conv *c, int dir, char *src,
+static void endpoint_names(struct cap_conv *c, int dir, char *src,
 			   char *dst, size_t cap)
 {
 	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
+	const char *dn = cap_dir_name(c, dir), *pn = cap_dir_name(c, 1 - dir);
 
 	if (c->transport == CAP_T_IWARP) {
-		snprintf(src, cap, "%s", d->name);
-		snprintf(dst, cap, "%s", p->name);
+		snprintf(src, cap, "%s", dn);
+		snprintf(dst, cap, "%s", pn);
 		return;
 	}
 	if (p->have_qp)
-		snprintf(src, cap, "%s/qp 0x%x", d->name, p->qp);
+		snprintf(src, cap, "%s/qp 0x%x", dn, p->qp);
 	else
-		snprintf(src, cap, "%s", d->name);
-	snprintf(dst, cap, "%s/qp 0x%x", p->name, d->qp);
+		snprintf(src, cap, "%s", dn);
+	snprintf(dst, cap, "%s/qp 0x%x", pn, d->qp);
 }
 
 static bool wanted(const struct cap_state *st, const struct cap_conv *c,
 		   const struct rpcrdma_msg *m, bool have_rpc, uint32_t prog,
 		   uint32_t proc)
 {
-	const struct decode_opts *o = st->o;
+	const struct cap_opts *o = st->o;
 
 	if (o->have_xid && m->rdma_xid != o->xid)
 		return false;
@@ -85,7 +86,7 @@ struct emit_src {
 	uint32_t frags;
 };
 
-static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
+static void emit(struct cap_state *st, struct cap_conv *c, int dir,
 		 const struct rpcrdma_msg *m, struct msg_ctx *x, bool have_rpc,
 		 uint32_t prog, uint32_t proc, const struct emit_src *es)
 {
@@ -93,17 +94,15 @@ static void emit(struct cap_state *st, const struct cap_conv *c, int dir,
 		return;
 	if (!wanted(st, c, m, have_rpc, prog, proc))
 		return;
-	struct cap_dir *d = (struct cap_dir *)&c->d[dir];
+	struct cap_dir *d = &c->d[dir];
 	if (!d->txt_ok) {
-		char src[sizeof(d->src_txt)], dst[sizeof(d->dst_txt)];
-		endpoint_names(c, dir, src, dst, sizeof(src));
-		memcpy(d->src_txt, src, sizeof(src));
-		memcpy(d->dst_txt, dst, sizeof(dst));
+		endpoint_names(c, dir, c->txt[dir].src, c->txt[dir].dst,
+			       sizeof(c->txt[dir].src));
 		d->txt_ok = true;
 	}
 	x->in_capture = true;
-	x->src = d->src_txt;
-	x->dst = d->dst_txt;
+	x->src = c->txt[dir].src;
+	x->dst = c->txt[dir].dst;
 	x->transport = cap_transport_name(c->transport);
 	x->conversation = c->id;
 	if (es) {
@@ -399,7 +398,8 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 				 "reply in RPC-over-RDMA version %u to a version %u "
 				 "call (frame %llu)", m->rdma_vers, k->rdma_vers,
 				 (unsigned long long)k->frame);
-		if (m->action == RPCRDMA_ACCEPT && m->rdma_proc != RDMA_ERROR)
+		if (m->action == RPCRDMA_ACCEPT && m->rdma_proc != RDMA_ERROR &&
+		    !k->untracked)
 			cap_chunks_check_reply(st, f, k, m);
 		if (k->have_rpc) {
 			int64_t us = (f->ts_sec - k->ts_sec) * 1000000 +

@@ -103,7 +103,7 @@ static int cut(struct rd *r, uint64_t at, const char *why, ...)
 		fprintf(stderr, "rpcrdma-decode: %s: %s\n", st->file, err);
 	}
 	st->stats.frames_truncated++;
-	return DECODE_EXIT_READ;
+	return CAP_EXIT_READ;
 }
 
 static bool deliver(struct rd *r, int dlt, int64_t sec, uint32_t usec,
@@ -150,12 +150,12 @@ static int read_pcap(struct rd *r, uint32_t magic)
 	if (!h) {
 		fprintf(stderr, "rpcrdma-decode: %s: pcap file header cut short (need "
 			"24 bytes, have %zu)\n", r->st->file, have);
-		return DECODE_EXIT_READ;
+		return CAP_EXIT_READ;
 	}
 	uint32_t snaplen = ld32(r, h + 16);
 	int dlt = (int)(ld32(r, h + 20) & 0x03ffffff);
 	if (!dlt_ok(r->st, dlt, -1))
-		return DECODE_EXIT_READ;
+		return CAP_EXIT_READ;
 	uint32_t max = snaplen > MAX_SNAPLEN ? snaplen : MAX_SNAPLEN;
 	if (max > CAP_SRC_MAX - 24)
 		max = CAP_SRC_MAX - 24;
@@ -165,7 +165,7 @@ static int read_pcap(struct rd *r, uint32_t magic)
 		const uint8_t *p = cap_src_peek(&r->src, rec, &have);
 		if (!p)
 			return have ? cut(r, at, NULL) :
-			       cap_src_error(&r->src) ? cut(r, at, NULL) : DECODE_EXIT_OK;
+			       cap_src_error(&r->src) ? cut(r, at, NULL) : CAP_EXIT_OK;
 		uint32_t incl = ld32(r, p + 8), orig = ld32(r, p + 12);
 		if (incl > max)
 			return cut(r, at, "invalid packet capture length %u, bigger "
@@ -176,7 +176,7 @@ static int read_pcap(struct rd *r, uint32_t magic)
 		uint32_t frac = ld32(r, p + 4);
 		if (!deliver(r, dlt, (int64_t)ld32(r, p), ns ? frac / 1000 : frac,
 			     p + rec, incl, orig))
-			return DECODE_EXIT_OK;
+			return CAP_EXIT_OK;
 		cap_src_skip(&r->src, rec + incl);
 	}
 }
@@ -306,7 +306,7 @@ static int read_pcapng(struct rd *r)
 		const uint8_t *b = cap_src_peek(&r->src, 12, &have);
 		if (!b)
 			return have || cap_src_error(&r->src) ? cut(r, at, NULL) :
-			       DECODE_EXIT_OK;
+			       CAP_EXIT_OK;
 		uint32_t type;
 		memcpy(&type, b, 4);
 		if (type == PCAPNG_SHB) {
@@ -335,7 +335,7 @@ static int read_pcapng(struct rd *r)
 		} else if (type == PCAPNG_EPB || type == PCAPNG_SPB ||
 			   type == PCAPNG_OPB) {
 			if (!packet_block(r, type, b, len, &bad))
-				return DECODE_EXIT_OK;
+				return CAP_EXIT_OK;
 		}
 		if (bad)
 			return cut(r, at, "%s", bad);
@@ -347,11 +347,13 @@ int cap_read_file(struct cap_state *st, const char *path)
 {
 	struct rd r = { .st = st };
 	size_t have;
+
+	cap_source_begin(st, path);
 	int rc = cap_src_open(&r.src, path, st->out);
 
 	if (rc) {
 		fprintf(stderr, "rpcrdma-decode: %s: %s\n", st->file, strerror(rc));
-		return DECODE_EXIT_READ;
+		return CAP_EXIT_READ;
 	}
 	const uint8_t *m = cap_src_peek(&r.src, 4, &have);
 	uint32_t magic = 0;
@@ -378,10 +380,11 @@ int cap_read_file(struct cap_state *st, const char *path)
 			fprintf(stderr, "rpcrdma-decode: %s: not a pcap or pcapng "
 				"capture file (it starts with %02x %02x %02x %02x)\n",
 				st->file, m[0], m[1], m[2], m[3]);
-		rc = DECODE_EXIT_READ;
+		rc = CAP_EXIT_READ;
 	}
 	cap_progress_clear(st);
 	free(r.ifs);
 	cap_src_close(&r.src);
+	cap_source_end(st);
 	return rc;
 }

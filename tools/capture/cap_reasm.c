@@ -20,6 +20,7 @@ static bool append(struct cap_state *st, const struct cap_frame *f,
 		   struct cap_dir *d, const uint8_t *p, uint32_t len)
 {
 	if (len > CAP_MAX_SEND - d->slen) {
+		st->lost.sends++;
 		cap_warn_once(st, CAP_W_SEND_BIG, "frame %llu: a Send longer than "
 			      "%u bytes is not reassembled",
 			      (unsigned long long)f->num, CAP_MAX_SEND);

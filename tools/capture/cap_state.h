@@ -26,6 +26,9 @@ struct cap_rdreq {
 struct cap_ooo {                     /* an out-of-order TCP segment */
 	uint32_t seq, len;
 	uint8_t *data;
+	uint64_t frame;              /* the frame that carried it */
+	int64_t ts_sec;
+	uint32_t ts_usec;
 };
 
 /* One TCP direction of an iWARP connection and its MPA framing (RFC 5044) */
@@ -34,21 +37,22 @@ struct cap_tcp_dir {
 	uint32_t next_seq;           /* next stream byte expected */
 	uint8_t *buf;                /* stream bytes not yet framed */
 	uint32_t cap, len;
-	struct cap_ooo *ooo;         /* CAP_OOO_MAX slots, allocated on need */
-	uint32_t nooo;               /* slots in use */
+	struct cap_ooo *ooo;         /* CAP_OOO_MAX slots, allocated on need,
+				      * ooo[0 .. nooo) in sequence order */
+	uint32_t nooo;
 	uint8_t mpa;                 /* enum cap_mpa_state (cap_iwarp.c) */
 	bool markers, crc;           /* as negotiated (or assumed) */
 	uint32_t mark_pos;           /* stream position of buf[0] mod 512 */
 	bool hs_seen;                /* this side's MPA Request/Reply seen */
+	bool hunt;                   /* after a gap: looking for an FPDU start */
 	bool fin;
 	uint64_t good;               /* FPDUs with a good CRC */
 };
 
 /* One direction of a conversation: what endpoint `i` sends to the other */
 struct cap_dir {
-	char name[64];               /* "198.18.0.1:20049", "198.18.0.1" */
-	char src_txt[96], dst_txt[96]; /* as printed, "198.18.0.1/qp 0x11" */
-	bool txt_ok;
+	bool name_ok;                /* cap_conv.txt[dir].name made */
+	bool txt_ok;                 /* cap_conv.txt[dir].src/dst made */
 	uint32_t qp;                 /* IB: destination QP of these packets */
 	bool have_qp;
 	/* Send reassembly: IB in PSN order, iWARP by MSN and MO */
@@ -64,7 +68,7 @@ struct cap_dir {
 	uint64_t wva;
 	/* RDMA Reads this endpoint requested; the path MTU of the READ
 	 * responses it sends (IB responses carry no address) */
-	struct cap_rdreq rd[CAP_RDREQ_MAX];
+	struct cap_rdreq *rd;        /* CAP_RDREQ_MAX, allocated on need */
 	unsigned rd_next;
 	uint32_t pmtu;               /* IB: READ response payload per packet */
 	uint32_t last_psn;           /* highest request PSN seen */
@@ -84,8 +88,16 @@ struct cap_dir {
 	bool speaks_v2;
 };
 
+/* links of intrusive lists of table slots: index + 1, 0 ends */
+struct cap_link {
+	uint32_t prev, next;
+};
+
 struct cap_conv {
 	bool used;
+	bool in_open;                /* half-open: waiting for its other half */
+	uint32_t open_bucket;
+	uint32_t calls_head, calls_tail; /* its outstanding calls, oldest first */
 	uint32_t id;                 /* 1-based, in order of first packet */
 	enum cap_transport transport;
 	uint8_t family;
@@ -95,18 +107,29 @@ struct cap_conv {
 				      * call; -1 until known (BIDI 2.4) */
 	uint64_t last_frame;
 	uint32_t ncalls;             /* outstanding calls in st->calls */
+	uint32_t untracked;          /* of them, with untracked segments */
 	bool started;                /* its CM exchange or MPA handshake seen */
 	bool synced;                 /* a reply was matched to a call seen */
 	struct cap_dir d[2];
 	struct cap_stats_conv stats;
+	/* last, and not cleared for a new conversation: made when first
+	 * printed (name_ok, txt_ok) */
+	struct {
+		char name[64];       /* "198.18.0.1:20049", "198.18.0.1" */
+		char src[96], dst[96]; /* as printed, "198.18.0.1/qp 0x11" */
+	} txt[2];
 };
 
 /* An outstanding call, from its Send until its reply */
 struct cap_call {
 	bool used;
+	bool untracked;              /* its segments are not all tracked: no
+				      * chunk check, no rebuild (table full) */
 	uint32_t hnext;              /* hash chain, index + 1; 0 ends */
+	struct cap_link all;         /* every call, oldest first */
+	struct cap_link in_conv;     /* its conversation's, oldest first */
 	uint32_t conv;               /* conversation id */
-	uint16_t conv_slot;
+	uint32_t conv_slot;
 	uint8_t dir;                 /* endpoint that sent the call */
 	uint8_t rdma_vers;
 	uint32_t xid;
@@ -158,8 +181,45 @@ struct cap_cm_req {
 	uint32_t comm_id, qpn;
 };
 
+/* a hash node of one conversation half (slot * 2 + dir) */
+struct cap_hnode {
+	uint32_t next, prev;         /* node + 1 */
+	uint32_t bucket;
+	uint32_t key;                /* the whole hash: most misses stop here */
+	bool linked;
+};
+
+struct cap_conv_tab {
+	/* list links by slot, apart from the conversations (small, hot) */
+	struct cap_link *lru;        /* by activity (free list when unused) */
+	struct cap_link *ord;        /* by id */
+	struct cap_link *open;       /* in its half-open bucket */
+	struct cap_hnode *hnode;     /* 2 * CAP_MAX_CONVS */
+	uint32_t *half;              /* buckets of halves */
+	uint32_t *open_head, *open_tail; /* buckets of half-open pairs */
+	uint32_t lru_head, lru_tail; /* least recently active first */
+	uint32_t ord_head, ord_tail; /* lowest id first */
+	uint32_t free;               /* free slots, through lru.next */
+	uint32_t nused;
+};
+
+/* State given up because a bounded table or budget was full: counted in
+ * --stats and --json, and the run exits 1 (docs/capture.md, "Limits") */
+struct cap_lost {
+	uint64_t evicted;            /* conversations closed early for room
+				      * (alone, not a loss: shown, no status) */
+	uint64_t convs;              /* of them, with a message in flight */
+	uint64_t calls;              /* calls forgotten before their reply */
+	uint64_t untracked;          /* calls whose segments were not tracked */
+	uint64_t resyncs;            /* TCP directions resynchronised past a gap */
+	uint64_t stream_bytes;       /* TCP stream bytes skipped by those */
+	uint64_t budget;             /* reassemblies refused by the byte budget */
+	uint64_t sends;              /* Sends too large to reassemble */
+};
+
 struct cap_state {
-	const struct decode_opts *o;
+	struct cap_opts opts;        /* the caller's, copied */
+	const struct cap_opts *o;    /* = &opts */
 	const char *file;            /* for messages: "-" shows as "stdin" */
 	FILE *out;
 	uint64_t frame_no;
@@ -167,18 +227,21 @@ struct cap_state {
 	bool stop;                   /* no more frames wanted (-c) */
 	/* conversations */
 	struct cap_conv *convs;      /* CAP_MAX_CONVS */
+	struct cap_conv_tab ct;
 	uint32_t nconv_ids;
-	uint32_t conv_hash[8192];    /* slot + 1, open addressing */
+	bool evicting;               /* closing a conversation for room */
 	/* calls and segments: fixed pools with hash chains */
 	struct cap_call *calls;      /* CAP_MAX_CALLS */
 	uint32_t call_hash[65536];
 	uint32_t call_free, ncalls;
+	uint32_t calls_head, calls_tail; /* every call, oldest first */
 	struct cap_seg *segs;        /* CAP_MAX_SEGS */
 	uint32_t seg_hash[65536];
 	uint32_t seg_free, nsegs;
 	size_t buffered;             /* bytes under CAP_MAX_BUFFERED */
 	bool warned[CAP_W_COUNT];
 	uint64_t violations;
+	struct cap_lost lost;
 	uint64_t frames_bad;
 	struct cap_stats_all stats;
 	struct cap_cm_req cm[CAP_CM_PENDING];
@@ -213,9 +276,17 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
 		const uint8_t *mad, uint32_t len);
 void cap_cm_reset(struct cap_state *st);
-void cap_conv_init(struct cap_state *st);
-void cap_conv_fini(struct cap_state *st);
+bool cap_conv_init(struct cap_state *st);
+void cap_conv_close_all(struct cap_state *st);
+void cap_conv_free(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);
+const char *cap_dir_name(struct cap_conv *c, int dir);
+struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_dir *d);
+
+/* cap_tcp.c: the conversation ends (deliver what is held past a gap);
+ * free a direction's buffers */
+void cap_tcp_end(struct cap_state *st, struct cap_conv *c, int dir);
+void cap_tcp_free(struct cap_state *st, struct cap_tcp_dir *t);
 
 /* cap_reasm.c: Send fragments; the whole Send goes to cap_msg_send() */
 enum cap_frag { CAP_FRAG_FIRST, CAP_FRAG_MIDDLE, CAP_FRAG_LAST, CAP_FRAG_ONLY };
@@ -250,7 +321,7 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
 			       int dir, uint32_t xid);
 void cap_call_free(struct cap_state *st, struct cap_call *k);
-void cap_calls_flush(struct cap_state *st, uint32_t conv);
+void cap_calls_flush(struct cap_state *st, struct cap_conv *c);
 
 /* cap_lint.c */
 void cap_lint(struct cap_state *st, uint64_t frame, const char *check,

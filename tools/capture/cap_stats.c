@@ -177,8 +177,8 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 	if (!st->stats.closed)
 		return;
 	char src[96], dst[96];
-	snprintf(src, sizeof(src), "%s", c->d[0].name);
-	snprintf(dst, sizeof(dst), "%s", c->d[1].name);
+	snprintf(src, sizeof(src), "%s", cap_dir_name(c, 0));
+	snprintf(dst, sizeof(dst), "%s", cap_dir_name(c, 1));
 	fprintf(st->stats.closed, "conversation %u: %s <-> %s (%s), frames %llu-%llu\n",
 		c->id, src, dst, cap_transport_name(c->transport),
 		(unsigned long long)c->stats.first_frame,
@@ -220,6 +220,11 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		(unsigned long long)st->stats.frames_truncated,
 		(unsigned long long)st->stats.frames_invalid, st->stats.nclosed);
 	print_conv_stats(out, &st->stats.total, true);
+	if (cap_lost_any(&st->lost))
+		cap_lost_print(&st->lost, out, false);
+	else if (st->lost.evicted)
+		fprintf(out, "  conversations closed early for room: %llu (nothing "
+			"in flight lost)\n", (unsigned long long)st->lost.evicted);
 	/* the latency table in program, version, procedure order */
 	const struct cap_stats_proc *order[CAP_PROCS_MAX];
 	unsigned n = 0;
@@ -249,4 +254,32 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 			(unsigned long long)percentile(p, 99),
 			(unsigned long long)p->max_us);
 	}
+}
+
+bool cap_lost_any(const struct cap_lost *l)
+{
+	return l->convs || l->calls || l->untracked || l->resyncs ||
+	       l->budget || l->sends;
+}
+
+/* What the bounded tables gave up (docs/capture.md, "Limits"): a --stats
+ * line, or with --json one object {"lost": {...}} */
+void cap_lost_print(const struct cap_lost *l, FILE *out, bool json)
+{
+	unsigned long long v[8] = { l->convs, l->calls, l->untracked, l->resyncs,
+				    l->stream_bytes, l->budget, l->sends, l->evicted };
+	if (json)
+		fprintf(out, "{\"lost\":{\"conversations\":%llu,\"calls\":%llu,"
+			"\"untracked_calls\":%llu,\"tcp_resyncs\":%llu,"
+			"\"stream_bytes\":%llu,\"budget\":%llu,\"sends\":%llu,"
+			"\"evicted\":%llu}}\n",
+			v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+	else
+		fprintf(out, "  lost to state limits: %llu conversations closed "
+			"early with a message in flight (of %llu closed for room), "
+			"%llu calls forgotten before their reply, %llu calls with "
+			"untracked chunks, %llu TCP resynchronisations (%llu stream "
+			"bytes), %llu reassemblies over the byte budget, %llu Sends "
+			"over %u bytes\n", v[0], v[7], v[1], v[2], v[3], v[4], v[5],
+			v[6], CAP_MAX_SEND);
 }

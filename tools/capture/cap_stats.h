@@ -50,5 +50,8 @@ void cap_stats_latency(struct cap_state *st, uint32_t prog, uint32_t vers,
 		       uint32_t proc, uint64_t us);
 void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c);
 void cap_stats_print(struct cap_state *st, FILE *out);
+struct cap_lost;
+bool cap_lost_any(const struct cap_lost *l);
+void cap_lost_print(const struct cap_lost *l, FILE *out, bool json);
 
 #endif

@@ -2,9 +2,13 @@
 /*
  * cap_tcp.c - TCP (RFC 9293) byte-stream reassembly for iWARP: per
  * direction, in sequence order; retransmitted bytes dropped, out-of-order
- * segments held (at most CAP_OOO_MAX per direction) until the gap fills;
- * in-order bytes go to the MPA layer (cap_iwarp.c).  A connection is
- * followed only once it looks like MPA (RFC 5044 7.1, 6).
+ * segments held in sequence order (at most CAP_OOO_MAX per direction, and
+ * within the byte budget) until the gap fills.  When the gap does not fill
+ * (the capture itself lost a segment) and the slots or the budget run out,
+ * or the conversation ends, the stream is resynchronised: the missing bytes
+ * are counted lost, the MPA layer is told of the gap (cap_iwarp_gap) and
+ * what was held is delivered.  A connection is followed only once it looks
+ * like MPA (RFC 5044 7.1, 6).
  */
 #include <string.h>
 #include "cap_state.h"
@@ -13,9 +17,19 @@
 #define TH_SYN 0x02
 #define TH_RST 0x04
 
-static int32_t seq_diff(uint32_t a, uint32_t b)
+/* Sequence space arithmetic without signed overflow: how far `seq` is
+ * ahead of `next` (RFC 9293 3.4: modulo 2^32, within half the space) */
+static bool seq_ahead(uint32_t seq, uint32_t next, uint32_t *by)
 {
-	return (int32_t)(a - b);
+	uint32_t d = seq - next;
+	*by = d;
+	return d != 0 && d < 0x80000000u;
+}
+
+static uint32_t seq_behind(uint32_t seq, uint32_t next)
+{
+	uint32_t d = next - seq;
+	return d < 0x80000000u ? d : 0;
 }
 
 static void deliver(struct cap_state *st, const struct cap_frame *f,
@@ -26,72 +40,154 @@ static void deliver(struct cap_state *st, const struct cap_frame *f,
 	cap_iwarp_stream(st, f, c, dir, p, len);
 }
 
-/* In-order bytes after a delivery may now be waiting in the OOO slots */
+/* take slot 0 (the lowest sequence number) out */
+static struct cap_ooo pop_first(struct cap_tcp_dir *t)
+{
+	struct cap_ooo o = t->ooo[0];
+	t->nooo--;
+	memmove(&t->ooo[0], &t->ooo[1], t->nooo * sizeof(t->ooo[0]));
+	return o;
+}
+
+/* In-order bytes after a delivery may now be waiting in the slots: they
+ * complete in frame `f`, or (f NULL, after a resynchronisation) each in
+ * its own frame */
 static void drain_ooo(struct cap_state *st, const struct cap_frame *f,
 		      struct cap_conv *c, int dir)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t by;
 
-	for (bool again = t->nooo != 0; again; ) {
-		again = false;
-		for (unsigned i = 0; i < CAP_OOO_MAX && t->ooo; i++) {
-			struct cap_ooo *o = &t->ooo[i];
-			if (!o->data)
-				continue;
-			int32_t d = seq_diff(o->seq, t->next_seq);
-			if (d > 0)
-				continue;
-			uint32_t skip = (uint32_t)-d;
-			uint8_t *data = o->data;
-			uint32_t len = o->len;
-
-			/* take the slot first: a delivery that closes the
-			 * conversation frees every slot and the slot array */
-			o->data = NULL;
-			t->nooo--;
-			if (skip < len)
-				deliver(st, f, c, dir, data + skip, len - skip);
-			cap_budget_free(st, data, len);
-			if (!c->used)
-				return;
-			again = t->nooo != 0;
-		}
+	while (t->nooo && !seq_ahead(t->ooo[0].seq, t->next_seq, &by)) {
+		/* out of its slot first: a delivery that closes the
+		 * conversation frees every slot */
+		struct cap_ooo o = pop_first(t);
+		uint32_t skip = seq_behind(o.seq, t->next_seq);
+		struct cap_frame own = { .num = o.frame, .ts_sec = o.ts_sec,
+					 .ts_usec = o.ts_usec };
+		if (skip < o.len)
+			deliver(st, f ? f : &own, c, dir, o.data + skip,
+				o.len - skip);
+		cap_budget_free(st, o.data, o.len);
+		if (!c->used)
+			return;
 	}
 }
 
-static void hold(struct cap_state *st, struct cap_conv *c, int dir,
-		 uint32_t seq, const uint8_t *p, uint32_t len)
+/* Give up on the gap before the first held segment: count it, tell MPA,
+ * deliver what follows it */
+static void resync(struct cap_state *st, const struct cap_frame *f,
+		   struct cap_conv *c, int dir, const char *why)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t gap;
 
-	/* the slots exist only for streams that need them */
-	if (!t->ooo) {
+	if (!t->nooo)
+		return;
+	if (!seq_ahead(t->ooo[0].seq, t->next_seq, &gap))
+		gap = 0;
+	cap_warn_once(st, CAP_W_OOO, "%s: TCP stream resynchronised past "
+		      "missing bytes; the FPDUs they held are lost", why);
+	st->lost.resyncs++;
+	st->lost.stream_bytes += gap;
+	c->stats.unmatched++;
+	cap_frame_error(st, f, "TCP %s -> %s: %u stream bytes missing from the "
+			"capture (%s): resynchronised", cap_dir_name(c, dir),
+			cap_dir_name(c, 1 - dir), gap, why);
+	st->lost.stream_bytes += cap_iwarp_gap(c, dir, gap);
+	t->next_seq = t->ooo[0].seq;
+	drain_ooo(st, NULL, c, dir);
+}
+
+/* Hold a segment ahead of the stream, in sequence order.  False when
+ * there is no room (slots or budget). */
+static bool hold(struct cap_state *st, const struct cap_frame *f,
+		 struct cap_tcp_dir *t, uint32_t seq, const uint8_t *p,
+		 uint32_t len)
+{
+	uint32_t ahead, at = 0;
+
+	if (!t->ooo) {               /* slots only for streams that need them */
 		t->ooo = cap_budget_alloc(st, CAP_OOO_MAX * sizeof(*t->ooo));
 		if (!t->ooo)
-			return;
-		memset(t->ooo, 0, CAP_OOO_MAX * sizeof(*t->ooo));
+			return false;
 	}
-	for (unsigned i = 0; i < CAP_OOO_MAX; i++) {
-		struct cap_ooo *o = &t->ooo[i];
-		if (o->data && o->seq == seq && o->len >= len)
-			return;                /* already held */
+	(void)seq_ahead(seq, t->next_seq, &ahead);
+	/* the place: after every held segment that starts before it */
+	uint32_t lo = 0, hi = t->nooo;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2, m;
+		(void)seq_ahead(t->ooo[mid].seq, t->next_seq, &m);
+		if (m <= ahead)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (unsigned i = 0; i < CAP_OOO_MAX; i++) {
-		struct cap_ooo *o = &t->ooo[i];
-		if (o->data)
-			continue;
-		o->data = cap_budget_alloc(st, len);
-		if (!o->data)
+	at = lo;
+	if (at && t->ooo[at - 1].seq == seq && t->ooo[at - 1].len >= len)
+		return true;                   /* already held */
+	if (t->nooo == CAP_OOO_MAX)
+		return false;
+	uint8_t *data = cap_budget_alloc(st, len);
+	if (!data)
+		return false;
+	memcpy(data, p, len);
+	memmove(&t->ooo[at + 1], &t->ooo[at], (t->nooo - at) * sizeof(t->ooo[0]));
+	t->ooo[at] = (struct cap_ooo){ .seq = seq, .len = len, .data = data,
+				       .frame = f->num, .ts_sec = f->ts_sec,
+				       .ts_usec = f->ts_usec };
+	t->nooo++;
+	return true;
+}
+
+/* payload bytes of one segment, `seq` its first */
+static void stream_bytes(struct cap_state *st, const struct cap_frame *f,
+			 struct cap_conv *c, int dir, uint32_t seq,
+			 const uint8_t *p, uint32_t n)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t ahead;
+
+	if (!t->have_seq) {
+		t->have_seq = true;
+		t->next_seq = seq;
+	}
+	while (seq_ahead(seq, t->next_seq, &ahead)) {
+		if (hold(st, f, t, seq, p, n))
 			return;
-		memcpy(o->data, p, len);
-		o->seq = seq;
-		o->len = len;
-		t->nooo++;
+		if (!t->nooo) {
+			/* nothing held, no room even for this one: the
+			 * stream goes on from it */
+			st->lost.resyncs++;
+			st->lost.stream_bytes += ahead;
+			c->stats.unmatched++;
+			cap_warn_once(st, CAP_W_OOO, "out-of-order segment over "
+				      "the byte budget: TCP stream "
+				      "resynchronised past missing bytes");
+			st->lost.stream_bytes += cap_iwarp_gap(c, dir, ahead);
+			t->next_seq = seq;
+			break;
+		}
+		/* no room: the first gap will not fill in time */
+		resync(st, f, c, dir, t->nooo == CAP_OOO_MAX ?
+		       "more out-of-order segments than slots" :
+		       "out-of-order segments over the byte budget");
+		if (!c->used)
+			return;
+	}
+	uint32_t skip = seq_behind(seq, t->next_seq);
+	if (skip >= n) {
+		c->stats.retrans++;
+		st->stats.total.retrans++;
 		return;
 	}
-	cap_warn_once(st, CAP_W_OOO, "more than %u out-of-order TCP segments "
-		      "in one direction: the stream is resynchronised",
-		      CAP_OOO_MAX);
+	if (skip) {
+		c->stats.retrans++;
+		st->stats.total.retrans++;
+	}
+	deliver(st, f, c, dir, p + skip, n - skip);
+	if (c->used)
+		drain_ooo(st, f, c, dir);
 }
 
 enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
@@ -136,32 +232,21 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 		cap_frame_error(st, f, "TCP segment cut short by the snapshot length "
 				"(need %u bytes, have %u): the stream cannot be "
 				"followed", f->wire_len, f->len);
-		t->have_seq = false;       /* resynchronise later */
-		t->len = 0;
+		/* in order: its bytes are a gap of known length */
+		uint32_t wire_n = n + (f->wire_len - f->len), by;
+		if (!t->have_seq || !seq_ahead(seq, t->next_seq, &by)) {
+			uint32_t behind = t->have_seq ? seq_behind(seq, t->next_seq) : 0;
+			if (behind < wire_n) {
+				(void)cap_iwarp_gap(c, dir, wire_n - behind);
+				t->next_seq = seq + wire_n;
+				t->have_seq = true;
+			}
+		}
 		n = 0;
 	}
 	if (n) {
 		st->stats.frames_rdma++;
-		if (!t->have_seq) {
-			t->have_seq = true;
-			t->next_seq = seq;
-		}
-		int32_t d = seq_diff(seq, t->next_seq);
-		if (d > 0) {
-			hold(st, c, dir, seq, p, n);
-		} else if ((uint32_t)-d >= n) {
-			c->stats.retrans++;
-			st->stats.total.retrans++;
-		} else {
-			uint32_t skip = (uint32_t)-d;
-			if (skip) {
-				c->stats.retrans++;
-				st->stats.total.retrans++;
-			}
-			deliver(st, f, c, dir, p + skip, n - skip);
-			if (c->used)
-				drain_ooo(st, f, c, dir);
-		}
+		stream_bytes(st, f, c, dir, seq, p, n);
 	}
 	if (c->used && (flags & TH_FIN)) {
 		t->fin = true;
@@ -169,4 +254,31 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 			cap_conv_close(st, c);
 	}
 	return CAP_OK;
+}
+
+/* The conversation ends: what is still held lies past a gap that can no
+ * longer fill; deliver it, then free the direction's buffers */
+void cap_tcp_end(struct cap_state *st, struct cap_conv *c, int dir)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+
+	while (c->used && t->nooo) {
+		struct cap_frame f = { .num = t->ooo[0].frame };
+		uint32_t before = t->nooo;
+		resync(st, &f, c, dir, "the conversation ended");
+		if (t->nooo >= before)
+			break;
+	}
+}
+
+void cap_tcp_free(struct cap_state *st, struct cap_tcp_dir *t)
+{
+	cap_budget_free(st, t->buf, t->cap);
+	t->buf = NULL;
+	t->cap = t->len = 0;
+	for (uint32_t i = 0; i < t->nooo; i++)
+		cap_budget_free(st, t->ooo[i].data, t->ooo[i].len);
+	cap_budget_free(st, t->ooo, t->ooo ? CAP_OOO_MAX * sizeof(*t->ooo) : 0);
+	t->ooo = NULL;
+	t->nooo = 0;
 }

@@ -46,6 +46,7 @@ void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 void *cap_budget_alloc(struct cap_state *st, size_t n)
 {
 	if (n > CAP_MAX_BUFFERED - st->buffered) {
+		st->lost.budget++;
 		cap_warn_once(st, CAP_W_BUDGET,
 			      "reassembly buffers reached %u MiB; later data is "
 			      "not reassembled", CAP_MAX_BUFFERED >> 20);

@@ -11,7 +11,56 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "decode.h"
+
+/* -------- the pipeline's API for the tools (rpcrdma-decode -r, and any
+ * program that reads captures): its own options, not one command line's */
+struct cap_opts {
+	bool json;                     /* JSON Lines */
+	bool verbose;                  /* the full tree, reassembly sources */
+	bool stats;                    /* per-conversation statistics at the end */
+	bool check;                    /* protocol lint only */
+	bool quiet;                    /* no per-message output */
+	uint16_t roce_port;            /* RoCEv2 UDP port (4791) */
+	uint32_t inline_threshold;     /* 0: per version (V1 4.3.2, V2 5) */
+	/* filters on printed messages; have_* false = no filter */
+	bool have_xid; uint32_t xid;
+	bool have_conv; uint32_t conv;
+	bool have_vers; uint32_t vers;
+	bool have_prog; uint32_t prog;
+	bool have_proc; uint32_t proc;
+};
+
+/* Exit statuses, as rpcrdma-decode(1) documents them */
+enum {
+	CAP_EXIT_OK = 0,
+	CAP_EXIT_FAULT = 1,          /* a violation (--check) */
+	CAP_EXIT_READ = 3,           /* a capture not read whole, the output
+				      * not written, or state lost to a limit */
+};
+
+struct cap_state;
+struct cap_frame;
+/* One run: messages to `out`, complaints to stderr prefixed with the
+ * capture's name.  NULL when out of memory. */
+struct cap_state *cap_open(const struct cap_opts *o, FILE *out);
+/* Read one capture file ("-": standard input); conversations end with it.
+ * CAP_EXIT_READ when it cannot be read whole. */
+int cap_read_file(struct cap_state *st, const char *path);
+/* Or feed frames of link type `dlt` yourself (a live capture): name the
+ * source first, end it with cap_source_end().  cap_frame_in() returns
+ * false when no more frames are wanted (-c). */
+void cap_source_begin(struct cap_state *st, const char *name);
+bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f);
+void cap_source_end(struct cap_state *st);
+bool cap_link_supported(int dlt);
+extern const char cap_link_names[];
+/* --stats, the --check total; frees everything.  Returns the exit status:
+ * CAP_EXIT_FAULT for a bad capture, a violation, or state lost to a limit */
+int cap_close(struct cap_state *st);
+/* all of the above over a list of files */
+int cap_run(const struct cap_opts *o, const char *const *files, int nfiles);
+
+/* -------- inside the pipeline -------- */
 
 /* What every layer returns.  As in tcpdump, "the capture cut the bytes
  * short" (truncated) is kept apart from "the bytes are wrong" (invalid) and
@@ -60,18 +109,10 @@ struct cap_addr {
 };
 
 struct cap_conv;
-struct cap_state;
-
-/* cap_read.c: a capture file; each of its frames goes to cap_frame_in(),
- * which returns false when no more frames are wanted (-c) */
-int cap_read_file(struct cap_state *st, const char *path);
-bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f);
 
 /* cap_link.c: one frame of link type `dlt` */
 enum cap_res cap_link_frame(struct cap_state *st, int dlt,
 			    const struct cap_frame *f);
-bool cap_link_supported(int dlt);
-extern const char cap_link_names[];
 
 /* cap_net.c: from the ethertype on */
 enum cap_res cap_net_ether(struct cap_state *st, const struct cap_frame *f,
@@ -95,11 +136,34 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 		      struct cap_conv *c, int dir, const uint8_t *p,
 		      uint32_t len);
 bool cap_iwarp_plausible(const uint8_t *p, uint32_t len);
+/* `gap` stream bytes of direction `dir` are missing: drop the partial
+ * FPDU (returns its bytes) and find the next FPDU boundary (RFC 5044 4) */
+uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap);
 
 /* cap_crc.c */
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n);   /* IB ICRC */
 uint32_t cap_crc32c(uint32_t crc, const uint8_t *p, size_t n);  /* MPA */
 uint16_t cap_crc16_vcrc(const uint8_t *p, size_t n);            /* IB VCRC */
+uint32_t cap_crc32_sw(uint32_t crc, const uint8_t *p, size_t n); /* no SIMD */
+uint32_t cap_crc32c_sw(uint32_t crc, const uint8_t *p, size_t n);
+
+/* A checksum's verdict.  The fuzz build (-DCAP_FUZZ_CRC) lets any field
+ * pass but all ones, so that fuzzed inputs reach what lies behind the
+ * VCRC, ICRC and MPA CRC, and still the paths of a failure. */
+static inline bool cap_crc_verdict(bool ok, const uint8_t *field, size_t n)
+{
+#ifdef CAP_FUZZ_CRC
+	(void)ok;
+	for (size_t i = 0; i < n; i++)
+		if (field[i] != 0xff)
+			return true;
+	return false;
+#else
+	(void)field;
+	(void)n;
+	return ok;
+#endif
+}
 
 /* cap_util.c: big-endian loads, address text, buffer budget, warnings */
 static inline uint16_t cap_be16(const uint8_t *p)
@@ -133,7 +197,7 @@ void cap_frame_error(struct cap_state *st, const struct cap_frame *f,
 
 enum cap_warn {
 	CAP_W_CONVS, CAP_W_CALLS, CAP_W_SEGS, CAP_W_BUDGET, CAP_W_SEND_BIG,
-	CAP_W_MPA_ASSUMED, CAP_W_OOO, CAP_W_COUNT
+	CAP_W_MPA_ASSUMED, CAP_W_OOO, CAP_W_HUNT, CAP_W_COUNT
 };
 
 #endif
