@@ -45,9 +45,14 @@ unsigned rpcrdma_chunks_needed(size_t hdr_len, size_t call_len,
 		else
 			need |= RPCRDMA_NEED_POS0_READ;
 	}
-	/* Reply: the requester provides a Write chunk for DDP-eligible
-	 * results, and a Reply chunk whenever the largest possible reply
-	 * (after reduction) can exceed its own threshold (V1 §5.3.3). */
+	/* Reply: a largest possible reply that fits the requester's own
+	 * threshold comes inline, no chunk needed (registering one would only
+	 * cost: V2 §2.2; Linux decides so too).  Otherwise the requester
+	 * provides a Write chunk for a DDP-eligible result, and a Reply chunk
+	 * when the reply after that reduction can still exceed its threshold
+	 * (V1 §5.3.3). */
+	if (rpcrdma_fits_inline(hdr_len, reply_max, reply_threshold))
+		return need;
 	if (reply_ddp)
 		need |= RPCRDMA_NEED_WRITE_CHUNK;
 	if (!rpcrdma_fits_inline(hdr_len + (reply_ddp ? write_chunk : 0),

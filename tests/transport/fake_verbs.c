@@ -247,8 +247,20 @@ static int f_resolve_addr(struct xv_id *pub, const struct sockaddr *dst,
 	}
 	memset(&id->peer, 0, sizeof(id->peer));
 	memcpy(&id->peer, dst, sa_len(dst));
+	/* the local end: loopback, an ephemeral port */
 	memset(&id->local, 0, sizeof(id->local));
 	id->local.ss_family = dst->sa_family;
+	if (dst->sa_family == AF_INET) {
+		struct sockaddr_in *l4 = (struct sockaddr_in *)&id->local;
+
+		l4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		l4->sin_port = htons((uint16_t)(40000 + fake_counts.connects % 20000));
+	} else {
+		struct sockaddr_in6 *l6 = (struct sockaddr_in6 *)&id->local;
+
+		l6->sin6_addr = in6addr_loopback;
+		l6->sin6_port = htons((uint16_t)(40000 + fake_counts.connects % 20000));
+	}
 	if (in_net4(dst, 0xc0000200u, 24) || doc_net6(dst)) {
 		queue_event(id, XV_EV_ADDR_ERROR, -EHOSTUNREACH, NULL, NULL, 0);
 		return 0;
@@ -500,6 +512,7 @@ const struct xprt_verbs fake_verbs = {
 	.query_device = f_query_device,
 	.device_count = f_device_count,
 	.qp_create = fake_qp_create,
+	.qp_destroy = fake_qp_destroy,
 	.cq_fd = fake_cq_fd,
 	.cq_event = fake_cq_event,
 	.cq_poll = fake_cq_poll,

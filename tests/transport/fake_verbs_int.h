@@ -63,6 +63,7 @@ void fake_qp_error(struct fid *id);
 void fake_free_qp(struct fid *id);
 
 int fake_qp_create(struct xv_id *pub, const struct xv_qp_caps *caps);
+void fake_qp_destroy(struct xv_id *pub);
 int fake_cq_fd(struct xv_id *pub);
 int fake_cq_event(struct xv_id *pub);
 int fake_cq_poll(struct xv_id *pub, struct xv_wc *wc, int n);

@@ -62,6 +62,7 @@ void fake_free_qp(struct fid *id)
 		return;
 	id->has_qp = false;
 	close(id->cq_efd);
+	id->cq_efd = -1;
 	free(id->cq);
 	free(id->rq);
 	id->cq = NULL;
@@ -91,6 +92,11 @@ int fake_qp_create(struct xv_id *pub, const struct xv_qp_caps *caps)
 	id->has_qp = true;
 	id->qp_err = false;
 	return 0;
+}
+
+void fake_qp_destroy(struct xv_id *pub)
+{
+	fake_free_qp((struct fid *)pub);
 }
 
 int fake_cq_fd(struct xv_id *pub)

@@ -116,6 +116,11 @@ static void thresholds(void)
 	tap_ok(need == RPCRDMA_NEED_REPLY_CHUNK, "large reply without DDP: reply chunk");
 	need = rpcrdma_chunks_needed(28, 200, 0, 5000, 0, 4096, 8192);
 	tap_ok(need == RPCRDMA_NEED_NONE, "same reply under a larger threshold: inline");
+	need = rpcrdma_chunks_needed(28, 200, 0, 996, 900, 1024, 1024);
+	tap_ok(need == RPCRDMA_NEED_NONE,
+	       "a DDP-eligible result whose whole reply fits inline: no write chunk");
+	need = rpcrdma_chunks_needed(28, 200, 0, 997, 900, 1024, 1024);
+	tap_ok(need == RPCRDMA_NEED_WRITE_CHUNK, "one byte more: the write chunk");
 }
 
 static void rpc_headers(void)

@@ -290,6 +290,16 @@ struct xprt *xprt_connect(struct xprt_loop *l, const struct xprt_handlers *h,
  * announced through h->on_connect and served until it goes. */
 int xprt_listen(struct xprt_loop *l, const struct xprt_handlers *h,
 		struct xprt_error *err);
+/* The same, with options of their own instead of the loop's (NULL: the
+ * loop's).  A server and its clients in one process share one loop (the
+ * unit tests over the fake verbs do: xprt_connect waits by running the
+ * loop, which must also serve the listener), each end with its own
+ * versions, credits, thresholds, misbehaviour. */
+struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
+			       const struct xprt_handlers *h,
+			       struct xprt_error *err);
+int xprt_listen_opts(struct xprt_loop *l, const struct xprt_opts *o,
+		     const struct xprt_handlers *h, struct xprt_error *err);
 /* Orderly disconnect; outstanding calls complete with XPRT_E_DISCONNECTED.
  * The struct is freed after on_disconnect has run. */
 void xprt_close(struct xprt *x);

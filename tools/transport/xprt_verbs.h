@@ -166,7 +166,8 @@ struct xprt_verbs {
 	int (*get_event)(struct xv_chan *ch, struct xv_event *ev);
 
 	struct xv_id *(*create_id)(struct xv_chan *ch, void *ctx);
-	/* also destroys the id's QP, CQ, PD when still there */
+	/* also destroys the id's QP, CQ and PD when still there (deregister
+	 * its memory first: a PD with regions cannot go) */
 	int (*destroy_id)(struct xv_id *id);
 	int (*resolve_addr)(struct xv_id *id, const struct sockaddr *dst,
 			    int timeout_ms);
@@ -187,6 +188,9 @@ struct xprt_verbs {
 
 	/* PD, CQ with its completion channel, RC QP on the id's device */
 	int (*qp_create)(struct xv_id *id, const struct xv_qp_caps *caps);
+	/* QP, CQ and completion channel go (no more completions); the PD
+	 * stays until destroy_id, so memory can be deregistered between */
+	void (*qp_destroy)(struct xv_id *id);
 	/* the completion channel's fd; after it polls readable, cq_event()
 	 * consumes the notification and re-arms, then cq_poll() until 0 */
 	int (*cq_fd)(struct xv_id *id);

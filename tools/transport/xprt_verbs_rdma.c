@@ -150,16 +150,26 @@ static struct xv_id *r_create_id(struct xv_chan *c, void *ctx)
 	return &r->pub;
 }
 
-static int r_destroy_id(struct xv_id *pub)
+static void r_qp_destroy(struct xv_id *pub)
 {
 	struct rid *r = (struct rid *)pub;
 
 	if (r->has_qp)
 		rdma_destroy_qp(r->cm);
+	r->has_qp = false;
 	if (r->cq)
 		ibv_destroy_cq(r->cq);
+	r->cq = NULL;
 	if (r->cc)
 		ibv_destroy_comp_channel(r->cc);
+	r->cc = NULL;
+}
+
+static int r_destroy_id(struct xv_id *pub)
+{
+	struct rid *r = (struct rid *)pub;
+
+	r_qp_destroy(pub);
 	if (r->pd)
 		ibv_dealloc_pd(r->pd);
 	rdma_destroy_id(r->cm);
@@ -589,6 +599,7 @@ const struct xprt_verbs xprt_verbs_rdma = {
 	.query_device = r_query_device,
 	.device_count = r_device_count,
 	.qp_create = r_qp_create,
+	.qp_destroy = r_qp_destroy,
 	.cq_fd = r_cq_fd,
 	.cq_event = r_cq_event,
 	.cq_poll = r_cq_poll,
