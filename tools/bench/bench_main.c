@@ -17,6 +17,7 @@
 #include <rpcrdma/rpc.h>
 #include "bench.h"
 #include "echo_ulb.h"
+#include "numarg.h"
 #include "rpc_names.h"
 #include "xprt.h"
 
@@ -125,27 +126,6 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry '" BENCH_PROG " --help' for more information.\n", stderr);
 	return EXIT_USAGE;
-}
-
-/* decimal digits only, <= max */
-static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s < '0' || *s > '9')
-			return false;
-		d = (unsigned)(*s - '0');
-		if (v > (max - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
 }
 
 static bool num_opt(const char *name, const char *arg, uint64_t min,
