@@ -122,6 +122,8 @@ struct bench_result {
 };
 
 /* -------- a run (bench_run.c, over tools/transport) -------- */
+struct xprt_loop;
+struct xprt_verbs;
 struct bench_opts {
 	const char *host, *port;
 	uint32_t sizes[BENCH_MAX_SIZES];
@@ -139,6 +141,12 @@ struct bench_opts {
 	uint32_t credits, inline_size;
 	int timeout_ms;                /* connect and each call */
 	FILE *out;                     /* tables as they are measured; NULL: none */
+	/* tests: the verbs (NULL: rdma-core), and a hook called with the loop
+	 * before connecting, where a server in the same process listens;
+	 * non-zero from it ends the run */
+	const struct xprt_verbs *verbs;
+	int (*on_loop)(struct xprt_loop *l, void *arg);
+	void *on_loop_arg;
 };
 /* Connects, measures every size, fills res.  0, or 1 after an error (said
  * on stderr; res holds what was measured before it). */

@@ -466,7 +466,7 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		.host = o->host, .port = o->port, .versions = o->versions,
 		.credits = o->credits, .inline_recv = o->inline_size,
 		.inline_send = o->inline_size, .busy_poll = o->busy_poll,
-		.timeout_ms = o->timeout_ms,
+		.timeout_ms = o->timeout_ms, .verbs = o->verbs,
 	};
 	struct xprt_error err = { 0 };
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
@@ -495,6 +495,10 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		fprintf(stderr, BENCH_PROG ": %s\n", err.msg);
 		goto out;
 	}
+	if (o->on_loop && o->on_loop(b.l, o->on_loop_arg) != 0) {
+		fprintf(stderr, BENCH_PROG ": the test's server did not start\n");
+		goto out;
+	}
 	b.x = xprt_connect(b.l, &h, &err);
 	if (!b.x) {
 		fprintf(stderr, BENCH_PROG ": %s\n", err.msg);
@@ -512,7 +516,7 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		no.chunk = XPRT_CHUNK_AUTO;
 		b.o = &no;
 		b.size = 0;
-		rc = pass(&b, "first NULL call", 1, 1, false, false);
+		rc = pass(&b, "first NULL call", 1, 1, false, false) ? 1 : 0;
 		b.o = o;
 	}
 	if (rc != 0)

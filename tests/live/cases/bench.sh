@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/live/cases/bench.sh - rpcrdma-bench in the guest of each transport
 # (rxe, siw; tests/live/README.md "Adding a live test"): against
-# rpcrdma-echo -s on end A, one run per chunk path (inline, read, write,
-# reply) captured on the cable, then a run over every size with a plot.
+# rpcrdma-echo -s on end A, one run per chunk path (inline, read, pos0,
+# write, reply) captured on the cable, then a run over every size with a plot.
 # tests/live/bench-check.py judges the outputs: tables with every column,
 # percentiles ordered, JSON that parses and matches the tables, byte and
 # call counts equal to what the server counted, every chunk path the table
@@ -76,8 +76,9 @@ run() {
 
 run inline -s 64 -n 20 -t 4 --chunk inline
 run read -s 8192 -n 10 -t 4 --chunk read
-run write -s 8192 -n 10 -t 4 --chunk write
-run reply -s 8192 -n 10 -t 4 --chunk reply
+run pos0 -s 8192 -n 10 -t 4 --chunk pos0
+run write -s 512 -n 10 -t 4 --chunk write      # an inline call, the reply's data in a write chunk
+run reply -s 8192 -n 10 -t 4 --chunk reply     # the reply in the reply chunk (RDMA_NOMSG)
 sleep 0.5
 kill -INT "$dump_pid" 2>/dev/null
 wait "$dump_pid" 2>/dev/null
@@ -98,4 +99,4 @@ echo "decode exit $?" >> "$out/runs.log"
 "$bin/rpcrdma-decode" -r "$cap" --check > "$out/check.txt" 2>&1
 echo "check exit $?" >> "$out/runs.log"
 cp "$cap" "$out/" 2>/dev/null
-python3 "$here/bench-check.py" "$out" "$port" inline read write reply all
+python3 "$here/bench-check.py" "$out" "$port" inline read pos0 write reply all
