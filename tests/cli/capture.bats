@@ -584,6 +584,21 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	assert_line --regexp '^  NFS v3 READ +1( +[0-9]+){4}$'
 }
 
+@test "--stats: the RFC 8797 private data of both ends, RoCE (CM) and iWARP (MPA v2)" {
+	# Linux's NFS client sends 01 01 03 03 (remote invalidation, 4 KiB
+	# each way), knfsd answers 01 00 03 03 (tests/captures/README.md)
+	local f
+	for f in nfs3-rocev2-rxe.pcap nfs3-iwarp-siw.pcap; do
+		run "$D" --stats -q -r "$TOP/tests/captures/$f"
+		assert_success
+		assert_line "  private data: requester RFC 8797 v1, send 4096, receive 4096, remote invalidation; responder RFC 8797 v1, send 4096, receive 4096, no remote invalidation"
+	done
+	# a capture without the connection's start says nothing about it
+	[ -e "$CAPS/rocev2-v1-chunks.pcap" ] || return 0
+	run "$D" --stats -r "$CAPS/rocev2-v1-chunks.pcap"
+	refute_output --partial "private data"
+}
+
 @test "filters: --xid, --conversation, --rdma-version, --program, --procedure" {
 	need rocev2-v1-basic.pcap rocev2-v2.pcap
 	run "$D" -r "$CAPS/rocev2-v1-basic.pcap" --xid 0x5a000002

@@ -5,7 +5,9 @@
  * that answers it (by Communication ID) the responder's, so the two
  * directions of an RC conversation are joined exactly instead of guessed
  * (cap_conv.c); a DREQ (12.6.11) closes the conversation.  Used for RoCE
- * and native IB alike.
+ * and native IB alike.  The private data of both (REQ at byte 140, after
+ * rdma_cm's 36-byte IP header when the Service ID is one of rdma_cm's; REP
+ * at byte 36) is kept for --stats: RFC 8797's connection parameters.
  */
 #include <string.h>
 #include "cap_state.h"
@@ -18,6 +20,31 @@
 #define CM_REQ_QPN (MAD_HDR + 32)   /* Local QPN, 24 bits */
 #define CM_REP_QPN (MAD_HDR + 12)
 #define CM_DREQ_QPN (MAD_HDR + 8)    /* Remote QPN: the receiver's */
+#define CM_REQ_SID (MAD_HDR + 8)     /* Service ID, 64 bits */
+#define CM_REQ_PD (MAD_HDR + 140)    /* Private Data, 92 bytes */
+#define CM_REP_PD (MAD_HDR + 36)     /* Private Data, 196 bytes */
+#define CMA_HDR_LEN 36u              /* rdma_cm's IP header (cma_hdr) */
+/* rdma_cm Service IDs: port space (TCP 0x106, UDP 0x111, IB 0x13f) << 16
+ * | port */
+static bool rdma_cm_sid(uint64_t sid)
+{
+	uint64_t ps = sid >> 16;
+
+	return ps == 0x106 || ps == 0x111 || ps == 0x13f;
+}
+
+/* up to 8 bytes of private data at off, when the MAD holds them */
+static uint8_t take_pd(const uint8_t *mad, uint32_t len, uint32_t off,
+		       uint8_t out[8])
+{
+	uint32_t n;
+
+	if (off >= len)
+		return 0;
+	n = len - off < 8 ? len - off : 8;
+	memcpy(out, mad + off, n);
+	return (uint8_t)n;
+}
 
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
@@ -35,6 +62,9 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		memcpy(r->dst, a->dst, 16);
 		r->comm_id = cap_be32(mad + MAD_HDR);
 		r->qpn = cap_be24(mad + CM_REQ_QPN);
+		r->pd_len = take_pd(mad, len, CM_REQ_PD +
+				    (rdma_cm_sid(cap_be64(mad + CM_REQ_SID)) ?
+				     CMA_HDR_LEN : 0), r->pd);
 		return;
 	}
 	if (attr == CM_ATTR_DREQ) {
@@ -58,7 +88,12 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		struct cap_addr req = *a;     /* requester -> responder */
 		memcpy(req.src, r->src, 16);
 		memcpy(req.dst, r->dst, 16);
-		cap_conv_cm(st, f, t, &req, r->qpn, cap_be24(mad + CM_REP_QPN));
+		struct cap_conv *c = cap_conv_cm(st, f, t, &req, r->qpn,
+						 cap_be24(mad + CM_REP_QPN));
+		uint8_t pd[8];
+		uint8_t n = take_pd(mad, len, CM_REP_PD, pd);
+		cap_stats_private(&c->stats, 0, r->pd, r->pd_len);
+		cap_stats_private(&c->stats, 1, pd, n);
 		r->used = false;
 		return;
 	}

@@ -352,7 +352,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 	return c;
 }
 
-void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
+struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 		 enum cap_transport t, const struct cap_addr *a,
 		 uint32_t qpn_req, uint32_t qpn_rep)
 {
@@ -376,6 +376,7 @@ void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	c->started = true;
 	link_half(st, slot, 0, a, qpn_rep, false);
 	link_half(st, slot, 1, &r, qpn_req, false);
+	return c;
 }
 
 struct cap_conv *cap_conv_find_ib(struct cap_state *st,

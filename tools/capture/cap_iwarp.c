@@ -255,9 +255,18 @@ uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap)
 	return dropped;
 }
 
-static void handshake(struct cap_conv *c, int dir, uint8_t flags, bool req)
+/* An MPA Request or Reply (RFC 5044 7.1; rev 2: RFC 6581 3, whose private
+ * data starts with the 4-byte IRD/ORD): CRC and marker use, and the
+ * consumer's private data (RFC 8797) for --stats.  b holds the 20-byte
+ * header and pd bytes of private data. */
+static void handshake(struct cap_conv *c, int dir, const uint8_t *b,
+		      uint32_t pd, bool req)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
+	uint8_t flags = b[16];
+	uint32_t skip = b[17] == 2 && pd >= 4 ? 4 : 0;
+
+	cap_stats_private(&c->stats, req ? 0 : 1, b + MPA_HS_LEN + skip, pd - skip);
 
 	t->hs_seen = true;
 	/* M: the sender of the frame wants markers in what it receives */
@@ -290,7 +299,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				uint32_t pd = cap_be16(b + 18);
 				if (n < MPA_HS_LEN + pd)
 					return done;
-				handshake(c, dir, b[16], req);
+				handshake(c, dir, b, pd, req);
 				c->started = req || c->started;
 				used = MPA_HS_LEN + pd;
 				t->mpa = MPA_FULL;

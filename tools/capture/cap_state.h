@@ -179,6 +179,8 @@ struct cap_cm_req {
 	uint8_t family;
 	uint8_t src[16], dst[16];
 	uint32_t comm_id, qpn;
+	uint8_t pd[8];               /* the consumer's private data: its */
+	uint8_t pd_len;              /* first bytes (RFC 8797 needs 8) */
 };
 
 /* a hash node of one conversation half (slot * 2 + dir) */
@@ -267,7 +269,7 @@ struct cap_conv *cap_conv_find_ib(struct cap_state *st,
 				  int *dir);
 /* a QP pair named by CM: requester a->src with QPN qpn_req, responder
  * a->dst with QPN qpn_rep */
-void cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
+struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 		 enum cap_transport t, const struct cap_addr *a,
 		 uint32_t qpn_req, uint32_t qpn_rep);
 

@@ -3,7 +3,7 @@
  * cap_stats.c - --stats: per conversation and overall, messages by version
  * and type, credits granted over time (V1 4.3.1), inline vs chunked message
  * sizes (V1 4.5), RPC round-trip latency percentiles per program/procedure,
- * faults.  Conversations closed before the end are summarised at once into
+ * faults, and the RFC 8797 private data each end sent at connect time.  Conversations closed before the end are summarised at once into
  * a temporary file, so memory does not grow with their number.
  */
 #include <stdlib.h>
@@ -111,6 +111,39 @@ static uint64_t percentile(const struct cap_stats_proc *p, unsigned pct)
 	return p->max_us;
 }
 
+void cap_stats_private(struct cap_stats_conv *s, int who, const uint8_t *pd,
+		       uint32_t len)
+{
+	s->pd_seen[who] = 1;
+	s->pd_len[who] = (uint8_t)(len < 8 ? len : 8);
+	memcpy(s->pd[who], pd, s->pd_len[who]);
+}
+
+/* "requester RFC 8797 v1, send 4096, receive 4096, remote invalidation" */
+static void print_private(FILE *out, const struct cap_stats_conv *s)
+{
+	static const char *const who[2] = { "requester", "responder" };
+	struct rpcrdma_cm_private pd;
+
+	if (!s->pd_seen[0] && !s->pd_seen[1])
+		return;
+	fputs("  private data:", out);
+	for (int i = 0; i < 2; i++) {
+		fprintf(out, "%s %s ", i ? ";" : "", who[i]);
+		if (!s->pd_seen[i])
+			fputs("not in the capture", out);
+		else if (rpcrdma_cm_private_decode(s->pd[i], s->pd_len[i], &pd) !=
+			 RPCRDMA_CM_OK)
+			fputs("none (no RFC 8797 data)", out);
+		else
+			fprintf(out, "RFC 8797 v%u, send %u, receive %u, %s", pd.pd_version,
+				pd.max_send_size, pd.max_recv_size,
+				pd.pd_flags & RPCRDMA_CM_FLAG_REMOTE_INVALIDATE ?
+				"remote invalidation" : "no remote invalidation");
+	}
+	fputc('\n', out);
+}
+
 static void print_conv_stats(FILE *out, const struct cap_stats_conv *s,
 			     bool overall)
 {
@@ -143,6 +176,8 @@ static void print_conv_stats(FILE *out, const struct cap_stats_conv *s,
 			s->cmin, s->cmax, s->cfinal);
 	else
 		fputs("  credits granted: none seen\n", out);
+	if (!overall)
+		print_private(out, s);
 	for (int chunked = 0; chunked < 2; chunked++) {
 		const uint64_t *h = chunked ? s->chunked_hist : s->inline_hist;
 		fprintf(out, "  %s sizes:", chunked ? "chunked" : "inline ");

@@ -24,6 +24,11 @@ struct cap_stats_conv {
 	uint64_t bad_headers, retrans, crc_fail, violations, unmatched;
 	uint64_t rdma_bytes;
 	uint64_t first_frame, last_frame;
+	/* the connection's start: RFC 8797 private data of the CM REQ/REP or
+	 * MPA Request/Reply, [0] the requester's, [1] the responder's */
+	uint8_t pd_seen[2];          /* 0 not in the capture, 1 seen */
+	uint8_t pd_len[2];           /* bytes kept (at most 8) */
+	uint8_t pd[2][8];
 };
 
 struct cap_stats_proc {
@@ -46,6 +51,10 @@ struct cap_conv;
 void cap_stats_msg(struct cap_stats_conv *s, uint32_t vers, uint32_t proc,
 		   bool chunked, uint32_t size, uint64_t frame);
 void cap_stats_credit(struct cap_stats_conv *s, uint32_t credit);
+/* The private data a connection's requester (who 0) or responder (1) sent
+ * (the consumer's bytes, after any rdma_cm or MPA v2 header) */
+void cap_stats_private(struct cap_stats_conv *s, int who, const uint8_t *pd,
+		       uint32_t len);
 void cap_stats_latency(struct cap_state *st, uint32_t prog, uint32_t vers,
 		       uint32_t proc, uint64_t us);
 void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c);
