@@ -3,9 +3,9 @@
 # siw; tests/live/README.md "Adding a live test"), everything on the cable:
 #   against the kernel's NFS server on port 20049: NFS v3 and v4 NULL pings,
 #   the Version Two attempt and its answer, --probe (JSON and text), every
-#   reported credit, version, error-reply field and xid found in the capture
-#   as rpcrdma-decode decodes it, and the private data as the CM REP / MPA
-#   Reply carried it; PROG_UNAVAIL, PROG_MISMATCH, a closed port;
+#   reported credit, version, error-reply field, xid and private data found
+#   in the capture as rpcrdma-decode decodes it; PROG_UNAVAIL,
+#   PROG_MISMATCH, a closed port;
 #   against rpcrdma-echo -s as a v1-only, a v2-only and a dual peer: versions,
 #   ranges, credits and inline sizes exactly what the server was started
 #   with; a server killed mid-run (loss counted, exit 1);
@@ -139,27 +139,19 @@ capj=$out/capture.jsonl
 "$D" -r "$cap" --json > "$capj" 2> "$out/decode.err"
 note "capture: $(wc -l < "$capj") messages; $(grep -E 'packets (captured|dropped)' "$out/tcpdump.err" | tr '\n' ' ')"
 
-# The RFC 8797 private data on the cable (CM REQ/REP over RoCE, MPA
-# Request/Reply over iWARP): "SRC vers flags send recv", sizes in bytes,
-# for every frame that carries the magic
-tcpdump -nn -r "$cap" -x 2>/dev/null | awk '
-    function emit(  i) {
-        i = index(hex, "f6ab0e18")
-        while (i > 0 && i % 2 == 0) {       # only at a byte boundary
-            rest = substr(hex, i + 1); j = index(rest, "f6ab0e18")
-            i = j ? i + j : 0
-        }
-        if (i) print src, substr(hex, i + 8, 8)
-    }
-    /^[0-9]/ { if (hex != "") emit(); src = $3; hex = ""; next }
-    /^[ \t]+0x/ { for (k = 2; k <= NF; k++) hex = hex $k; next }
-    END { if (hex != "") emit() }' |
-    while read -r src h; do
-        printf '%s %d %d %d %d\n' "${src%.*}" $((16#${h:0:2})) $((16#${h:2:2})) \
-            $(((16#${h:4:2} + 1) * 1024)) $(((16#${h:6:2} + 1) * 1024))
-    done > "$out/private.txt"
-# pd_from ADDR: the distinct private data ADDR sent: "vers flags send recv"
-pd_from() { awk -v a="$1" '$1 == a { print $2, $3, $4, $5 }' "$out/private.txt" | sort -u; }
+# The RFC 8797 private data on the cable, as rpcrdma-decode --stats reads it
+# from each connection's CM REQ/REP (RoCE) or MPA Request/Reply (iWARP):
+# "vers flags send recv" of the requesters (pd_from "$B") and responders
+# (pd_from "$A"), distinct
+"$D" -r "$cap" --stats -q > "$out/stats.txt" 2>> "$out/decode.err"
+pd_from() {
+    local who=requester
+    [[ $1 == "$A" ]] && who=responder
+    grep '^  private data:' "$out/stats.txt" | tr ';' '\n' | sed -n \
+        -e "s/.*$who RFC 8797 v\([0-9]*\), send \([0-9]*\), receive \([0-9]*\), no remote invalidation.*/\1 0 \2 \3/p" \
+        -e "s/.*$who RFC 8797 v\([0-9]*\), send \([0-9]*\), receive \([0-9]*\), remote invalidation.*/\1 1 \2 \3/p" |
+        sort -u
+}
 
 # cap_has XID FIELDS...: a capture message with this xid and every
 # "key":value given (e.g. '"vers":1')
