@@ -40,3 +40,13 @@ CHECK_DEPS += $(DECODE_ASAN)
 $(DECODE_ASAN): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ \
 		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz
+
+# the same with every table small (docs/capture.md, "Bounded memory"), so
+# that tests/cli/limits.bats fills each with a few frames
+DECODE_SMALL := $(BUILD)/asan/rpcrdma-decode-small
+CAP_SMALL_FLAGS := -DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=64u -DCAP_MAX_SEGS=64u \
+	-DCAP_OOO_MAX=8u -DCAP_MAX_BUFFERED=262144u
+CHECK_DEPS += $(DECODE_SMALL)
+$(DECODE_SMALL): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAP_SMALL_FLAGS) $(TOOLS_CPPFLAGS) \
+		-Ilibcodec/src -o $@ $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz

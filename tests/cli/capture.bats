@@ -661,7 +661,7 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	[ -s "$FIX/limits.pcap" ] || skip "fixture not built"
 	run --separate-stderr /usr/bin/time -f 'rss %M' "$D" -r "$FIX/limits.pcap"
 	assert_failure 3
-	[[ $stderr == *'state limits reached, output incomplete'* ]]
+	[[ $stderr == *'output incomplete: state limits reached'* ]]
 	[ "${#lines[@]}" -eq 75000 ]
 	[ "$(grep -c 'more than 4096 open conversations' <<<"$stderr")" -eq 1 ]
 	[ "$(grep -c 'more than 65536 calls without a reply' <<<"$stderr")" -eq 1 ]
@@ -672,7 +672,7 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	assert_line --regexp '^conversation 5001: '
 	# 5001 conversations in a table of 4096, one call each in flight;
 	# 74096 calls in a table of 65536
-	assert_line --regexp '^  lost to state limits: 905 conversations closed early with a message in flight \(of 905 closed for room\), 9464 calls forgotten before their reply, '
+	assert_line --regexp '^  lost: 905 conversations closed early with a message in flight \(of 905 closed for room\), 9464 calls forgotten before their reply, '
 	run "$D" --json -r "$FIX/limits.pcap"
 	assert_line --regexp '^\{"lost":\{"conversations":905,"calls":9464,"untracked_calls":0,"tcp_resyncs":0,'
 }

@@ -95,8 +95,8 @@ void cap_call_free(struct cap_state *st, struct cap_call *k)
 	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
 	if (c) {
 		call_remove(st->calls, &c->calls_head, &c->calls_tail, i, conv_of);
-		if (c->ncalls)
-			c->ncalls--;
+		if (c->ncalls && !--c->ncalls)
+			cap_conv_busy(st, c);
 		if (k->untracked && c->untracked)
 			c->untracked--;
 	}
@@ -141,7 +141,8 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 	k->conv_slot = (uint32_t)(c - st->convs);
 	k->dir = (uint8_t)dir;
 	k->xid = xid;
-	c->ncalls++;
+	if (!c->ncalls++)
+		cap_conv_busy(st, c);
 	uint32_t b = call_bucket(c->id, dir, xid);
 	k->hnext = st->call_hash[b];
 	st->call_hash[b] = i + 1;

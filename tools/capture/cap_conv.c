@@ -260,7 +260,8 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 		dir_free(st, c, &c->d[d]);
 	}
 	open_remove(st, c);
-	list_remove(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
+		    slot);
 	list_remove(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
 	c->used = false;             /* new_conv() clears the rest */
 	c->id = 0;
@@ -274,11 +275,25 @@ static void touch(struct cap_state *st, struct cap_conv *c,
 		  const struct cap_frame *f)
 {
 	uint32_t slot = (uint32_t)(c - st->convs);
+	int b = c->busy;
 	c->last_frame = f->num;
-	if (st->ct.lru_tail != slot + 1) {
-		list_remove(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
-		list_append(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	if (st->ct.lru_tail[b] != slot + 1) {
+		list_remove(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
+		list_append(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
 	}
+}
+
+void cap_conv_busy(struct cap_state *st, struct cap_conv *c)
+{
+	uint32_t slot = (uint32_t)(c - st->convs);
+	bool busy = c->ncalls != 0;
+
+	if (busy == c->busy || !c->used)
+		return;
+	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
+		    slot);
+	c->busy = busy;
+	list_append(st->ct.lru, &st->ct.lru_head[busy], &st->ct.lru_tail[busy], slot);
 }
 
 static struct cap_conv *new_conv(struct cap_state *st,
@@ -286,9 +301,11 @@ static struct cap_conv *new_conv(struct cap_state *st,
 				 enum cap_transport t, const struct cap_addr *a)
 {
 	if (!st->ct.free) {
-		/* full: the least recently active goes; what it held in
-		 * flight is counted lost (cap_conv_close -> calls flush) */
-		struct cap_conv *old = &st->convs[st->ct.lru_head - 1];
+		/* full: the least recently active goes, an idle one if
+		 * any; what it held in flight is counted lost */
+		uint32_t victim = st->ct.lru_head[0] ? st->ct.lru_head[0] :
+						       st->ct.lru_head[1];
+		struct cap_conv *old = &st->convs[victim - 1];
 		cap_warn_once(st, CAP_W_CONVS, "more than %u open conversations: "
 			      "closing the least recently active", CAP_MAX_CONVS);
 		st->lost.evicted++;
@@ -317,7 +334,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	c->port[0] = a->sport;
 	c->port[1] = a->dport;
 	c->stats.first_frame = f->num;
-	list_append(st->ct.lru, &st->ct.lru_head, &st->ct.lru_tail, slot);
+	list_append(st->ct.lru, &st->ct.lru_head[0], &st->ct.lru_tail[0], slot);
 	list_append(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
 	c->last_frame = f->num;
 	return c;

@@ -65,11 +65,13 @@ int cap_close(struct cap_state *st)
 	else if (st->o->json && cap_lost_any(&st->lost))
 		cap_lost_print(&st->lost, st->out, true);
 	fflush(st->out);
-	/* state given up to a limit: the output is incomplete, say so */
+	/* state given up to a limit, or stream bytes the capture lacks: the
+	 * output is incomplete, say so */
 	if (cap_lost_any(&st->lost)) {
 		cap_progress_clear(st);
-		fprintf(stderr, "rpcrdma-decode: %s: state limits reached, output "
-			"incomplete (--stats: \"lost to state limits\")\n", st->file);
+		fprintf(stderr, "rpcrdma-decode: %s: output incomplete: state limits "
+			"reached or stream bytes missing (--stats: \"lost\")\n",
+			st->file);
 		rc = CAP_EXIT_READ;
 	}
 	if (st->o->check) {

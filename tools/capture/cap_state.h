@@ -96,6 +96,7 @@ struct cap_link {
 struct cap_conv {
 	bool used;
 	bool in_open;                /* half-open: waiting for its other half */
+	bool busy;                   /* on the busy LRU list (ncalls > 0) */
 	uint32_t open_bucket;
 	uint32_t calls_head, calls_tail; /* its outstanding calls, oldest first */
 	uint32_t id;                 /* 1-based, in order of first packet */
@@ -199,7 +200,9 @@ struct cap_conv_tab {
 	struct cap_hnode *hnode;     /* 2 * CAP_MAX_CONVS */
 	uint32_t *half;              /* buckets of halves */
 	uint32_t *open_head, *open_tail; /* buckets of half-open pairs */
-	uint32_t lru_head, lru_tail; /* least recently active first */
+	/* least recently active first: [0] idle conversations, [1] those
+	 * with calls outstanding, evicted only when no idle one is left */
+	uint32_t lru_head[2], lru_tail[2];
 	uint32_t ord_head, ord_tail; /* lowest id first */
 	uint32_t free;               /* free slots, through lru.next */
 	uint32_t nused;
@@ -280,6 +283,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 void cap_cm_reset(struct cap_state *st);
 bool cap_conv_init(struct cap_state *st);
 void cap_conv_close_all(struct cap_state *st);
+/* its number of outstanding calls changed: idle or busy for eviction */
+void cap_conv_busy(struct cap_state *st, struct cap_conv *c);
 void cap_conv_free(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);
 const char *cap_dir_name(struct cap_conv *c, int dir);

@@ -310,7 +310,7 @@ void cap_lost_print(const struct cap_lost *l, FILE *out, bool json)
 			"\"evicted\":%llu}}\n",
 			v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
 	else
-		fprintf(out, "  lost to state limits: %llu conversations closed "
+		fprintf(out, "  lost: %llu conversations closed "
 			"early with a message in flight (of %llu closed for room), "
 			"%llu calls forgotten before their reply, %llu calls with "
 			"untracked chunks, %llu TCP resynchronisations (%llu stream "

@@ -7,8 +7,10 @@
  * (the capture itself lost a segment) and the slots or the budget run out,
  * or the conversation ends, the stream is resynchronised: the missing bytes
  * are counted lost, the MPA layer is told of the gap (cap_iwarp_gap) and
- * what was held is delivered.  A connection is followed only once it looks
- * like MPA (RFC 5044 7.1, 6).
+ * what was held is delivered.  A gap is also known for certain, and given
+ * up at once, when the peer acknowledges bytes past it (RFC 9293 3.4: the
+ * peer had them, so they will not be sent again; the capture lost them).
+ * A connection is followed only once it looks like MPA (RFC 5044 7.1, 6).
  */
 #include <string.h>
 #include "cap_state.h"
@@ -16,6 +18,7 @@
 #define TH_FIN 0x01
 #define TH_SYN 0x02
 #define TH_RST 0x04
+#define TH_ACK 0x10
 
 /* Sequence space arithmetic without signed overflow: how far `seq` is
  * ahead of `next` (RFC 9293 3.4: modulo 2^32, within half the space) */
@@ -97,6 +100,29 @@ static void resync(struct cap_state *st, const struct cap_frame *f,
 	st->lost.stream_bytes += cap_iwarp_gap(c, dir, gap);
 	t->next_seq = t->ooo[0].seq;
 	drain_ooo(st, NULL, c, dir);
+}
+
+/* The peer acknowledged `ack` for direction `dir`: bytes before it that
+ * the capture does not hold will never come */
+static void peer_acked(struct cap_state *st, const struct cap_frame *f,
+		       struct cap_conv *c, int dir, uint32_t ack)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t gap;
+
+	if (!t->have_seq || !seq_ahead(ack, t->next_seq, &gap))
+		return;
+	if (t->nooo) {
+		resync(st, f, c, dir, "the peer acknowledged bytes the capture lacks");
+		return;
+	}
+	/* nothing held: the missing bytes end at the acknowledgement */
+	cap_warn_once(st, CAP_W_OOO, "the peer acknowledged bytes the capture "
+		      "lacks: TCP stream resynchronised past missing bytes");
+	st->lost.resyncs++;
+	st->lost.stream_bytes += gap + cap_iwarp_gap(c, dir, gap);
+	c->stats.unmatched++;
+	t->next_seq = ack;
 }
 
 /* Hold a segment ahead of the stream, in sequence order.  False when
@@ -227,6 +253,11 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 		t->have_seq = true;
 		t->next_seq = seq + 1;
 		return CAP_OK;
+	}
+	if (flags & TH_ACK) {
+		peer_acked(st, f, c, 1 - dir, cap_be32(tcp + 8));
+		if (!c->used)
+			return CAP_OK;
 	}
 	if (n && snapped) {
 		cap_frame_error(st, f, "TCP segment cut short by the snapshot length "

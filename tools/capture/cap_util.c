@@ -48,8 +48,8 @@ void *cap_budget_alloc(struct cap_state *st, size_t n)
 	if (n > CAP_MAX_BUFFERED - st->buffered) {
 		st->lost.budget++;
 		cap_warn_once(st, CAP_W_BUDGET,
-			      "reassembly buffers reached %u MiB; later data is "
-			      "not reassembled", CAP_MAX_BUFFERED >> 20);
+			      "reassembly buffers reached %u KiB; later data is "
+			      "not reassembled", CAP_MAX_BUFFERED >> 10);
 		return NULL;
 	}
 	void *p = malloc(n);

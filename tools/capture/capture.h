@@ -79,14 +79,18 @@ enum cap_res { CAP_OK = 0, CAP_NOT_OURS, CAP_TRUNCATED, CAP_INVALID };
 #ifndef CAP_MAX_SEGS
 #define CAP_MAX_SEGS 65536u          /* outstanding advertised segments */
 #endif
+#ifndef CAP_MAX_BUFFERED
 #define CAP_MAX_BUFFERED (16u << 20) /* reassembly and rebuild bytes */
+#endif
 #define CAP_MAX_SEND (1u << 20)      /* one reassembled Send */
 #define CAP_REBUILD_MAX (256u << 10) /* one rebuilt RPC message */
 #define CAP_RDREQ_MAX 32u            /* outstanding RDMA Reads per direction */
 #define CAP_PSN_SEEN 1024u          /* request PSNs remembered per direction */
+#ifndef CAP_OOO_MAX
 #define CAP_OOO_MAX 256u             /* out-of-order TCP segments per direction:
 				      * a fast retransmit of the first segment of
 				      * a scaled window (live siw captures hold 45) */
+#endif
 
 enum cap_transport { CAP_T_ROCEV2, CAP_T_ROCEV1, CAP_T_IB, CAP_T_IWARP };
 const char *cap_transport_name(enum cap_transport t);
