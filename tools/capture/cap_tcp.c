@@ -280,6 +280,11 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 		stream_bytes(st, f, c, dir, seq, p, n);
 	}
 	if (c->used && (flags & TH_FIN)) {
+		/* the FIN takes one sequence number, after the data */
+		uint32_t by;
+		if (t->have_seq && !seq_ahead(seq + n, t->next_seq, &by) &&
+		    !seq_behind(seq + n, t->next_seq) && !t->fin)
+			t->next_seq++;
 		t->fin = true;
 		if (c->d[1 - dir].tcp.fin)
 			cap_conv_close(st, c);
