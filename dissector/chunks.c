@@ -83,8 +83,10 @@ static uint32_t read_chunks(const struct rpcrdma_msg *m,
 
 tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 			       proto_tree *tree, const struct rpcrdma_msg *m,
-			       tvbuff_t *inline_payload)
+			       tvbuff_t *inline_payload,
+			       const struct rpcrdma_where *where)
 {
+	uint32_t owner = rpcrdma_requester(where, m);
 	struct rpcrdma_segment segs[MAX_SEGS];
 	struct rchunk ch[MAX_SEGS];
 	uint32_t nch, i, len = 0;
@@ -101,7 +103,8 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 	rt = reasm_tree(tree, tvb, "RPC call rebuilt from the read list");
 	i = 0;
 	if (ch[0].position == 0) {          /* Long Call: Position Zero chunk */
-		struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(segs[0].rdma_handle);
+		struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(owner,
+							segs[0].rdma_handle);
 
 		if (w && w->frame == pinfo->num && w->done_frame &&
 		    w->done_frame != pinfo->num) {
@@ -111,9 +114,9 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 				w->done_frame);
 			return NULL;
 		}
-		t = rpcrdma_reasm_chunk(tvb, pinfo, segs, ch[0].n, 0, rt);
+		t = rpcrdma_reasm_chunk(tvb, pinfo, owner, segs, ch[0].n, 0, rt);
 		if (!t) {
-			rpcrdma_reasm_wait(pinfo, tvb, segs, ch[0].n);
+			rpcrdma_reasm_wait(pinfo, tvb, where, owner, segs, ch[0].n);
 			return NULL;
 		}
 		len = tvb_captured_length(t);
@@ -129,8 +132,8 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 		uint32_t clen, pad, pos = ch[i].position;
 		uint8_t *nb;
 
-		t = rpcrdma_reasm_chunk(tvb, pinfo, segs + ch[i].first, ch[i].n,
-					0, rt);
+		t = rpcrdma_reasm_chunk(tvb, pinfo, owner, segs + ch[i].first,
+					ch[i].n, 0, rt);
 		if (pos > len)
 			return NULL;
 		if (t) {
@@ -168,7 +171,8 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 }
 
 tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
-				proto_tree *tree, const struct rpcrdma_msg *m)
+				proto_tree *tree, const struct rpcrdma_msg *m,
+				uint32_t owner)
 {
 	struct rpcrdma_segment segs[MAX_SEGS];
 	struct rpcrdma_seg_iter si;
@@ -183,7 +187,7 @@ tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
 		n++;
 	/* the responder Wrote the reply before it Sent this header */
 	rt = reasm_tree(tree, tvb, "RPC reply from the reply chunk");
-	t = rpcrdma_reasm_chunk(tvb, pinfo, segs, n, pinfo->num, rt);
+	t = rpcrdma_reasm_chunk(tvb, pinfo, owner, segs, n, pinfo->num, rt);
 	if (!t)
 		return NULL;
 	add_new_data_source(pinfo, t, "Reply chunk");
@@ -193,7 +197,8 @@ tvbuff_t *rpcrdma_rebuild_reply(tvbuff_t *tvb, packet_info *pinfo,
 }
 
 void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
-			       proto_tree *tree, const struct rpcrdma_msg *m)
+			       proto_tree *tree, const struct rpcrdma_msg *m,
+			       uint32_t owner)
 {
 	struct rpcrdma_segment segs[MAX_SEGS];
 	struct rpcrdma_chunk_iter ci;
@@ -212,8 +217,8 @@ void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
 		while (rpcrdma_seg_next(&si, &segs[n]))
 			n++;
 		rt = reasm_tree(tree, tvb, "Write chunk data");
-		got = rpcrdma_reasm_coverage(tvb, pinfo, segs, n, pinfo->num, rt,
-					     &total);
+		got = rpcrdma_reasm_coverage(tvb, pinfo, owner, segs, n,
+					     pinfo->num, rt, &total);
 		if (got)
 			proto_item_set_text(proto_tree_get_parent(rt),
 				"Write chunk data: %" PRIu64 " of %" PRIu64
@@ -221,16 +226,17 @@ void rpcrdma_show_write_chunks(tvbuff_t *tvb, packet_info *pinfo,
 	}
 }
 
-static void advertise(packet_info *pinfo, struct rpcrdma_seg_iter *si,
-		      enum rpcrdma_chunk_kind kind)
+static void advertise(packet_info *pinfo, uint32_t owner,
+		      struct rpcrdma_seg_iter *si, enum rpcrdma_chunk_kind kind)
 {
 	struct rpcrdma_segment s;
 
 	while (rpcrdma_seg_next(si, &s))
-		rpcrdma_reasm_advertise(pinfo, s.rdma_handle, kind);
+		rpcrdma_reasm_advertise(pinfo, owner, s.rdma_handle, kind);
 }
 
-void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m)
+void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m,
+			      uint32_t owner)
 {
 	struct rpcrdma_read_iter ri;
 	struct rpcrdma_read_segment rs;
@@ -241,14 +247,14 @@ void rpcrdma_advertise_chunks(packet_info *pinfo, const struct rpcrdma_msg *m)
 		return;
 	rpcrdma_read_iter_init(m, &ri);
 	while (rpcrdma_read_next(&ri, &rs))
-		rpcrdma_reasm_advertise(pinfo, rs.rdma_target.rdma_handle,
+		rpcrdma_reasm_advertise(pinfo, owner, rs.rdma_target.rdma_handle,
 					rs.rdma_position == 0 ? RPCRDMA_CHUNK_MSG
 							      : RPCRDMA_CHUNK_READ);
 	rpcrdma_write_iter_init(m, &ci);
 	while (rpcrdma_write_next(&ci, &si))
-		advertise(pinfo, &si, RPCRDMA_CHUNK_WRITE);
+		advertise(pinfo, owner, &si, RPCRDMA_CHUNK_WRITE);
 	if (rpcrdma_reply_chunk(m, &si))
-		advertise(pinfo, &si, RPCRDMA_CHUNK_MSG);
+		advertise(pinfo, owner, &si, RPCRDMA_CHUNK_MSG);
 }
 
 bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
@@ -274,8 +280,10 @@ bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
 			    "frame %u, its Position Zero read chunk completed here",
 			    m.rdma_xid, w->frame);
 	sub = proto_item_add_subtree(top, rpcrdma_ett.top);
-	call = rpcrdma_rebuild_call(hdr, pinfo, sub, &m, NULL);
-	if (call)
-		rpcrdma_to_rpc(call, pinfo, tree);
+	call = rpcrdma_rebuild_call(hdr, pinfo, sub, &m, NULL, &w->where);
+	if (call) {
+		rpcrdma_ddp_call(pinfo, w->owner, &m, call);
+		rpcrdma_to_rpc(call, pinfo, tree, &w->where);
+	}
 	return true;
 }

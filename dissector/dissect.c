@@ -139,17 +139,21 @@ static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 				rpcrdma_reason_name(m->reason));
 }
 
-void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
+void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree,
+		    const struct rpcrdma_where *w)
 {
 	volatile guint32 srcport = pinfo->srcport, destport = pinfo->destport;
+	guint32 conn = w->conn ? w->conn->id : 0;
 
 	/* keep our summary in front of RPC's */
 	col_append_str(pinfo->cinfo, COL_INFO, " ; ");
 	col_set_fence(pinfo->cinfo, COL_INFO);
 	/* InfiniBand/RoCE "ports" are the destination QP only, so RPC could
-	 * not pair a reply with its call; hide the ports while RPC runs (XIDs
-	 * still tell calls apart).  The same for iWARP, harmlessly. */
-	pinfo->srcport = pinfo->destport = 0;
+	 * not pair a reply with its call; while RPC runs both ports are the
+	 * connection's number, the same in both directions, so that RPC pairs
+	 * calls and replies per connection (XIDs of two connections between
+	 * the same hosts may repeat).  The same for iWARP. */
+	pinfo->srcport = pinfo->destport = conn;
 	TRY {
 		call_dissector(rpc_handle, t, pinfo, tree);
 	}
@@ -160,46 +164,63 @@ void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree)
 	ENDTRY;
 }
 
+uint32_t rpcrdma_requester(const struct rpcrdma_where *w,
+			   const struct rpcrdma_msg *m)
+{
+	return rpcrdma_side_id(w, m->direction == RPCRDMA_REPLY ? 1u - w->dir
+							      : w->dir);
+}
+
+/* The RPC message a MSG or NOMSG carries, rebuilt from its chunks where
+ * needed; NULL when there is none to hand to RPC. */
+static tvbuff_t *rpc_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *sub, const struct rpcrdma_msg *m,
+			     tvbuff_t *p, const struct rpcrdma_where *w)
+{
+	uint32_t owner = rpcrdma_requester(w, m);
+	bool is_msg = m->rdma_proc == RDMA_MSG;
+	tvbuff_t *whole = NULL;
+
+	rpcrdma_advertise_chunks(pinfo, m, owner);
+	if (m->nwrites && m->direction == RPCRDMA_REPLY)
+		rpcrdma_show_write_chunks(tvb, pinfo, sub, m, owner);
+	if (m->nreads)
+		whole = rpcrdma_rebuild_call(tvb, pinfo, sub, m,
+					     is_msg ? p : NULL, w);
+	else if (!is_msg && m->has_reply)
+		whole = rpcrdma_rebuild_reply(tvb, pinfo, sub, m, owner);
+	if (!whole && is_msg && p && m->has_rpc_xid)
+		whole = p;
+	if (!whole)
+		return NULL;
+	if (m->direction == RPCRDMA_REPLY)
+		return rpcrdma_ddp_reply(tvb, pinfo, sub, owner, m, whole);
+	rpcrdma_ddp_call(pinfo, owner, m, whole);
+	return whole;
+}
+
 static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-		    proto_tree *sub, const struct rpcrdma_msg *m)
+		    proto_tree *sub, const struct rpcrdma_msg *m,
+		    const struct rpcrdma_where *w)
 {
 	tvbuff_t *p = NULL, *whole;
-	bool is_msg = m->rdma_proc == RDMA_MSG;
 
 	if (m->header_len && m->payload_len &&
 	    m->header_len < tvb_captured_length(tvb))
 		p = tvb_new_subset_remaining(tvb, (int)m->header_len);
-	if (m->rdma_vers != 1 && m->rdma_vers != 2)
-		goto data;
-	if (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG) {
-		rpcrdma_advertise_chunks(pinfo, m);
-		if (m->nwrites)
-			rpcrdma_show_write_chunks(tvb, pinfo, sub, m);
-		if (m->nreads) {
-			whole = rpcrdma_rebuild_call(tvb, pinfo, sub, m,
-						     is_msg ? p : NULL);
-			if (whole) {
-				rpcrdma_to_rpc(whole, pinfo, tree);
-				return;
-			}
-		} else if (!is_msg && m->has_reply) {
-			whole = rpcrdma_rebuild_reply(tvb, pinfo, sub, m);
-			if (whole) {
-				rpcrdma_to_rpc(whole, pinfo, tree);
-				return;
-			}
-		}
-		if (is_msg && p && m->has_rpc_xid) {
-			rpcrdma_to_rpc(p, pinfo, tree);
+	if ((m->rdma_vers == 1 || m->rdma_vers == 2) &&
+	    (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG)) {
+		whole = rpc_message(tvb, pinfo, sub, m, p, w);
+		if (whole) {
+			rpcrdma_to_rpc(whole, pinfo, tree, w);
 			return;
 		}
 	}
-data:
 	if (p)
 		call_data_dissector(p, pinfo, tree);
 }
 
-int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			const struct rpcrdma_where *w)
 {
 	struct rpcrdma_msg m;
 	proto_tree *sub;
@@ -213,7 +234,7 @@ int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
 		rpcrdma_expert_inline(pinfo, sub, tvb, &m,
 				      m.rdma_vers == 2 ? rpcrdma_prefs.v2_inline
 						       : rpcrdma_prefs.v1_inline);
-	payload(tvb, pinfo, tree, sub, &m);
+	payload(tvb, pinfo, tree, sub, &m, w);
 	return (int)tvb_captured_length(tvb);
 }
 
@@ -221,7 +242,10 @@ int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
 static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo,
 			     proto_tree *tree, void *data _U_)
 {
-	return rpcrdma_dissect_msg(tvb, pinfo, tree);
+	struct rpcrdma_where w;
+
+	rpcrdma_where(pinfo, false, &w);
+	return rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
 }
 
 void rpcrdma_dissect_register(void)

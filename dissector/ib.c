@@ -10,59 +10,69 @@ struct ib_xfer {                 /* an RDMA Write or Read in progress */
 	struct rpcrdma_rdma_io io;
 };
 
+/* Record a piece; a continuation is expected at PSN `next` from `side` */
 static void xfer_piece(packet_info *pinfo, tvbuff_t *tvb, struct ib_xfer *x,
-		       uint64_t next_key)
+		       enum rpcrdma_pend kind, uint32_t side, bool more,
+		       uint32_t psn)
 {
 	rpcrdma_reasm_add(pinfo, tvb, &x->io);
 	x->io.offset += tvb_captured_length(tvb);
-	if (next_key)
-		rpcrdma_pending_put(next_key, x);
+	if (more)
+		rpcrdma_pending_put(kind, RPCRDMA_KEY(side, PSN(psn + 1)), x);
 }
 
-void rpcrdma_ib_track(packet_info *pinfo, tvbuff_t *tvb, const void *info)
+static struct ib_xfer *xfer_new(const struct rpcrdma_where *w, unsigned owner,
+				const struct infinibandinfo *ib)
 {
-	const struct infinibandinfo *ib = info;
+	struct ib_xfer *x = wmem_new(wmem_file_scope(), struct ib_xfer);
+
+	x->io.owner = rpcrdma_side_id(w, owner);
+	x->io.handle = ib->reth_remote_key;
+	x->io.offset = ib->reth_remote_address;
+	return x;
+}
+
+/* RDMA Writes (data into the receiver's memory) and Read Responses (data
+ * from the responder's memory, numbered with the request's PSNs) */
+static void track(packet_info *pinfo, tvbuff_t *tvb,
+		  const struct infinibandinfo *ib, const struct rpcrdma_where *w)
+{
 	uint32_t psn = PSN(ib->packet_seq_num);
+	uint32_t me = rpcrdma_side_id(w, w->dir), peer = rpcrdma_side_id(w, 1 - w->dir);
 	struct ib_xfer *x;
 
-	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble)
+	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble || !w->conn)
 		return;
 	switch (ib->opCode) {
 	case RC_RDMA_WRITE_ONLY:
 	case RC_RDMA_WRITE_ONLY_IMM:
 	case RC_RDMA_WRITE_FIRST:
-		x = wmem_new(wmem_file_scope(), struct ib_xfer);
-		x->io.handle = ib->reth_remote_key;
-		x->io.offset = ib->reth_remote_address;
-		xfer_piece(pinfo, tvb, x, ib->opCode == RC_RDMA_WRITE_FIRST ?
-			   rpcrdma_flow_key(&pinfo->src, PSN(psn + 1)) : 0);
+		x = xfer_new(w, 1 - w->dir, ib);
+		xfer_piece(pinfo, tvb, x, PEND_SEQ, me,
+			   ib->opCode == RC_RDMA_WRITE_FIRST, psn);
 		break;
 	case RC_RDMA_WRITE_MIDDLE:
 	case RC_RDMA_WRITE_LAST:
 	case RC_RDMA_WRITE_LAST_IMM:
-		x = rpcrdma_pending_take(rpcrdma_flow_key(&pinfo->src, psn));
+		x = rpcrdma_pending_take(PEND_SEQ, RPCRDMA_KEY(me, psn));
 		if (x)
-			xfer_piece(pinfo, tvb, x,
-				   ib->opCode == RC_RDMA_WRITE_MIDDLE ?
-				   rpcrdma_flow_key(&pinfo->src, PSN(psn + 1)) : 0);
+			xfer_piece(pinfo, tvb, x, PEND_SEQ, me,
+				   ib->opCode == RC_RDMA_WRITE_MIDDLE, psn);
 		break;
 	case RC_RDMA_READ_REQUEST:
 		/* responses come back from the peer, numbered from this PSN */
-		x = wmem_new(wmem_file_scope(), struct ib_xfer);
-		x->io.handle = ib->reth_remote_key;
-		x->io.offset = ib->reth_remote_address;
-		rpcrdma_pending_put(rpcrdma_flow_key(&pinfo->dst, psn), x);
+		x = xfer_new(w, 1 - w->dir, ib);
+		rpcrdma_pending_put(PEND_READ, RPCRDMA_KEY(peer, psn), x);
 		break;
 	case RC_RDMA_READ_RESPONSE_FIRST:
 	case RC_RDMA_READ_RESPONSE_MIDDLE:
 	case RC_RDMA_READ_RESPONSE_LAST:
 	case RC_RDMA_READ_RESPONSE_ONLY:
-		x = rpcrdma_pending_take(rpcrdma_flow_key(&pinfo->src, psn));
+		x = rpcrdma_pending_take(PEND_READ, RPCRDMA_KEY(me, psn));
 		if (x)
-			xfer_piece(pinfo, tvb, x,
-				   (ib->opCode == RC_RDMA_READ_RESPONSE_FIRST ||
-				    ib->opCode == RC_RDMA_READ_RESPONSE_MIDDLE) ?
-				   rpcrdma_flow_key(&pinfo->src, PSN(psn + 1)) : 0);
+			xfer_piece(pinfo, tvb, x, PEND_READ, me,
+				   ib->opCode == RC_RDMA_READ_RESPONSE_FIRST ||
+				   ib->opCode == RC_RDMA_READ_RESPONSE_MIDDLE, psn);
 		break;
 	default:
 		break;
@@ -71,9 +81,11 @@ void rpcrdma_ib_track(packet_info *pinfo, tvbuff_t *tvb, const void *info)
 
 /* SEND FIRST / MIDDLE: collect; true when the part is ours */
 static bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-		      const struct infinibandinfo *ib, bool first)
+		      const struct infinibandinfo *ib, bool first,
+		      const struct rpcrdma_where *w)
 {
 	uint32_t psn = PSN(ib->packet_seq_num);
+	uint32_t me = rpcrdma_side_id(w, w->dir);
 	struct rpcrdma_send_asm *s;
 
 	if (PINFO_FD_VISITED(pinfo)) {
@@ -85,11 +97,11 @@ static bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				return false;
 			s = wmem_new0(wmem_file_scope(), struct rpcrdma_send_asm);
 		} else {
-			s = rpcrdma_pending_take(rpcrdma_flow_key(&pinfo->src, psn));
+			s = rpcrdma_pending_take(PEND_SEQ, RPCRDMA_KEY(me, psn));
 		}
 		if (!s || !rpcrdma_send_append(s, tvb))
 			return false;
-		rpcrdma_pending_put(rpcrdma_flow_key(&pinfo->src, PSN(psn + 1)), s);
+		rpcrdma_pending_put(PEND_SEQ, RPCRDMA_KEY(me, PSN(psn + 1)), s);
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
 				 rpcrdma_key(KEY_FRAG, tvb), s);
 	}
@@ -109,13 +121,15 @@ static bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
 /* SEND LAST: the whole message, or NULL */
 static tvbuff_t *send_last(tvbuff_t *tvb, packet_info *pinfo,
-			   const struct infinibandinfo *ib)
+			   const struct infinibandinfo *ib,
+			   const struct rpcrdma_where *w)
 {
 	struct rpcrdma_send_asm *s = NULL;
 
 	if (!PINFO_FD_VISITED(pinfo)) {
-		s = rpcrdma_pending_take(rpcrdma_flow_key(&pinfo->src,
-					 PSN(ib->packet_seq_num)));
+		s = rpcrdma_pending_take(PEND_SEQ,
+			RPCRDMA_KEY(rpcrdma_side_id(w, w->dir),
+				    PSN(ib->packet_seq_num)));
 		if (!s || !rpcrdma_send_append(s, tvb))
 			return NULL;
 		s->done_frame = pinfo->num;
@@ -127,32 +141,34 @@ static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			void *data)
 {
 	const struct infinibandinfo *ib = data;
+	struct rpcrdma_where w;
 	tvbuff_t *whole;
 
 	if (!ib)
 		return FALSE;
+	rpcrdma_where(pinfo, false, &w);
 	switch (ib->opCode) {
 	case RC_SEND_ONLY:
 	case RC_SEND_ONLY_IMM:
 	case RC_SEND_ONLY_INVAL:
 		if (!rpcrdma_claims(tvb, pinfo))
 			return FALSE;
-		rpcrdma_dissect_msg(tvb, pinfo, tree);
+		rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
 		return TRUE;
 	case RC_SEND_FIRST:
 	case RC_SEND_MIDDLE:
 		return send_part(tvb, pinfo, tree, ib,
-				 ib->opCode == RC_SEND_FIRST);
+				 ib->opCode == RC_SEND_FIRST, &w);
 	case RC_SEND_LAST:
 	case RC_SEND_LAST_IMM:
 	case RC_SEND_LAST_INVAL:
-		whole = send_last(tvb, pinfo, ib);
+		whole = send_last(tvb, pinfo, ib, &w);
 		if (!whole)
 			return FALSE;
-		rpcrdma_dissect_msg(whole, pinfo, tree);
+		rpcrdma_dissect_msg(whole, pinfo, tree, &w);
 		return TRUE;
 	default:
-		rpcrdma_ib_track(pinfo, tvb, ib);
+		track(pinfo, tvb, ib, &w);
 		return rpcrdma_late_call(tvb, pinfo, tree);
 	}
 }

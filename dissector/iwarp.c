@@ -8,18 +8,22 @@ struct iw_read {                 /* an RDMA Read Request: sink -> source */
 	rdmap_request_t req;
 };
 
-void rpcrdma_iwarp_track(packet_info *pinfo, tvbuff_t *tvb, const void *data)
+/* RDMA Writes (data into the receiver's memory) and Read Responses (data
+ * from the responder's memory, tagged with the requester's sink STag) */
+static void track(packet_info *pinfo, tvbuff_t *tvb, const rdmap_info_t *info,
+		  const struct rpcrdma_where *w)
 {
-	const rdmap_info_t *info = data;
+	uint32_t me = rpcrdma_side_id(w, w->dir), peer = rpcrdma_side_id(w, 1 - w->dir);
 	struct rpcrdma_rdma_io io;
 	struct iw_read *r;
 
-	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble)
+	if (PINFO_FD_VISITED(pinfo) || !rpcrdma_prefs.reassemble || !w->conn)
 		return;
 	switch (info->opcode) {
 	case RDMA_WRITE:
 		if (!info->is_tagged)
 			return;
+		io.owner = peer;
 		io.handle = info->steering_tag;
 		io.offset = info->tagged_offset;
 		rpcrdma_reasm_add(pinfo, tvb, &io);
@@ -30,16 +34,17 @@ void rpcrdma_iwarp_track(packet_info *pinfo, tvbuff_t *tvb, const void *data)
 		r = wmem_new(wmem_file_scope(), struct iw_read);
 		r->req = *info->read_request;
 		/* the response comes from the peer, tagged with the sink STag */
-		rpcrdma_pending_put(rpcrdma_flow_key(&pinfo->dst,
-						     r->req.sink_stag), r);
+		rpcrdma_pending_put(PEND_READ, RPCRDMA_KEY(peer, r->req.sink_stag),
+				    r);
 		break;
 	case RDMA_READ_RESPONSE:
 		if (!info->is_tagged)
 			return;
-		r = rpcrdma_pending_peek(rpcrdma_flow_key(&pinfo->src,
-							  info->steering_tag));
+		r = rpcrdma_pending_peek(PEND_READ,
+					 RPCRDMA_KEY(me, info->steering_tag));
 		if (!r || info->tagged_offset < r->req.sink_toffset)
 			return;
+		io.owner = me;
 		io.handle = r->req.source_stag;
 		io.offset = r->req.source_toffset +
 			    (info->tagged_offset - r->req.sink_toffset);
@@ -51,9 +56,9 @@ void rpcrdma_iwarp_track(packet_info *pinfo, tvbuff_t *tvb, const void *data)
 }
 
 static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			  const rdmap_info_t *info)
+			  const rdmap_info_t *info, const struct rpcrdma_where *w)
 {
-	uint64_t key = rpcrdma_flow_key(&pinfo->src, info->message_seq_num);
+	uint64_t key = RPCRDMA_KEY(rpcrdma_side_id(w, w->dir), info->message_seq_num);
 	struct rpcrdma_send_asm *s;
 	tvbuff_t *whole;
 
@@ -64,7 +69,7 @@ static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			whole = rpcrdma_send_done(tvb, pinfo, NULL);
 			if (!whole)
 				return FALSE;
-			rpcrdma_dissect_msg(whole, pinfo, tree);
+			rpcrdma_dissect_msg(whole, pinfo, tree, w);
 			return TRUE;
 		}
 	} else {
@@ -72,22 +77,22 @@ static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			if (!rpcrdma_claims_partial(tvb, pinfo))
 				return FALSE;
 			s = wmem_new0(wmem_file_scope(), struct rpcrdma_send_asm);
-			rpcrdma_pending_put(key, s);
+			rpcrdma_pending_put(PEND_SEQ, key, s);
 		} else {
-			s = rpcrdma_pending_peek(key);
+			s = rpcrdma_pending_peek(PEND_SEQ, key);
 		}
 		if (!s || s->len != info->message_offset ||
 		    !rpcrdma_send_append(s, tvb)) {
-			rpcrdma_pending_take(key);
+			rpcrdma_pending_take(PEND_SEQ, key);
 			return FALSE;
 		}
 		if (info->last_flag) {
-			rpcrdma_pending_take(key);
+			rpcrdma_pending_take(PEND_SEQ, key);
 			s->done_frame = pinfo->num;
 			whole = rpcrdma_send_done(tvb, pinfo, s);
 			if (!whole)
 				return FALSE;
-			rpcrdma_dissect_msg(whole, pinfo, tree);
+			rpcrdma_dissect_msg(whole, pinfo, tree, w);
 			return TRUE;
 		}
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
@@ -105,9 +110,11 @@ static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   void *data)
 {
 	const rdmap_info_t *info = data;
+	struct rpcrdma_where w;
 
 	if (!info)
 		return FALSE;
+	rpcrdma_where(pinfo, true, &w);
 	switch (info->opcode) {
 	case RDMA_SEND:
 	case RDMA_SEND_INVALIDATE:
@@ -118,12 +125,12 @@ static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		if (info->last_flag && info->message_offset == 0) {
 			if (!rpcrdma_claims(tvb, pinfo))
 				return FALSE;
-			rpcrdma_dissect_msg(tvb, pinfo, tree);
+			rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
 			return TRUE;
 		}
-		return send_part(tvb, pinfo, tree, info);
+		return send_part(tvb, pinfo, tree, info, &w);
 	default:
-		rpcrdma_iwarp_track(pinfo, tvb, info);
+		track(pinfo, tvb, info, &w);
 		return rpcrdma_late_call(tvb, pinfo, tree);
 	}
 }

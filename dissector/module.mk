@@ -43,8 +43,9 @@ $(PLUGIN_ASAN_SO): $(PLUGIN_SRCS) $(PLUGIN_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) dis
 		$(PLUGIN_SRCS) $(CODEC_SRCS) $(WS_LIBS)
 
 # fixture writer for the plugin tests (RoCEv2 frames around rpcrdma_encode)
-$(BUILD)/plugin-test/mkpcap: tests/plugin/mkpcap.c $(CODEC_A) | $(BUILD)/plugin-test/.dir
-	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -o $@ $< $(CODEC_A)
+MKPCAP_SRCS := $(sort $(wildcard tests/plugin/*.c))
+$(BUILD)/plugin-test/mkpcap: $(MKPCAP_SRCS) tests/plugin/roce.h $(CODEC_A) | $(BUILD)/plugin-test/.dir
+	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -o $@ $(MKPCAP_SRCS) $(CODEC_A)
 
 .PHONY: install-plugin
 install-plugin: $(PLUGIN_SO)

@@ -21,6 +21,8 @@ static void proto_register_rpcrdma(void)
 	rpcrdma_register_chunks();
 	rpcrdma_register_prefs();
 	rpcrdma_reasm_init();
+	rpcrdma_conn_init();
+	rpcrdma_ddp_register();
 	rpcrdma_dissect_register();
 }
 

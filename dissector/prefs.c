@@ -7,6 +7,7 @@ struct rpcrdma_prefs rpcrdma_prefs = {
 	.v1_inline = RPCRDMA_V1_INLINE_DEFAULT,
 	.v2_inline = RPCRDMA_V2_INLINE_DEFAULT,
 	.reassemble = TRUE,
+	.chunk_memory_mb = 256,
 };
 
 void rpcrdma_register_prefs(void)
@@ -37,4 +38,10 @@ void rpcrdma_register_prefs(void)
 		"Rebuild RPC messages carried in RDMA Read or Write chunks "
 		"from the RDMA traffic in the capture and hand them to the "
 		"ONC RPC dissector.", &rpcrdma_prefs.reassemble);
+	prefs_register_uint_preference(mod, "chunk_memory_mb",
+		"Chunk data memory limit (MiB)",
+		"Most bytes of RDMA Read and Write data kept per capture to "
+		"rebuild messages and put reply data back (Write chunks are "
+		"freed when their reply is done); beyond it data is "
+		"zero-filled and flagged.", 10, &rpcrdma_prefs.chunk_memory_mb);
 }

@@ -11,32 +11,67 @@ struct piece {
 	uint64_t offset;
 	uint32_t len;
 	uint32_t frame;
-	const uint8_t *data;       /* file scope copy; NULL: bytes not kept */
+	uint8_t *data;             /* file scope copy; NULL: bytes not kept */
+	bool dropped;              /* not kept: the memory limit was reached */
 	struct piece *next;        /* same handle, newest first */
 };
 
-/* handle -> newest piece; per-capture, emptied when the capture closes */
-static wmem_map_t *pieces_by_handle;
-/* handle -> enum rpcrdma_chunk_kind, from the chunk lists seen so far */
-static wmem_map_t *advertised;
-/* 64-bit flow keys -> pending transfers (ib.c, iwarp.c) */
-static wmem_map_t *pending;
-/* handle of a Position Zero read chunk -> the Long Call waiting for it */
-static wmem_map_t *waiting;
+/* Keys are RPCRDMA_KEY(owner side, handle): a handle names memory of one
+ * side of one connection, so two connections never share chunk data. */
+static wmem_map_t *pieces;       /* key -> newest piece */
+static wmem_map_t *advertised;   /* key -> enum rpcrdma_chunk_kind */
+static wmem_map_t *pending[PEND_COUNT_];  /* ib.c, iwarp.c */
+static wmem_map_t *waiting;      /* key of a Position Zero segment -> Long Call */
+static uint64_t held;            /* bytes kept, against the memory limit */
+
+static wmem_map_t *map64(void)
+{
+	return wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+				      g_int64_hash, g_int64_equal);
+}
+
+static uint64_t *key_new(uint64_t k)
+{
+	uint64_t *p = wmem_new(wmem_file_scope(), uint64_t);
+
+	*p = k;
+	return p;
+}
+
+static void reset(void)
+{
+	held = 0;
+}
 
 void rpcrdma_reasm_init(void)
 {
-	pieces_by_handle = wmem_map_new_autoreset(wmem_epan_scope(),
-		wmem_file_scope(), g_direct_hash, g_direct_equal);
-	advertised = wmem_map_new_autoreset(wmem_epan_scope(),
-		wmem_file_scope(), g_direct_hash, g_direct_equal);
-	pending = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-		g_int64_hash, g_int64_equal);
-	waiting = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-		g_direct_hash, g_direct_equal);
+	int i;
+
+	pieces = map64();
+	advertised = map64();
+	waiting = map64();
+	for (i = 0; i < PEND_COUNT_; i++)
+		pending[i] = map64();
+	register_init_routine(reset);
+}
+
+bool rpcrdma_reasm_hold(uint64_t n)
+{
+	uint64_t cap = (uint64_t)rpcrdma_prefs.chunk_memory_mb << 20;
+
+	if (n > cap || held > cap - n)
+		return false;
+	held += n;
+	return true;
+}
+
+void rpcrdma_reasm_unhold(uint64_t n)
+{
+	held = n > held ? 0 : held - n;
 }
 
 void rpcrdma_reasm_wait(packet_info *pinfo, tvbuff_t *hdr,
+			const struct rpcrdma_where *where, uint32_t owner,
 			const struct rpcrdma_segment *segs, uint32_t nsegs)
 {
 	struct rpcrdma_waiting *w;
@@ -49,79 +84,94 @@ void rpcrdma_reasm_wait(packet_info *pinfo, tvbuff_t *hdr,
 	w->msg = (const uint8_t *)tvb_memdup(wmem_file_scope(), hdr, 0, len);
 	w->len = len;
 	w->frame = pinfo->num;
+	w->owner = owner;
+	w->where = *where;
 	w->segs = (struct rpcrdma_segment *)wmem_memdup(wmem_file_scope(), segs,
 		nsegs * sizeof *segs);
 	w->nsegs = nsegs;
 	for (i = 0; i < nsegs; i++)
-		wmem_map_insert(waiting, GUINT_TO_POINTER(segs[i].rdma_handle), w);
+		wmem_map_insert(waiting,
+				key_new(RPCRDMA_KEY(owner, segs[i].rdma_handle)), w);
 }
 
-struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t handle)
+struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t owner, uint32_t handle)
 {
-	return wmem_map_lookup(waiting, GUINT_TO_POINTER(handle));
+	uint64_t k = RPCRDMA_KEY(owner, handle);
+
+	return wmem_map_lookup(waiting, &k);
 }
 
-
-uint64_t rpcrdma_flow_key(const address *peer, uint32_t seq)
+void *rpcrdma_pending_take(enum rpcrdma_pend kind, uint64_t key)
 {
-	uint32_t h = add_address_to_hash(0, peer);
-
-	return ((uint64_t)h << 32) | seq;
+	return wmem_map_remove(pending[kind], &key);
 }
 
-void *rpcrdma_pending_take(uint64_t key)
+void rpcrdma_pending_put(enum rpcrdma_pend kind, uint64_t key, void *val)
 {
-	return wmem_map_remove(pending, &key);
+	wmem_map_insert(pending[kind], key_new(key), val);
 }
 
-void rpcrdma_pending_put(uint64_t key, void *val)
+void *rpcrdma_pending_peek(enum rpcrdma_pend kind, uint64_t key)
 {
-	uint64_t *k = wmem_new(wmem_file_scope(), uint64_t);
-
-	*k = key;
-	wmem_map_insert(pending, k, val);
+	return wmem_map_lookup(pending[kind], &key);
 }
 
-void *rpcrdma_pending_peek(uint64_t key)
-{
-	return wmem_map_lookup(pending, &key);
-}
-
-void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
+void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t owner, uint32_t handle,
 			     enum rpcrdma_chunk_kind kind)
 {
 	if (!PINFO_FD_VISITED(pinfo) && rpcrdma_prefs.reassemble)
-		wmem_map_insert(advertised, GUINT_TO_POINTER(handle),
+		wmem_map_insert(advertised, key_new(RPCRDMA_KEY(owner, handle)),
 				GUINT_TO_POINTER(kind));
 }
 
-static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t handle);
+static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t owner,
+			     uint32_t handle);
 
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 		       const struct rpcrdma_rdma_io *io)
 {
 	struct piece *p;
 	unsigned len = tvb_captured_length(tvb);
+	uint64_t k = RPCRDMA_KEY(io->owner, io->handle);
 	unsigned kind;
 
-	if (PINFO_FD_VISITED(pinfo) || !len)
+	if (PINFO_FD_VISITED(pinfo) || !len || !io->owner)
 		return;
-	/* only chunks some header advertised; of write chunks (DDP reply
-	 * data) only where the bytes went, not the bytes */
-	kind = GPOINTER_TO_UINT(wmem_map_lookup(advertised,
-					       GUINT_TO_POINTER(io->handle)));
+	/* only chunks some header advertised */
+	kind = GPOINTER_TO_UINT(wmem_map_lookup(advertised, &k));
 	if (kind == 0)
 		return;
-	p = wmem_new(wmem_file_scope(), struct piece);
+	p = wmem_new0(wmem_file_scope(), struct piece);
 	p->offset = io->offset;
 	p->len = len;
 	p->frame = pinfo->num;
-	p->data = kind == RPCRDMA_CHUNK_WRITE ? NULL :
-		  (const uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
-	p->next = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(io->handle));
-	wmem_map_insert(pieces_by_handle, GUINT_TO_POINTER(io->handle), p);
+	if (rpcrdma_reasm_hold(len))
+		p->data = (uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
+	else
+		p->dropped = true;
+	p->next = wmem_map_lookup(pieces, &k);
+	wmem_map_insert(pieces, key_new(k), p);
 	if (kind == RPCRDMA_CHUNK_MSG)
-		complete_waiting(pinfo, tvb, io->handle);
+		complete_waiting(pinfo, tvb, io->owner, io->handle);
+}
+
+void rpcrdma_reasm_release(uint32_t owner, const struct rpcrdma_segment *segs,
+			   uint32_t nsegs)
+{
+	uint32_t i;
+
+	for (i = 0; i < nsegs; i++) {
+		uint64_t k = RPCRDMA_KEY(owner, segs[i].rdma_handle);
+		struct piece *p = wmem_map_lookup(pieces, &k);
+
+		for (; p; p = p->next) {
+			if (!p->data)
+				continue;
+			wmem_free(wmem_file_scope(), p->data);
+			p->data = NULL;
+			rpcrdma_reasm_unhold(p->len);
+		}
+	}
 }
 
 struct span { uint64_t lo, hi; };
@@ -135,21 +185,28 @@ static int cmp_span(const void *a, const void *b)
 
 /* Copy what pieces hold of `seg` into dst (when dst), note their frames;
  * returns how many of the segment's bytes they cover (overlaps merged). */
-static uint64_t fill(wmem_allocator_t *pool, const struct rpcrdma_segment *seg,
-		     uint8_t *dst, uint32_t upto, wmem_map_t *frames)
+static uint64_t fill(wmem_allocator_t *pool, uint32_t owner,
+		     const struct rpcrdma_segment *seg, uint8_t *dst,
+		     uint32_t upto, wmem_map_t *frames, bool *dropped)
 {
 	const struct piece *p;
 	wmem_array_t *spans = wmem_array_new(pool, sizeof(struct span));
 	uint64_t end = seg->rdma_offset + (uint64_t)seg->rdma_length;
-	uint64_t got = 0, cur_lo = 0, cur_hi = 0;
+	uint64_t got = 0, cur_lo = 0, cur_hi = 0, k;
 	guint i, n;
 
-	p = wmem_map_lookup(pieces_by_handle, GUINT_TO_POINTER(seg->rdma_handle));
+	k = RPCRDMA_KEY(owner, seg->rdma_handle);
+	p = wmem_map_lookup(pieces, &k);
 	for (; p; p = p->next) {
 		struct span sp;
 
-		if ((upto && p->frame > upto) || (dst && !p->data))
+		if (upto && p->frame > upto)
 			continue;
+		if (dst && !p->data) {
+			if (p->dropped && dropped)
+				*dropped = true;
+			continue;
+		}
 		sp.lo = MAX(p->offset, seg->rdma_offset);
 		sp.hi = MIN(p->offset + p->len, end);
 		if (p->offset + p->len < p->offset || sp.lo >= sp.hi)
@@ -159,8 +216,9 @@ static uint64_t fill(wmem_allocator_t *pool, const struct rpcrdma_segment *seg,
 			       p->data + (sp.lo - p->offset),
 			       (size_t)(sp.hi - sp.lo));
 		wmem_array_append(spans, &sp, 1);
-		wmem_map_insert(frames, GUINT_TO_POINTER(p->frame),
-				GUINT_TO_POINTER(1));
+		if (frames)
+			wmem_map_insert(frames, GUINT_TO_POINTER(p->frame),
+					GUINT_TO_POINTER(1));
 	}
 	n = wmem_array_get_count(spans);
 	wmem_array_sort(spans, cmp_span);
@@ -212,47 +270,46 @@ static void show_frames(proto_tree *tree, tvbuff_t *parent,
 }
 
 /* Bytes of the chunk (dst) or only their coverage (dst NULL) */
-static uint64_t gather(tvbuff_t *parent, packet_info *pinfo,
+static uint64_t gather(tvbuff_t *parent, packet_info *pinfo, uint32_t owner,
 		       const struct rpcrdma_segment *segs, uint32_t nsegs,
 		       uint32_t upto, proto_tree *tree, uint8_t *dst,
-		       uint64_t *total)
+		       uint64_t *total, bool *dropped)
 {
-	wmem_map_t *frames;
-	uint64_t got = 0, off = 0;
+	wmem_map_t *frames = NULL;
+	uint64_t got = 0, off = 0, k;
 	uint32_t i;
 
 	*total = 0;
-	if (!pieces_by_handle || !nsegs)
+	if (!pieces || !nsegs || !owner)
 		return 0;
 	for (i = 0; i < nsegs; i++)
 		*total += segs[i].rdma_length;
-	/* cheap test first: does the capture hold anything for each handle? */
-	for (i = 0; i < nsegs; i++)
-		if (segs[i].rdma_length &&
-		    !wmem_map_lookup(pieces_by_handle,
-				     GUINT_TO_POINTER(segs[i].rdma_handle)))
-			return 0;
-	frames = wmem_map_new(pinfo->pool, g_direct_hash, g_direct_equal);
+	if (tree)
+		frames = wmem_map_new(pinfo->pool, g_direct_hash, g_direct_equal);
 	for (i = 0; i < nsegs; i++) {
-		got += fill(pinfo->pool, &segs[i], dst ? dst + off : NULL, upto,
-			    frames);
+		k = RPCRDMA_KEY(owner, segs[i].rdma_handle);
+		if (segs[i].rdma_length && wmem_map_lookup(pieces, &k))
+			got += fill(pinfo->pool, owner, &segs[i],
+				    dst ? dst + off : NULL, upto, frames, dropped);
 		off += segs[i].rdma_length;
 	}
-	show_frames(tree, parent, pinfo, frames);
+	if (frames)
+		show_frames(tree, parent, pinfo, frames);
 	return got;
 }
 
 /* This frame's RDMA data completed a Long Call's Position Zero chunk: the
  * call is rebuilt and dissected here (first pass and every later one). */
-static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t handle)
+static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t owner,
+			     uint32_t handle)
 {
-	struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(handle);
+	struct rpcrdma_waiting *w = rpcrdma_reasm_waiting(owner, handle);
 	uint64_t total;
 
 	if (!w || w->done_frame)
 		return;
-	if (gather(NULL, pinfo, w->segs, w->nsegs, 0, NULL, NULL, &total) !=
-	    total)
+	if (gather(NULL, pinfo, owner, w->segs, w->nsegs, 0, NULL, NULL, &total,
+		   NULL) != total)
 		return;
 	w->done_frame = pinfo->num;
 	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
@@ -260,15 +317,27 @@ static void complete_waiting(packet_info *pinfo, tvbuff_t *tvb, uint32_t handle)
 }
 
 uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
-				const struct rpcrdma_segment *segs,
+				uint32_t owner, const struct rpcrdma_segment *segs,
 				uint32_t nsegs, uint32_t upto, proto_tree *tree,
 				uint64_t *total)
 {
-	return gather(parent, pinfo, segs, nsegs, upto, tree, NULL, total);
+	return gather(parent, pinfo, owner, segs, nsegs, upto, tree, NULL, total,
+		      NULL);
+}
+
+uint64_t rpcrdma_reasm_copy(packet_info *pinfo, uint32_t owner,
+			    const struct rpcrdma_segment *segs, uint32_t nsegs,
+			    uint32_t upto, uint8_t *dst, bool *dropped)
+{
+	uint64_t total;
+
+	*dropped = false;
+	return gather(NULL, pinfo, owner, segs, nsegs, upto, NULL, dst, &total,
+		      dropped);
 }
 
 tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
-			      const struct rpcrdma_segment *segs,
+			      uint32_t owner, const struct rpcrdma_segment *segs,
 			      uint32_t nsegs, uint32_t upto, proto_tree *tree)
 {
 	uint64_t total = 0;
@@ -281,10 +350,12 @@ tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
 		return NULL;
 	/* allocate only when the capture holds every byte (a corrupted
 	 * length must not cost a large buffer per dissection) */
-	if (gather(parent, pinfo, segs, nsegs, upto, NULL, NULL, &total) != total)
+	if (gather(parent, pinfo, owner, segs, nsegs, upto, NULL, NULL, &total,
+		   NULL) != total)
 		return NULL;
 	buf = wmem_alloc(pinfo->pool, (size_t)total);
-	if (gather(parent, pinfo, segs, nsegs, upto, tree, buf, &total) != total)
+	if (gather(parent, pinfo, owner, segs, nsegs, upto, tree, buf, &total,
+		   NULL) != total)
 		return NULL;
 	return tvb_new_child_real_data(parent, buf, (unsigned)total, (int)total);
 }

@@ -5,11 +5,22 @@
 #include <stdint.h>
 #include <epan/address.h>
 
-/* A key naming a sequence number (PSN, MSN) on the flow from or to `peer` */
-uint64_t rpcrdma_flow_key(const address *peer, uint32_t seq);
-void rpcrdma_pending_put(uint64_t key, void *val);   /* file-scope val */
-void *rpcrdma_pending_take(uint64_t key);            /* removes */
-void *rpcrdma_pending_peek(uint64_t key);
+/* 64-bit map keys: a connection side (rpcrdma_side_id) and a 32-bit value
+ * (a handle, PSN, MSN or STag).  Side ids start at 2, so 0 never names a
+ * side (a packet whose connection is unknown). */
+#define RPCRDMA_KEY(side_id, v) ((uint64_t)(side_id) << 32 | (uint32_t)(v))
+
+/* Transfers in progress, one map per kind so that sequence spaces never mix */
+enum rpcrdma_pend {
+	PEND_SEQ,      /* next PSN (IB) or MSN (iWARP) of a multi-packet
+			* Write or Send, keyed by the sending side */
+	PEND_READ,     /* an RDMA Read Request, keyed by the side that answers
+			* and the request's PSN (IB) or sink STag (iWARP) */
+	PEND_COUNT_
+};
+void rpcrdma_pending_put(enum rpcrdma_pend kind, uint64_t key, void *val);
+void *rpcrdma_pending_take(enum rpcrdma_pend kind, uint64_t key);  /* removes */
+void *rpcrdma_pending_peek(enum rpcrdma_pend kind, uint64_t key);
 
 /* A multi-packet Send being put together (first pass only) */
 struct rpcrdma_send_asm {
@@ -21,7 +32,7 @@ struct rpcrdma_send_asm {
 /* p_add_proto_data keys (proto_rpcrdma, file scope).  One frame can carry
  * several Sends (iWARP FPDUs in one TCP segment): a key is made per Send
  * from its kind and where the Send's bytes start in the frame. */
-enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3, KEY_LATE = 4 };
+enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3, KEY_LATE = 4, KEY_DDP = 5 };
 static inline guint32 rpcrdma_key(int kind, tvbuff_t *tvb)
 {
 	return (guint32)kind << 24 | ((guint32)tvb_raw_offset(tvb) & 0xffffffu);

@@ -50,6 +50,7 @@ struct rpcrdma_prefs {
 	guint v1_inline;         /* bytes */
 	guint v2_inline;
 	gboolean reassemble;     /* rebuild RPC messages carried in chunks */
+	guint chunk_memory_mb;   /* limit on chunk bytes kept per capture */
 };
 extern struct rpcrdma_prefs rpcrdma_prefs;
 void rpcrdma_register_prefs(void);
@@ -59,9 +60,27 @@ proto_item *rpcrdma_tree_header(tvbuff_t *tvb, packet_info *pinfo,
 				proto_tree *tree, const struct rpcrdma_msg *m,
 				proto_tree **sub);
 
+/* ---- conv.c: connections and the side a packet came from ---- */
+struct rpcrdma_conn {
+	uint32_t id;               /* 1, 2, ... in order of appearance */
+	bool iwarp;
+	address addr[2];           /* side 0 sent the first packet seen */
+	uint32_t port[2];          /* each side's TCP port, or its QP (IB) */
+};
+struct rpcrdma_where {             /* a packet's connection and direction */
+	struct rpcrdma_conn *conn; /* NULL: not known */
+	unsigned dir;              /* 0: from side 0 to side 1 */
+};
+void rpcrdma_conn_init(void);
+void rpcrdma_where(packet_info *pinfo, bool iwarp, struct rpcrdma_where *w);
+/* A number for one side of a connection (0 when the connection is unknown):
+ * the key prefix for what that side owns (handles) or numbers (PSN, MSN). */
+uint32_t rpcrdma_side_id(const struct rpcrdma_where *w, unsigned side);
+
 /* ---- reasm.c: RDMA Read/Write payloads and chunk reassembly ---- */
 /* Where an RDMA data transfer put its bytes, from the transport's info. */
 struct rpcrdma_rdma_io {
+	uint32_t owner;          /* side id of the side whose memory it is */
 	uint32_t handle;         /* rkey / STag of the chunk segment */
 	uint64_t offset;         /* its offset (virtual address) */
 };
@@ -70,9 +89,9 @@ void rpcrdma_reasm_init(void);
 enum rpcrdma_chunk_kind {
 	RPCRDMA_CHUNK_MSG = 1,     /* Position Zero read chunk, reply chunk */
 	RPCRDMA_CHUNK_READ = 2,    /* DDP-eligible data in a read chunk */
-	RPCRDMA_CHUNK_WRITE = 3,   /* a write chunk: only where bytes went */
+	RPCRDMA_CHUNK_WRITE = 3,   /* a write chunk: DDP-eligible reply data */
 };
-void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t handle,
+void rpcrdma_reasm_advertise(packet_info *pinfo, uint32_t owner, uint32_t handle,
 			     enum rpcrdma_chunk_kind kind);
 /* Record data moved by RDMA Write or Read Response (first pass only). */
 void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
@@ -80,39 +99,74 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 /* The bytes of one chunk (its segments in order), or NULL when the capture
  * does not hold them all.  `upto` bounds the frames used (0: any). */
 tvbuff_t *rpcrdma_reasm_chunk(tvbuff_t *parent, packet_info *pinfo,
-			      const struct rpcrdma_segment *segs,
+			      uint32_t owner, const struct rpcrdma_segment *segs,
 			      uint32_t nsegs, uint32_t upto, proto_tree *tree);
+/* Copy what the capture kept of a chunk into dst[total] (zeros where it
+ * holds nothing); returns the bytes copied.  *dropped: some bytes were
+ * seen but not kept (memory limit). */
+uint64_t rpcrdma_reasm_copy(packet_info *pinfo, uint32_t owner,
+			    const struct rpcrdma_segment *segs, uint32_t nsegs,
+			    uint32_t upto, uint8_t *dst, bool *dropped);
+/* Forget the bytes kept for a chunk (its pieces stay listed) */
+void rpcrdma_reasm_release(uint32_t owner, const struct rpcrdma_segment *segs,
+			   uint32_t nsegs);
+/* Count n more bytes kept for the capture: false when the
+ * rpcrdma.chunk_memory limit would be passed. */
+bool rpcrdma_reasm_hold(uint64_t n);
+void rpcrdma_reasm_unhold(uint64_t n);
 /* A Long Call whose Position Zero read chunk was not yet read (first pass) */
 struct rpcrdma_waiting {
 	const uint8_t *msg;        /* the RDMA_NOMSG header, file scope */
 	uint32_t len, frame;       /* ... and its frame */
 	uint32_t done_frame;       /* frame whose Read Response completed it */
+	uint32_t owner;            /* side id of the requester */
+	struct rpcrdma_where where;     /* the NOMSG's connection, direction */
 	struct rpcrdma_segment *segs;   /* the Position Zero segments */
 	uint32_t nsegs;
 };
 void rpcrdma_reasm_wait(packet_info *pinfo, tvbuff_t *hdr,
+			const struct rpcrdma_where *w, uint32_t owner,
 			const struct rpcrdma_segment *segs, uint32_t nsegs);
-struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t handle);
+struct rpcrdma_waiting *rpcrdma_reasm_waiting(uint32_t owner, uint32_t handle);
 /* How many of the chunk's *total bytes the capture saw moved (frames are
  * listed in tree). */
 uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
-				const struct rpcrdma_segment *segs,
+				uint32_t owner, const struct rpcrdma_segment *segs,
 				uint32_t nsegs, uint32_t upto, proto_tree *tree,
 				uint64_t *total);
 
 /* ---- ib.c, iwarp.c: heuristics and RDMA traffic bookkeeping ---- */
-void rpcrdma_ib_track(packet_info *pinfo, tvbuff_t *tvb, const void *ibinfo);
-void rpcrdma_iwarp_track(packet_info *pinfo, tvbuff_t *tvb, const void *info);
 void rpcrdma_ib_handoff(void);
 void rpcrdma_iwarp_handoff(void);
 
+/* ---- ddp.c: Write chunk data put back into RPC replies ---- */
+void rpcrdma_ddp_register(void);
+/* A call with a Write list (first pass): remember what it calls until its
+ * reply.  `requester`: side id of the side that sent the call. */
+void rpcrdma_ddp_call(packet_info *pinfo, uint32_t requester,
+		      const struct rpcrdma_msg *m, tvbuff_t *call);
+/* A reply with a Write list: the RPC reply with its DDP-eligible items put
+ * back (a new tvb), `reply` itself when there is nothing to put back or the
+ * call is unknown, or NULL when the items' places are not certain (an
+ * expert info says why; the reply must not go to RPC). */
+tvbuff_t *rpcrdma_ddp_reply(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			    uint32_t requester, const struct rpcrdma_msg *m,
+			    tvbuff_t *reply);
+
 /* ---- dissect.c ---- */
 /* Hand an RPC message to the ONC RPC dissector (after our Info text) */
-void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree);
+void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree,
+		    const struct rpcrdma_where *w);
 /* In a frame that completed a waiting Long Call: dissect the call. */
 bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree);
-/* Dissect one whole RPC-over-RDMA message (one Send).  Returns bytes used. */
-int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree);
+/* Dissect one whole RPC-over-RDMA message (one Send) that came the way w
+ * says.  Returns bytes used. */
+int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			const struct rpcrdma_where *w);
+/* Side id of the requester of message m sent the way w says (the sender
+ * of a call, the receiver of a reply): whose chunks its lists name */
+uint32_t rpcrdma_requester(const struct rpcrdma_where *w,
+			   const struct rpcrdma_msg *m);
 /* Would we claim these bytes (one whole Send)?  Never throws; the answer
  * of the first pass is kept for the frame. */
 bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo);
