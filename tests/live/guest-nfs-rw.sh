@@ -9,15 +9,19 @@
 #     --snaplen N       tcpdump snap length (default 0: whole frames)
 #     --backchannel     NFSv4.x: hold a read delegation and break it from the
 #                       server side, so the server sends CB_RECALL on the backchannel
+#     --reads "B..."    instead of writing: the server makes files of these
+#                       sizes in bytes and a symbolic link; the client reads
+#                       each file and the link (READ and READLINK replies only)
 set -euo pipefail
 
-vers=4.1 size=4096 snaplen=0 backchannel=0
+vers=4.1 size=4096 snaplen=0 backchannel=0 reads=
 while (($#)); do
     case $1 in
     --vers) vers=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --snaplen) snaplen=$2; shift 2 ;;
     --backchannel) backchannel=1; shift ;;
+    --reads) reads=$2; shift 2 ;;
     -*) echo "guest-nfs-rw: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -59,6 +63,26 @@ say "mount -o $opts $server:$export_dir $mnt"
 timeout 120 mount -t nfs -o "$opts" "$server:$export_dir" "$mnt"
 xprt=$(awk -v m="$mnt" '$1 == "device" && $5 == m { on = 1; next } $1 == "device" { on = 0 } on && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats)
 [[ $xprt == rdma ]] || { echo "nfs-rw: transport is '$xprt', not rdma" >&2; exit 1; }
+
+if [[ -n $reads ]]; then
+    # Files made on the server (no WRITE on the wire), read after a fresh
+    # lookup; a link whose target is long enough to name a path
+    for b in $reads; do
+        head -c "$b" /dev/urandom > "$export_dir/$name-$b"
+    done
+    ln -s "../some/where/$name/target-of-a-symbolic-link" "$export_dir/$name-link"
+    echo 3 > /proc/sys/vm/drop_caches
+    for b in $reads; do
+        say "read $b bytes"
+        cmp "$export_dir/$name-$b" "$mnt/$name-$b" || { echo "nfs-rw: $b bytes read differ" >&2; exit 1; }
+    done
+    [[ $(readlink "$mnt/$name-link") == "../some/where/$name/target-of-a-symbolic-link" ]] ||
+        { echo "nfs-rw: readlink differs" >&2; exit 1; }
+    rm -f "$export_dir/$name"-*
+    umount "$mnt"
+    say "done"
+    exit 0
+fi
 
 head -c "$((size * 1024))" /dev/urandom > "$run/src"
 say "write $size KiB"

@@ -2,7 +2,8 @@
 # `make live-captures`: regenerates tests/captures/*.pcap, real traffic of the
 # kernel's NFS/RDMA client and server in the live guest, over RoCEv2 (rxe) and
 # iWARP (siw), and rewrites tests/captures/README.md to say how they were made.
-#   BUILD=/abs/build make-captures.sh [rxe|siw]...
+#   BUILD=/abs/build [CAPTURE_SET=rw|reads] make-captures.sh [rxe|siw]...
+# CAPTURE_SET reads makes only the nfs*-reads-* captures (guest-captures.sh).
 # Each capture is checked before it replaces the old one: at most 2 MiB, tshark
 # finds RPC-over-RDMA in it, Read and Write chunks (and CB_RECALL in the
 # backchannel ones) are there, and no packet is missing from it.
@@ -12,6 +13,7 @@ set -euo pipefail
 BUILD=${BUILD:-$REPO_ROOT/build}
 BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)
 kinds=("$@")
+set=${CAPTURE_SET:-rw}
 ((${#kinds[@]})) || kinds=(rxe siw)
 dest=$REPO_ROOT/tests/captures
 work=$BUILD/live/captures
@@ -33,7 +35,9 @@ check() {
     ((msgs > 0)) || { echo "$f: tshark finds no RPC-over-RDMA message"; return 1; }
     (($(count "$f" 'tcp.analysis.lost_segment || tcp.analysis.retransmission || tcp.analysis.out_of_order') == 0)) ||
         { echo "$f: TCP segments missing or repeated"; return 1; }
-    if [[ $f == *backchannel* ]]; then
+    if [[ $f == *-reads-* ]]; then
+        (($(count "$f" 'rpcordma.writes_count > 0') > 0)) || { echo "$f: no Write chunk"; return 1; }
+    elif [[ $f == *backchannel* ]]; then
         (($(count "$f" 'rpc.msgtyp == 0 && nfs.cb.operation == 4') > 0)) || { echo "$f: no CB_RECALL"; return 1; }
     else
         (($(count "$f" 'rpcordma.reads_count > 0') > 0)) || { echo "$f: no Read chunk"; return 1; }
@@ -55,7 +59,7 @@ for kind in "${kinds[@]}"; do
         mkdir -p "$work/$kind"
         live_log "$kind: capturing (attempt $attempt)"
         if ! LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 300 "${shares[@]}" \
-                --logs "$work/$kind-logs" -- bash "$LIVE_DIR/guest-captures.sh" "$kind" "$work/$kind" >&2; then
+                --logs "$work/$kind-logs" -- bash "$LIVE_DIR/guest-captures.sh" "$kind" "$work/$kind" "$set" >&2; then
             continue
         fi
         ok=1
@@ -80,6 +84,10 @@ describe() {
     nfs41-iwarp-siw.pcap) echo "NFSv4.1 | iWARP (siw) | mount, write 128 KiB, read it back, remove, unmount" ;;
     nfs41-backchannel-rocev2.pcap) echo "NFSv4.1 | RoCEv2 (rxe) | as above with 16 KiB, then a read delegation recalled: CB_RECALL on the backchannel" ;;
     nfs41-backchannel-iwarp.pcap) echo "NFSv4.1 | iWARP (siw) | as above with 16 KiB, then a read delegation recalled: CB_RECALL on the backchannel" ;;
+    nfs3-reads-rocev2-rxe.pcap) echo "NFSv3 | RoCEv2 (rxe) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
+    nfs41-reads-rocev2-rxe.pcap) echo "NFSv4.1 | RoCEv2 (rxe) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
+    nfs3-reads-iwarp-siw.pcap) echo "NFSv3 | iWARP (siw) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
+    nfs41-reads-iwarp-siw.pcap) echo "NFSv4.1 | iWARP (siw) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
     *) echo "? | ? | ?" ;;
     esac
 }
@@ -140,6 +148,8 @@ cat <<EOF
 the NFS calls and replies above them. Expect \`[Malformed Packet]\` on NFS READ
 replies whose data went by RDMA Write (tshark does not join the Write chunk to the
 reply), and RoCE retransmissions shown twice (same QP and PSN) when rxe retransmitted.
+With this project's plugin (\`dissector/\`) those replies decode with their data
+put back, in one pass and in two (\`docs/wireshark-plugin.md\`).
 EOF
 } > "$dest/README.md"
 live_log "captures in $dest:"
