@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # the API: functions declared in the public headers (preprocessed: no comments)
-printf '#include <rpcrdma/codec.h>\n#include <rpcrdma/rpc.h>\n' |
+for h in "$TOP"/libcodec/include/rpcrdma/*.h; do printf '#include <rpcrdma/%s>\n' "${h##*/}"; done |
 	${CC:-cc} -E -P -I"$TOP/libcodec/include" -x c - |
 	grep -oE '\b(rpcrdma|rpc)_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >"$tmp/api"
 sed -n 's/^[[:space:]]*\([a-z_0-9]*\);$/\1/p' "$TOP/libcodec/librpcrdma.map" |
