@@ -32,7 +32,7 @@ void fake_wake(int efd)
 	}
 }
 
-static void queue_event(struct fid *id, enum xv_event_type t, int status,
+void fake_queue_event(struct fid *id, enum xv_event_type t, int status,
 			struct fid *listener, const void *pdata, uint32_t len)
 {
 	struct fev *e = calloc(1, sizeof(*e));
@@ -168,10 +168,10 @@ static void peer_gone(struct fid *id)
 	p->peer_id = NULL;
 	if (p->state == F_CONNECTED) {
 		p->state = F_DISCONNECTED;
-		queue_event(p, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
+		fake_queue_event(p, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
 	} else if (p->state == F_CONNECTING) {
 		p->state = F_IDLE;
-		queue_event(p, XV_EV_REJECTED, XV_REJ_CONSUMER_DEFINED, NULL,
+		fake_queue_event(p, XV_EV_REJECTED, XV_REJ_CONSUMER_DEFINED, NULL,
 			    NULL, 0);
 	} else if (p->state == F_REQ) {
 		p->state = F_IDLE;    /* the request's owner destroys it */
@@ -262,12 +262,12 @@ static int f_resolve_addr(struct xv_id *pub, const struct sockaddr *dst,
 		l6->sin6_port = htons((uint16_t)(40000 + fake_counts.connects % 20000));
 	}
 	if (in_net4(dst, 0xc0000200u, 24) || doc_net6(dst)) {
-		queue_event(id, XV_EV_ADDR_ERROR, -EHOSTUNREACH, NULL, NULL, 0);
+		fake_queue_event(id, XV_EV_ADDR_ERROR, -EHOSTUNREACH, NULL, NULL, 0);
 		return 0;
 	}
 	strcpy(id->pub.dev_name, "fake0");
 	id->state = F_ADDR;
-	queue_event(id, XV_EV_ADDR_RESOLVED, 0, NULL, NULL, 0);
+	fake_queue_event(id, XV_EV_ADDR_RESOLVED, 0, NULL, NULL, 0);
 	return 0;
 }
 
@@ -281,7 +281,7 @@ static int f_resolve_route(struct xv_id *pub, int timeout_ms)
 		return -1;
 	}
 	id->state = F_ROUTE;
-	queue_event(id, XV_EV_ROUTE_RESOLVED, 0, NULL, NULL, 0);
+	fake_queue_event(id, XV_EV_ROUTE_RESOLVED, 0, NULL, NULL, 0);
 	return 0;
 }
 
@@ -346,7 +346,7 @@ static int f_connect(struct xv_id *pub, const struct xv_conn_param *p)
 			break;
 	if (!l) {
 		id->state = F_IDLE;
-		queue_event(id, XV_EV_REJECTED, XV_REJ_INVALID_SERVICE_ID,
+		fake_queue_event(id, XV_EV_REJECTED, XV_REJ_INVALID_SERVICE_ID,
 			    NULL, NULL, 0);
 		return 0;
 	}
@@ -359,7 +359,7 @@ static int f_connect(struct xv_id *pub, const struct xv_conn_param *p)
 	strcpy(srv->pub.dev_name, "fake0");
 	srv->peer_id = id;
 	id->peer_id = srv;
-	queue_event(srv, XV_EV_CONNECT_REQUEST, 0, l, p->pdata, p->pdata_len);
+	fake_queue_event(srv, XV_EV_CONNECT_REQUEST, 0, l, p->pdata, p->pdata_len);
 	return 0;
 }
 
@@ -376,8 +376,11 @@ static int f_accept(struct xv_id *pub, const struct xv_conn_param *p)
 		return -1;
 	}
 	id->state = c->state = F_CONNECTED;
-	queue_event(id, XV_EV_ESTABLISHED, 0, NULL, NULL, 0);
-	queue_event(c, XV_EV_ESTABLISHED, 0, NULL, p->pdata, p->pdata_len);
+	if (fake_verbs_config.late_established)
+		id->late_est = true;
+	else
+		fake_queue_event(id, XV_EV_ESTABLISHED, 0, NULL, NULL, 0);
+	fake_queue_event(c, XV_EV_ESTABLISHED, 0, NULL, p->pdata, p->pdata_len);
 	return 0;
 }
 
@@ -391,7 +394,7 @@ static int f_reject(struct xv_id *pub, const void *pdata, uint32_t len)
 	if (c && c->state == F_CONNECTING) {
 		c->peer_id = NULL;
 		c->state = F_IDLE;
-		queue_event(c, XV_EV_REJECTED, XV_REJ_CONSUMER_DEFINED, NULL,
+		fake_queue_event(c, XV_EV_REJECTED, XV_REJ_CONSUMER_DEFINED, NULL,
 			    pdata, len);
 	}
 	return 0;
@@ -409,10 +412,10 @@ static int f_disconnect(struct xv_id *pub)
 	fake_qp_error(id);
 	if (id->state == F_CONNECTED) {
 		id->state = F_DISCONNECTED;
-		queue_event(id, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
+		fake_queue_event(id, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
 		if (p && p->state == F_CONNECTED) {
 			p->state = F_DISCONNECTED;
-			queue_event(p, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
+			fake_queue_event(p, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
 		}
 	}
 	return 0;

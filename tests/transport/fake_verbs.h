@@ -35,6 +35,8 @@ struct fake_verbs_config {
 	int ndev;           /* devices reported by device_count (default 1) */
 	bool no_mw;         /* the device has no memory windows */
 	bool iwarp;         /* reported in query_device */
+	bool late_established; /* the server's ESTABLISHED comes only after its
+				* first Receive completed (real rdma_cm can) */
 };
 /* Set before the loops are created (reset restores the defaults). */
 extern struct fake_verbs_config fake_verbs_config;

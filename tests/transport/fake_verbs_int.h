@@ -26,6 +26,7 @@ struct fid {
 	struct sockaddr_storage local, peer;
 	struct fid *peer_id;
 	bool has_qp, qp_err;
+	bool late_est;           /* ESTABLISHED held back (late_established) */
 	int cq_efd;
 	struct xv_wc *cq;
 	unsigned cq_head, cq_n, cq_cap;
@@ -61,6 +62,8 @@ void fake_push_wc(struct fid *id, uint64_t wr_id, enum xv_opcode op,
 		  enum xv_wc_status st, uint32_t len);
 void fake_qp_error(struct fid *id);
 void fake_free_qp(struct fid *id);
+void fake_queue_event(struct fid *id, enum xv_event_type t, int status,
+		      struct fid *listener, const void *pdata, uint32_t len);
 
 int fake_qp_create(struct xv_id *pub, const struct xv_qp_caps *caps);
 void fake_qp_destroy(struct xv_id *pub);

@@ -122,6 +122,10 @@ int fake_cq_poll(struct xv_id *pub, struct xv_wc *wc, int n)
 		return 0;
 	for (; i < n && id->cq_n; i++) {
 		wc[i] = id->cq[id->cq_head];
+		if (id->late_est && wc[i].opcode == XV_OP_RECV) {
+			id->late_est = false;
+			fake_queue_event(id, XV_EV_ESTABLISHED, 0, NULL, NULL, 0);
+		}
 		id->cq_head = (id->cq_head + 1) % id->cq_cap;
 		id->cq_n--;
 	}

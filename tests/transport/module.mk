@@ -5,7 +5,7 @@
 FAKE_VERBS_SRCS := tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
 FAKE_VERBS_CPPFLAGS := -Itests/transport
 XPRT_TEST_SRCS := $(sort $(wildcard tests/transport/test_*.c))
-XPRT_TEST_COMMON := $(FAKE_VERBS_SRCS) $(filter-out tests/transport/test_%.c $(FAKE_VERBS_SRCS),$(wildcard tests/transport/*.c)) tests/unit/tap.c
+XPRT_TEST_COMMON := $(FAKE_VERBS_SRCS) $(filter-out tests/transport/test_%.c tests/transport/xprt_live.c $(FAKE_VERBS_SRCS),$(wildcard tests/transport/*.c)) tests/unit/tap.c
 XPRT_TEST_HDRS := $(wildcard tests/transport/*.h) $(TOOLS_HDRS) $(CODEC_HDRS) tests/unit/tap.h
 XPRT_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) $(FAKE_VERBS_CPPFLAGS) -Itests/unit
 XPRT_TEST_BINS := $(patsubst tests/transport/%.c,$(BUILD)/transport/%,$(XPRT_TEST_SRCS))
@@ -19,3 +19,9 @@ $(BUILD)/transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) 
 $(BUILD)/asan-transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan-transport/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(XPRT_TEST_CPPFLAGS) -Ilibcodec/src -o $@ $< \
 		$(XPRT_TEST_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS)
+
+# the transport's live driver (real rdma-core), for tests/live/cases/transport.sh
+XPRT_LIVE := $(BUILD)/transport/xprt-live
+ALL_TARGETS += $(XPRT_LIVE)
+$(XPRT_LIVE): tests/transport/xprt_live.c $(XPRT_A) $(CODEC_A) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/transport/.dir
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -o $@ $< $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)

@@ -51,6 +51,24 @@ static void connect_and_private_data(void)
 	       "a server without private data: V2 before negotiation, 1024");
 	h_teardown(&sv);
 	fake_verbs_reset();
+
+	/* the server's first Receive completes before its ESTABLISHED */
+	fake_verbs_config.late_established = true;
+	h_setup(&sv, NULL);
+	h_connect(&sv, &cl, NULL, &err);
+	{
+		struct h_call hc;
+
+		h_call_init(&hc, 10, 1, XPRT_CHUNK_AUTO);
+		tap_ok(h_call_run(&sv, cl.x, &hc) && h_reply_ok(&hc) && sv.connects == 1,
+		       "a call that arrives before the server's ESTABLISHED is answered, "
+		       "on_connect runs once");
+		h_call_free(&hc);
+	}
+	h_run(&sv, 10);
+	tap_ok(sv.connects == 1, "and the late ESTABLISHED changes nothing");
+	h_teardown(&sv);
+	fake_verbs_reset();
 }
 
 struct path_case {

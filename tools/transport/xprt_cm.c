@@ -193,9 +193,11 @@ static void on_established(struct xprt *x, const struct xv_event *ev)
 {
 	struct sockaddr_storage peer;
 
+	if (x->state != X_RESOLVING && x->state != X_ACCEPTING)
+		return;              /* a server's first Receive came first */
 	x->l->v->addrs(x->id, NULL, &peer);
 	format_addr(&peer, x->peer.addr, sizeof(x->peer.addr));
-	if (!x->server)
+	if (!x->server && ev)
 		peer_private(x, ev);
 	x->state = X_CONNECTED;
 	xprt_trace(x, "established on %s, peer private data %s, inline send %u recv %u",
@@ -210,6 +212,15 @@ static void on_established(struct xprt *x, const struct xv_event *ev)
 			x->busy--;
 		}
 	}
+}
+
+/* A server's first Receive can complete before rdma_cm reports the
+ * connection established (the client may Send as soon as it has the
+ * accept): the connection is established then. */
+void xprt_established_early(struct xprt *x)
+{
+	if (x->server && x->state == X_ACCEPTING)
+		on_established(x, NULL);
 }
 
 static void on_rejected(struct xprt *x, const struct xv_event *ev)

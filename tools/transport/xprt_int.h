@@ -201,6 +201,7 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms);
 void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev);
 void xprt_fatal(struct xprt *x, const char *why);   /* error: disconnect */
 void xprt_teardown(struct xprt *x);
+void xprt_established_early(struct xprt *x);
 const char *xprt_versions_key(const struct xprt *x);
 void xprt_remember_version(struct xprt *x, uint32_t vers, bool dropped);
 

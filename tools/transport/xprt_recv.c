@@ -70,6 +70,7 @@ void xprt_recv_done(struct xprt *x, uint32_t slot, const struct xv_wc *wc)
 			xprt_fatal(x, xv_wc_status_name(wc->status));
 		return;
 	}
+	xprt_established_early(x);
 	if (x->state != X_CONNECTED)
 		return;
 	if (len > x->rsize)
