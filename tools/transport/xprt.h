@@ -99,7 +99,11 @@ struct xprt_opts {
 	uint32_t inline_send;      /* our inline send size; 0: version default */
 	bool no_private_data;      /* send no RFC 8797 private data */
 	bool remote_invalidate;    /* announce that we accept Send With
-				    * Invalidate (RFC 8797 flag) */
+				    * Invalidate (RFC 8797 flag).  Not yet:
+				    * chunks are registered with ibv_reg_mr,
+				    * which remote invalidation cannot reach,
+				    * so the flag is never sent (spec-decisions
+				    * D-XPRT-6); a peer's flag is honoured */
 	bool busy_poll;            /* spin on the CQs instead of sleeping */
 	int timeout_ms;            /* resolve/connect; 0: 5000 */
 	uint32_t max_message;      /* largest RPC message either way, incl. chunk
@@ -242,7 +246,8 @@ int xprt_send_raw(struct xprt *x, const uint8_t *buf, size_t len,
 
 /* Register `len` bytes of `buf` for the peer to read (remote_read) or write;
  * the segment to advertise comes back in *seg.  Released by
- * xprt_mem_release() or at disconnect. */
+ * xprt_mem_release() or at disconnect (then the handle is gone: do not
+ * release it after on_disconnect). */
 struct xprt_mem;
 struct xprt_mem *xprt_mem_register(struct xprt *x, void *buf, size_t len,
 				   bool remote_write, struct rpcrdma_segment *seg,
