@@ -31,7 +31,12 @@ FUZZ_CAPTURE_SRCS = $(CODEC_SRCS) $(TOOLS_COMMON_SRCS) $(sort $(wildcard tools/c
 $(BUILD)/fuzz/fuzz_capture: tests/fuzz/fuzz_capture.c $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=256u -DCAP_MAX_SEGS=256u \
-		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz
+		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz -lm
+
+# the NFSv4 COMPOUND operation reader of the printers
+$(BUILD)/fuzz/fuzz_nfs4_ops: tests/fuzz/fuzz_nfs4_ops.c tools/common/nfs4_ops.c tools/common/nfs4_ops.h | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Itools/common -o $@ $< tools/common/nfs4_ops.c
 
 # codec micro-benchmark (make bench)
 BENCH_DEPS += $(BUILD)/bench/bench_codec

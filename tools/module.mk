@@ -17,7 +17,7 @@ $(BUILD)/obj/%.o: %.c $(TOOLS_HDRS) $(CODEC_HDRS)
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(DECODE_BIN): $(DECODE_OBJS) $(CODEC_A) | $(BIN)/.dir
-	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap -lz
+	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap -lz -lm
 
 # the transport and ULBs first (tools/transport/module.mk defines live_tool),
 # then each live tool's own fragment
@@ -39,7 +39,7 @@ DECODE_ASAN := $(BUILD)/asan/rpcrdma-decode
 CHECK_DEPS += $(DECODE_ASAN)
 $(DECODE_ASAN): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ \
-		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz
+		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz -lm
 
 # the same with every table small (docs/capture.md, "Bounded memory"), so
 # that tests/cli/limits.bats fills each with a few frames
@@ -49,4 +49,4 @@ CAP_SMALL_FLAGS := -DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=64u -DCAP_MAX_SEGS=64u \
 CHECK_DEPS += $(DECODE_SMALL)
 $(DECODE_SMALL): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAP_SMALL_FLAGS) $(TOOLS_CPPFLAGS) \
-		-Ilibcodec/src -o $@ $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz
+		-Ilibcodec/src -o $@ $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz -lm

@@ -49,7 +49,7 @@ setup() {
 @test "--hex -: reads standard input" {
 	run bash -c "printf '%s\n' '$CALL' | '$D' --hex - --json"
 	assert_success
-	assert_output --partial '"xid":167772161'
+	assert_output --partial '"xid":"0x0a000001"'
 	run bash -c "printf 'zz' | '$D' --hex -"
 	assert_failure 2
 	assert_output --partial "bad character at position 1: 'z'"
@@ -95,7 +95,7 @@ setup() {
 		(.verdict | has("offset") | not) and .proc_name == "RDMA_MSG" and
 		.direction == "call" and .reads == [] and .writes == [] and
 		.reply == null and .header_length == 28 and .payload_length == 40 and
-		.rpc == {"xid":167772161,"msg_type":0,"prog":100003,"vers":3,"proc":0,"proc_name":"NULL"} and
+		.rpc == {"xid":"0x0a000001","msg_type":0,"prog":100003,"vers":3,"proc":0,"proc_name":"NULL"} and
 		.notes == [] and (has("error_reply") | not) and (has("error") | not)'
 }
 
@@ -112,14 +112,23 @@ setup() {
 		.verdict.action == "discard" and .direction == null and .rpc == null'
 }
 
-@test "--json: 64-bit segment offsets are exact" {
+@test "--json: xids, handles and 64-bit offsets are exact 0x strings (jq 1.6 rounds numbers above 2^53)" {
 	# V1 RDMA_NOMSG, one position-zero read segment: handle 0xffffffff,
 	# length 0xffffffff, offset 0xffffffffffffffff
 	run "$D" --json --hex '0a000002 00000001 00000001 00000001
 		00000001 00000000 ffffffff ffffffff ffffffff ffffffff 00000000
 		00000000 00000000'
 	assert_success
-	assert_output --partial '"reads":[{"position":0,"handle":4294967295,"length":4294967295,"offset":18446744073709551615}]'
+	assert_output --partial '"reads":[{"position":0,"handle":"0xffffffff","length":4294967295,"offset":"0xffffffffffffffff"}]'
+	# two offsets 1 apart stay apart through jq
+	run "$D" --json --hex '0a000002 00000001 00000001 00000001
+		00000001 00000000 00000001 00000010 00200000 00000001
+		00000001 00000000 00000002 00000010 00200000 00000002 00000000
+		00000000 00000000'
+	[ "$(printf '%s\n' "$output" | jq -r '.reads | map(.offset) | unique | length')" = 2 ]
+	run "$D" --json --hex '0a000002 00000001 00000001 00000001
+		00000001 00000000 ffffffff ffffffff ffffffff ffffffff 00000000
+		00000000 00000000'
 	assert_output --partial '"direction":"call","direction_inferred":true'
 }
 
@@ -131,8 +140,8 @@ setup() {
 		0a000003 00000000 00000002 000186a3 00000003 00000006
 		00000000 00000000 00000000 00000000'
 	assert_success
-	assert_output --partial '"writes":[[{"handle":17,"length":256,"offset":4096},{"handle":18,"length":512,"offset":8192}]]'
-	assert_output --partial '"reply":[{"handle":19,"length":768,"offset":1234605616436508552}]'
+	assert_output --partial '"writes":[[{"handle":"0x00000011","length":256,"offset":"0x0000000000001000"},{"handle":"0x00000012","length":512,"offset":"0x0000000000002000"}]]'
+	assert_output --partial '"reply":[{"handle":"0x00000013","length":768,"offset":"0x1122334455667788"}]'
 	assert_output --partial '"proc_name":"READ"'
 }
 
@@ -179,14 +188,14 @@ setup() {
 	assert_failure 1
 	printf '%s\n' "$output" | jq -e '.optional == {"direction":"call","type":119,"info_length":4} and
 		.verdict.action == "reply_inval_option" and .verdict.offset == 20 and
-		.rpc.xid == 184549377 and .rpc.msg_type == 0 and .rpc.prog == null and
+		.rpc.xid == "0x0b000001" and .rpc.msg_type == 0 and .rpc.prog == null and
 		.error_reply == "0b00000100000002000000100000000400000003"'
 }
 
 @test "--json: a short RPC payload still gives xid and msg_type" {
 	run "$D" --json --hex '0a000001000000010000002000000000000000000000000000000000 0a00000100000000'
 	assert_success
-	printf '%s\n' "$output" | jq -e '.rpc == {"xid":167772161,"msg_type":0,"prog":null,"vers":null,"proc":null,"proc_name":null}'
+	printf '%s\n' "$output" | jq -e '.rpc == {"xid":"0x0a000001","msg_type":0,"prog":null,"vers":null,"proc":null,"proc_name":null}'
 }
 
 @test "--json: notes are names" {
@@ -261,7 +270,7 @@ TABLE
 @test "capture line: columns as in the man page" {
 	[ -x "$HARNESS" ] || fail "harness did not build"
 	run "$HARNESS" line "$(echo $REPLY | tr -d ' ')"
-	assert_output "    12 1700000000.123456 198.18.0.1:40123      > 198.18.0.2:20049      v1 RDMA_MSG       xid 0x0a000001 credits  32 reads 0 writes 0 reply - NFS v3 READ reply"
+	assert_output "    12 1700000000.123456 conv 3 198.18.0.1:40123      > 198.18.0.2:20049      v1 RDMA_MSG       xid 0x0a000001 credits  32 reads 0 writes 0 reply - NFS v3 READ reply"
 	run "$HARNESS" line 0a000001000000010000002000000002
 	assert_output --regexp 'v1 RDMA_MSGP +xid 0x0a000001 credits  32 \[reply_bad_header msgp at 12\]$'
 	run "$HARNESS" line 0a0000

@@ -97,14 +97,14 @@ PY
 @test ".pcap.gz and .pcapng.gz, from a file and from standard input" {
 	need rocev2-pcapng.pcapng
 	for f in "$REAL/nfs3-iwarp-siw.pcap" "$CAPS/rocev2-pcapng.pcapng"; do
-		want=$("$D" -r "$f" --json)
+		want=$("$D" -r "$f" --json | jq -c 'del(.file)')
 		gzip -c "$f" >"$FIX/c.gz"
 		run "$D" -r "$FIX/c.gz" --json
 		assert_success
-		[ "$output" = "$want" ]
+		[ "$(jq -c 'del(.file)' <<<"$output")" = "$want" ]
 		run "$D" -r - --json <"$FIX/c.gz"
 		assert_success
-		[ "$output" = "$want" ]
+		[ "$(jq -c 'del(.file)' <<<"$output")" = "$want" ]
 	done
 	# two gzip members one after the other are one stream (gzip(1))
 	head -c 5000 "$REAL/nfs3-iwarp-siw.pcap" | gzip -c >"$FIX/m.gz"

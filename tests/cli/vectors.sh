@@ -37,7 +37,8 @@ if [ ! -x "$DECODE" ]; then
 fi
 
 # One JSON output rendered in the vectors' notation, one "key=value" a line.
-# 64-bit offsets are quoted by sed first: jq 1.6 reads numbers as doubles.
+# xids, handles and offsets are "0x..." strings in the JSON (jq 1.6 reads
+# numbers as doubles); the expected values are written the same way.
 render='
 def s: if . == null then "null" else tostring end;
 def seg: "\(.handle):\(.length):\(.offset)";
@@ -78,23 +79,31 @@ num() {
 	fi
 }
 
-# colon-separated numbers
+# a number as --json writes xids, handles and offsets: "0x" + $2 digits
+hexw() {
+	num "$1"
+	[[ $NUM =~ ^[0-9]+$ ]] && printf -v NUM '0x%0*x' "$2" "$NUM"
+}
+
+# colon-separated numbers; $2: the hex width of each (0: decimal)
 nums() {
-	local IFS=: p parts
+	local IFS=: p parts i=0 w
+	read -ra w <<<"${2:-}"
 	NUMS=""
 	read -ra parts <<<"$1"
 	for p in "${parts[@]}"; do
-		num "$p"
+		if [ "${w[i]:-0}" -gt 0 ]; then hexw "$p" "${w[i]}"; else num "$p"; fi
 		NUMS+="${NUMS:+:}$NUM"
+		i=$((i + 1))
 	done
 }
 
-# comma-separated segments
+# comma-separated segments: handle:length:offset
 segs() {
 	local IFS=, seg list out=""
 	read -ra list <<<"$1"
 	for seg in "${list[@]}"; do
-		nums "$seg"
+		nums "$seg" "8:0:16"
 		out+="${out:+,}$NUMS"
 	done
 	SEGS=$out
@@ -108,7 +117,7 @@ expected() {
 	reads)
 		[ "$val" = - ] && return
 		for item in $val; do
-			nums "$item"
+			nums "$item" "0:8:0:16"
 			EXP+="${EXP:+ }$NUMS"
 		done ;;
 	writes)
@@ -127,7 +136,7 @@ expected() {
 		EXP=$SEGS ;;
 	rpc)
 		if [ "$val" = none ]; then EXP=none; return; fi
-		nums "$val"
+		nums "$val" "8"
 		EXP=$NUMS ;;
 	notes)
 		[ "$val" = - ] && return
@@ -136,6 +145,9 @@ expected() {
 		case $val in 0) EXP=call ;; 1) EXP=reply ;; *) EXP=$val ;; esac ;;
 	action | reason | proc_name | direction)
 		EXP=$val ;;
+	xid)
+		hexw "$val" 8
+		EXP=$NUM ;;
 	*)
 		num "$val"
 		EXP=$NUM ;;
@@ -189,10 +201,9 @@ done
 declare -A got=()
 while IFS=$'\t' read -r i kv; do
 	got[$i,${kv%%=*}]=${kv#*=}
-done < <(sed -E 's/"offset":([0-9]+)/"offset":"\1"/g' "$tmp/all" |
-	 jq -R -r "(fromjson? // null) as \$o | (input_line_number - 1) as \$i |
+done < <(jq -R -r "(fromjson? // null) as \$o | (input_line_number - 1) as \$i |
 		   if (\$o | type) != \"object\" then \"\\(\$i)\\tINVALID=1\"
-		   else \$o | $render | \"\\(\$i)\\t\\(.)\" end")
+		   else \$o | $render | \"\\(\$i)\\t\\(.)\" end" "$tmp/all")
 
 echo "1..${#names[@]}"
 for i in "${!names[@]}"; do

@@ -18,6 +18,19 @@ COLS = ['frame', 'xid', 'vers', 'credits', 'proc', 'reads_count',
         'length', 'offset', 'errcode', 'vers_low', 'vers_high']
 
 
+
+def unhex(o, key=None):
+    """rpcrdma-decode --json writes xids, handles and offsets as "0x..."
+    strings (exact through jq); compare them as numbers"""
+    if isinstance(o, dict):
+        return {k: unhex(v, k) for k, v in o.items()}
+    if isinstance(o, list):
+        return [unhex(v, key) for v in o]
+    if key in ("xid", "handle", "offset") and isinstance(o, str) \
+            and o.startswith("0x"):
+        return int(o, 16)
+    return o
+
 def num(v):
     return int(v, 0)
 
@@ -61,7 +74,7 @@ def from_decoder(path):
         line = line.strip()
         if not line.startswith('{'):
             continue
-        j = json.loads(line)
+        j = unhex(json.loads(line))
         if 'frame' not in j or j.get('xid') is None:
             continue
         reads = j.get('reads') or []

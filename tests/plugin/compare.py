@@ -32,6 +32,19 @@ BUILTIN_FIELDS = [
 DIRS = {0: "call", 1: "reply"}
 
 
+
+def unhex(o, key=None):
+    """rpcrdma-decode --json writes xids, handles and offsets as "0x..."
+    strings (exact through jq); compare them as numbers"""
+    if isinstance(o, dict):
+        return {k: unhex(v, k) for k, v in o.items()}
+    if isinstance(o, list):
+        return [unhex(v, key) for v in o]
+    if key in ("xid", "handle", "offset") and isinstance(o, str) \
+            and o.startswith("0x"):
+        return int(o, 16)
+    return o
+
 def ints(s):
     return [int(x, 0) for x in s.split(",")] if s else []
 
@@ -132,7 +145,7 @@ def cmp_json(tsv, jsonl, exclude=None):
     with open(jsonl) as f:
         for line in f:
             if line.strip():
-                o = json.loads(line)
+                o = unhex(json.loads(line))
                 theirs[o["frame"]] = json_view(o)
     skip = set()
     if exclude:

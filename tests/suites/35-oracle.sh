@@ -65,7 +65,7 @@ must_catch() {   # must_catch CAPTURE SED-EXPR WORD DESCRIPTION
 		notok "the oracle catches $what (got: $res)"
 	fi
 }
-must_catch "$BUILD/captures/rocev2-v1-chunks.pcap" '0,/"handle":\([0-9]*\)/s//"handle":1\1/' \
+must_catch "$BUILD/captures/rocev2-v1-chunks.pcap" '0,/"handle":"0x\([0-9a-f]*\)"/s//"handle":"0x1\1"/' \
 	handle "one changed segment handle"
 must_catch "$BUILD/captures/lint-xid-mismatch.pcap" 's/"error":{"code":2/"error":{"code":1/' \
 	error "a changed RDMA_ERROR code"

@@ -9,26 +9,59 @@
 #include <string.h>
 #include "cap_state.h"
 #include "msgprint.h"
+#include "nfs4_ops.h"
 #include "rpcrdma/rpc.h"
 
 #define MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
-static void endpoint_names(struct cap_conv *c, int dir, char *src,
-			   char *dst, size_t cap)
+/* One token per endpoint, whatever the transport: "198.18.0.1:20049"
+ * (iWARP), "198.18.0.1/qp=0x11" (IB, RoCE; "qp=?" while the sending QP is
+ * not known); and the same as separate fields for --json */
+static void endpoint_text(struct cap_conv *c, int dir)
 {
 	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
 	const char *dn = cap_dir_name(c, dir), *pn = cap_dir_name(c, 1 - dir);
+	char src[sizeof(c->txt[dir].src)], dst[sizeof(c->txt[dir].dst)];
 
+	cap_addr_text(c->txt[dir].addr, sizeof(c->txt[dir].addr), c->family,
+		      c->addr[dir], 0, false);
 	if (c->transport == CAP_T_IWARP) {
-		snprintf(src, cap, "%s", dn);
-		snprintf(dst, cap, "%s", pn);
-		return;
+		snprintf(src, sizeof(src), "%s", dn);
+		snprintf(dst, sizeof(dst), "%s", pn);
+	} else {
+		if (p->have_qp)
+			snprintf(src, sizeof(src), "%s/qp=0x%x", dn, p->qp);
+		else
+			snprintf(src, sizeof(src), "%s/qp=?", dn);
+		snprintf(dst, sizeof(dst), "%s/qp=0x%x", pn, d->qp);
 	}
-	if (p->have_qp)
-		snprintf(src, cap, "%s/qp 0x%x", dn, p->qp);
-	else
-		snprintf(src, cap, "%s", dn);
-	snprintf(dst, cap, "%s/qp 0x%x", pn, d->qp);
+	memcpy(c->txt[dir].src, src, sizeof(src));
+	memcpy(c->txt[dir].dst, dst, sizeof(dst));
+	c->d[dir].txt_ok = true;
+}
+
+static void endpoints(struct cap_conv *c, int dir, struct msg_ctx *x)
+{
+	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
+
+	if (!d->txt_ok)
+		endpoint_text(c, dir);
+	if (!p->txt_ok)
+		endpoint_text(c, 1 - dir);
+	x->src = c->txt[dir].src;
+	x->dst = c->txt[dir].dst;
+	x->src_ep.addr = c->txt[dir].addr;
+	x->dst_ep.addr = c->txt[1 - dir].addr;
+	if (c->transport == CAP_T_IWARP) {
+		x->src_ep.have_port = x->dst_ep.have_port = true;
+		x->src_ep.port = c->port[dir];
+		x->dst_ep.port = c->port[1 - dir];
+	} else {
+		x->src_ep.have_qp = p->have_qp;
+		x->src_ep.qp = p->qp;
+		x->dst_ep.have_qp = true;
+		x->dst_ep.qp = d->qp;
+	}
 }
 
 static bool wanted(const struct cap_state *st, const struct cap_conv *c,
@@ -50,35 +83,6 @@ static bool wanted(const struct cap_state *st, const struct cap_conv *c,
 	return true;
 }
 
-/* -V: where the message and its chunk data came from */
-static void sources(struct cap_state *st, const struct cap_call *k,
-		    bool is_call, uint64_t first, uint32_t frags, uint64_t last,
-		    bool backward)
-{
-	FILE *out = st->out;
-
-	if (frags > 1)
-		fprintf(out, "  reassembly: Send of %u packets, frames %llu-%llu\n",
-			frags, (unsigned long long)first, (unsigned long long)last);
-	if (k && is_call && k->rd_bytes)
-		fprintf(out, "  read chunk data: %llu bytes, frames %llu-%llu\n",
-			(unsigned long long)k->rd_bytes,
-			(unsigned long long)k->rd_first,
-			(unsigned long long)k->rd_last);
-	if (k && !is_call && k->wr_bytes)
-		fprintf(out, "  write chunk data: %llu bytes, frames %llu-%llu\n",
-			(unsigned long long)k->wr_bytes,
-			(unsigned long long)k->wr_first,
-			(unsigned long long)k->wr_last);
-	if (k && !is_call && k->rp_bytes)
-		fprintf(out, "  reply chunk data: %llu bytes, frames %llu-%llu\n",
-			(unsigned long long)k->rp_bytes,
-			(unsigned long long)k->wr_first,
-			(unsigned long long)k->wr_last);
-	if (backward)
-		fputs("  backward direction (BIDI 2.4)\n", out);
-}
-
 struct emit_src {
 	const struct cap_call *k;   /* the call (for chunk data), or NULL */
 	bool is_call, backward;
@@ -94,30 +98,33 @@ static void emit(struct cap_state *st, struct cap_conv *c, int dir,
 		return;
 	if (!wanted(st, c, m, have_rpc, prog, proc))
 		return;
-	struct cap_dir *d = &c->d[dir];
-	if (!d->txt_ok) {
-		endpoint_names(c, dir, c->txt[dir].src, c->txt[dir].dst,
-			       sizeof(c->txt[dir].src));
-		d->txt_ok = true;
-	}
+	endpoints(c, dir, x);
 	x->in_capture = true;
-	x->src = c->txt[dir].src;
-	x->dst = c->txt[dir].dst;
+	x->file = st->file;
+	x->file_prefix = st->o->name_files;
 	x->transport = cap_transport_name(c->transport);
 	x->conversation = c->id;
 	if (es) {
+		const struct cap_call *k = es->k;
+		if (k && k->have_ops)
+			x->ops = &k->ops;
 		x->backward = es->backward;
 		x->first_frame = es->first;
 		x->nframes = es->frags;
+		if (k && es->is_call)
+			x->read_data = (struct msg_chunk_data){ k->rd_bytes,
+					k->rd_first, k->rd_last };
+		if (k && !es->is_call) {
+			x->write_data = (struct msg_chunk_data){ k->wr_bytes,
+					 k->wr_first, k->wr_last };
+			x->reply_data = (struct msg_chunk_data){ k->rp_bytes,
+					 k->wr_first, k->wr_last };
+		}
 	}
 	if (st->o->json) {
 		msgprint_json(st->out, m, x);
 	} else if (st->o->verbose) {
 		msgprint_tree(st->out, m, x);
-		fflush(st->out);
-		if (es)
-			sources(st, es->k, es->is_call, es->first, es->frags,
-				x->frame, es->backward);
 	} else {
 		msgprint_line(st->out, m, x);
 	}
@@ -200,16 +207,23 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	return st->scratch;
 }
 
-static void rpc_of(const uint8_t *p, size_t n, bool *have, uint32_t *prog,
-		   uint32_t *vers, uint32_t *proc, uint32_t *xid)
+/* The RPC call in p[n]: program, version, procedure and, for an NFSv4
+ * COMPOUND, its operations, into the call k; *xid = its XID */
+static void rpc_of(const uint8_t *p, size_t n, struct cap_call *k,
+		   uint32_t *xid)
 {
 	struct rpc_msg_hdr h;
 
 	if (p && rpc_decode_header(p, n, &h) == RPC_OK && h.msg_type == RPC_CALL) {
-		*have = true;
-		*prog = h.prog;
-		*vers = h.vers;
-		*proc = h.proc;
+		k->have_rpc = true;
+		k->prog = h.prog;
+		k->vers = h.vers;
+		k->proc = h.proc;
+		int cb = msgprint_is_compound(h.prog, h.vers, h.proc);
+		/* under RPCSEC_GSS the arguments may be wrapped */
+		k->have_ops = cb && h.cred_flavor != RPC_RPCSEC_GSS &&
+			      nfs4_compound_ops(p + h.body_off, n - h.body_off,
+						cb == 2, &k->ops);
 	}
 	if (p && n >= 4)
 		*xid = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -232,7 +246,7 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	const uint8_t *rpc = rebuild_call(st, k, &m, &rlen);
 	if (rpc) {
 		uint32_t xid = m.rdma_xid;
-		rpc_of(rpc, rlen, &k->have_rpc, &k->prog, &k->vers, &k->proc, &xid);
+		rpc_of(rpc, rlen, k, &xid);
 		if (rlen >= 4 && xid != m.rdma_xid)
 			cap_lint(st, k->frame, "xid-mismatch", "V1 5.2.1",
 				 "rdma_xid 0x%08x but the rebuilt RPC call has "
@@ -344,8 +358,7 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	k->ts_usec = f->ts_usec;
 	k->backward = dir != c->client;
 	uint32_t xid = m->rdma_xid;
-	rpc_of(rpcrdma_payload(m), m->payload_len, &k->have_rpc, &k->prog,
-	       &k->vers, &k->proc, &xid);
+	rpc_of(rpcrdma_payload(m), m->payload_len, k, &xid);
 	cap_chunks_register(st, f, c, k, m);
 	k->msg_first = st->msg_first;
 	k->msg_frags = st->msg_frags;
@@ -401,12 +414,13 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		if (m->action == RPCRDMA_ACCEPT && m->rdma_proc != RDMA_ERROR &&
 		    !k->untracked)
 			cap_chunks_check_reply(st, f, k, m);
-		if (k->have_rpc) {
-			int64_t us = (f->ts_sec - k->ts_sec) * 1000000 +
-				     ((int64_t)f->ts_usec - k->ts_usec);
+		int64_t us = (f->ts_sec - k->ts_sec) * 1000000 +
+			     ((int64_t)f->ts_usec - k->ts_usec);
+		x.have_latency = true;
+		x.latency_us = us > 0 ? (uint64_t)us : 0;
+		if (k->have_rpc)
 			cap_stats_latency(st, k->prog, k->vers, k->proc,
-					  us > 0 ? (uint64_t)us : 0);
-		}
+					  x.latency_us);
 		if (caller->outstanding)
 			caller->outstanding--;
 		x.have_call = k->have_rpc;

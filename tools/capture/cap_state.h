@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "cap_stats.h"
+#include "nfs4_ops.h"
 #include "rpcrdma/codec.h"
 
 /* An RDMA Read in flight: the source is the advertised memory */
@@ -117,7 +118,8 @@ struct cap_conv {
 	 * printed (name_ok, txt_ok) */
 	struct {
 		char name[64];       /* "198.18.0.1:20049", "198.18.0.1" */
-		char src[96], dst[96]; /* as printed, "198.18.0.1/qp 0x11" */
+		char src[96], dst[96]; /* as printed, "198.18.0.1/qp=0x11" */
+		char addr[48];       /* the address alone, for --json */
 	} txt[2];
 };
 
@@ -139,6 +141,8 @@ struct cap_call {
 	uint32_t ts_usec;
 	bool have_rpc;
 	uint32_t prog, vers, proc;
+	bool have_ops;               /* an NFSv4 COMPOUND: its operations */
+	struct nfs4_ops ops;
 	bool backward;
 	uint32_t segs;               /* first segment index + 1 */
 	uint32_t nwrite_chunks;

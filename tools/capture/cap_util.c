@@ -39,7 +39,7 @@ void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 		else
 			snprintf(buf, cap, "%s", ip);
 	} else {
-		snprintf(buf, cap, "lid 0x%04x", cap_be16(a));
+		snprintf(buf, cap, "lid:0x%04x", cap_be16(a));
 	}
 }
 

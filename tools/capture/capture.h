@@ -22,6 +22,8 @@ struct cap_opts {
 	bool quiet;                    /* no per-message output */
 	uint16_t roce_port;            /* RoCEv2 UDP port (4791) */
 	uint32_t inline_threshold;     /* 0: per version (V1 4.3.2, V2 5) */
+	bool name_files;               /* text output names the capture on
+					* every line (several files) */
 	/* filters on printed messages; have_* false = no filter */
 	bool have_xid; uint32_t xid;
 	bool have_conv; uint32_t conv;

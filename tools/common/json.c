@@ -189,3 +189,11 @@ void json_hexstr(struct json *j, const uint8_t *p, size_t len)
 	ob_hexbytes(j->o, p, len);
 	ob_putc(j->o, '"');
 }
+
+void json_hex(struct json *j, uint64_t v, unsigned digits)
+{
+	json_separate(j);
+	ob_putc(j->o, '"');
+	ob_hex(j->o, v, digits);
+	ob_putc(j->o, '"');
+}

@@ -62,6 +62,10 @@ void json_null(struct json *j);
 void json_time(struct json *j, int64_t sec, uint32_t usec);
 /* bytes as a string of lower-case hex digits */
 void json_hexstr(struct json *j, const uint8_t *p, size_t len);
+/* a number as a string "0x" + at least `digits` lower-case hex digits: the
+ * form of xids, handles and offsets (jq reads numbers as doubles, which
+ * lose 64-bit offsets) */
+void json_hex(struct json *j, uint64_t v, unsigned digits);
 
 /* key + value in one call */
 static inline void json_kstr(struct json *j, const char *k, const char *s)
@@ -74,6 +78,13 @@ static inline void json_ku64(struct json *j, const char *k, uint64_t v)
 {
 	json_key(j, k);
 	json_u64(j, v);
+}
+
+static inline void json_khex(struct json *j, const char *k, uint64_t v,
+			     unsigned digits)
+{
+	json_key(j, k);
+	json_hex(j, v, digits);
 }
 
 static inline void json_kbool(struct json *j, const char *k, bool v)

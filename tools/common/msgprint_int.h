@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "msgprint.h"
+#include "nfs4_ops.h"
 
 /* The RPC message header shown for a transport message */
 struct rpc_view {
@@ -20,6 +21,9 @@ struct rpc_view {
 	uint32_t xid, msg_type, prog, vers, proc;
 	bool has_call_frame;
 	uint64_t call_frame;
+	bool has_ops;                  /* NFSv4 COMPOUND / CB_COMPOUND */
+	bool cb;                       /* ... of the callback program */
+	struct nfs4_ops ops;
 };
 
 void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,

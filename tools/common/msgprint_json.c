@@ -11,9 +11,9 @@
 
 static void seg_fields(struct json *j, const struct rpcrdma_segment *s)
 {
-	json_ku64(j, "handle", s->rdma_handle);
+	json_khex(j, "handle", s->rdma_handle, 8);
 	json_ku64(j, "length", s->rdma_length);
-	json_ku64(j, "offset", s->rdma_offset);
+	json_khex(j, "offset", s->rdma_offset, 16);
 }
 
 static void write_chunk(struct json *j, struct rpcrdma_seg_iter *si)
@@ -109,7 +109,7 @@ static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 		return;
 	}
 	json_obj_begin(j);
-	json_ku64(j, "xid", v.xid);
+	json_khex(j, "xid", v.xid, 8);
 	json_key(j, "msg_type");
 	if (v.has_msg_type)
 		json_u64(j, v.msg_type);
@@ -126,8 +126,19 @@ static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 		json_knull(j, "proc");
 		json_knull(j, "proc_name");
 	}
+	if (v.has_ops) {
+		json_key(j, "ops");
+		json_arr_begin(j);
+		for (uint32_t i = 0; i < v.ops.n; i++)
+			json_str(j, nfs4_op_name(v.ops.ops[i], v.cb));
+		json_arr_end(j);
+		if (v.ops.more)
+			json_kbool(j, "ops_more", true);
+	}
 	if (v.has_call_frame)
 		json_ku64(j, "call_frame", v.call_frame);
+	if (c && c->have_latency && v.from_call)
+		json_ku64(j, "latency_us", c->latency_us);
 	json_obj_end(j);
 }
 
@@ -153,13 +164,26 @@ static void verdict(struct json *j, const struct rpcrdma_msg *m)
 	json_arr_end(j);
 }
 
+static void endpoint(struct json *j, const char *key, const char *port,
+		     const char *qp, const struct msg_endpoint *e,
+		     const char *text)
+{
+	json_kstr(j, key, e->addr ? e->addr : text);
+	if (e->have_port)
+		json_ku64(j, port, e->port);
+	if (e->have_qp)
+		json_khex(j, qp, e->qp, 1);
+}
+
 static void capture_keys(struct json *j, const struct msg_ctx *c)
 {
+	if (c->file)
+		json_kstr(j, "file", c->file);
 	json_ku64(j, "frame", c->frame);
 	json_key(j, "time");
 	json_time(j, c->ts_sec, c->ts_usec);
-	json_kstr(j, "src", c->src);
-	json_kstr(j, "dst", c->dst);
+	endpoint(j, "src", "src_port", "src_qp", &c->src_ep, c->src);
+	endpoint(j, "dst", "dst_port", "dst_qp", &c->dst_ep, c->dst);
 	json_kstr(j, "transport", c->transport);
 	json_ku64(j, "conversation", c->conversation);
 	json_kbool(j, "backward", c->backward);
@@ -167,6 +191,45 @@ static void capture_keys(struct json *j, const struct msg_ctx *c)
 		json_ku64(j, "first_frame", c->first_frame);
 		json_ku64(j, "frames", c->nframes);
 	}
+}
+
+/* chunk data moved by RDMA, as -V shows it */
+static void chunk_data(struct json *j, const struct msg_ctx *c)
+{
+	static const char *const name[3] = { "read", "write", "reply" };
+	const struct msg_chunk_data *d[3] = { &c->read_data, &c->write_data,
+					      &c->reply_data };
+
+	if (!d[0]->bytes && !d[1]->bytes && !d[2]->bytes)
+		return;
+	json_key(j, "chunk_data");
+	json_obj_begin(j);
+	for (unsigned i = 0; i < 3; i++) {
+		if (!d[i]->bytes)
+			continue;
+		json_key(j, name[i]);
+		json_obj_begin(j);
+		json_ku64(j, "bytes", d[i]->bytes);
+		json_ku64(j, "first_frame", d[i]->first);
+		json_ku64(j, "last_frame", d[i]->last);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void findings(struct json *j, const struct msg_ctx *c)
+{
+	json_key(j, "violations");
+	json_arr_begin(j);
+	for (unsigned i = 0; i < c->nfindings; i++) {
+		json_obj_begin(j);
+		json_ku64(j, "frame", c->findings[i].frame);
+		json_kstr(j, "check", c->findings[i].check);
+		json_kstr(j, "text", c->findings[i].text);
+		json_kstr(j, "section", c->findings[i].section);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
@@ -187,7 +250,9 @@ void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
 	json_kbool(&j, "valid", m->action == RPCRDMA_ACCEPT);
 	if (c && c->in_capture)
 		capture_keys(&j, c);
-	for (i = 0; i < 4 && i < m->nfixed; i++)
+	if (m->nfixed >= 1)
+		json_khex(&j, "xid", m->rdma_xid, 8);
+	for (i = 1; i < 4 && i < m->nfixed; i++)
 		json_ku64(&j, fixed[i], words[i]);
 	if (m->nfixed == 4)
 		json_kstr(&j, "proc_name",
@@ -207,12 +272,16 @@ void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
 	rpc_object(&j, m, c);
 	if (c && c->in_capture && c->rpc_source)
 		json_kstr(&j, "rpc_source", c->rpc_source);
+	if (c && c->in_capture)
+		chunk_data(&j, c);
 	verdict(&j, m);
 	n = msgprint_error_reply(m, reply);
 	if (n) {
 		json_key(&j, "error_reply");
 		json_hexstr(&j, reply, n);
 	}
+	if (c && c->findings)
+		findings(&j, c);
 	json_obj_end(&j);
 	ob_putc(&o, '\n');
 	ob_flush(&o);

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "msgprint_int.h"
+#include "nfs4_ops.h"
 #include "rpcrdma/rpc.h"
 
 /* The bytes holding the RPC message, or NULL */
@@ -38,7 +39,7 @@ void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,
 	p = rpc_bytes(m, c, &len);
 	if (!p || len < 4)
 		return;
-	(void)rpc_decode_header(p, len, &h);
+	bool whole = rpc_decode_header(p, len, &h) == RPC_OK;
 	v->present = true;
 	v->xid = h.xid;
 	if (len < 8)
@@ -51,6 +52,17 @@ void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,
 		v->prog = h.prog;
 		v->vers = h.vers;
 		v->proc = h.proc;
+		v->cb = msgprint_is_compound(h.prog, h.vers, h.proc) == 2;
+		if (c && c->ops) {
+			v->ops = *c->ops;
+			v->has_ops = true;
+		} else if (whole && msgprint_is_compound(h.prog, h.vers, h.proc) &&
+			   h.cred_flavor != RPC_RPCSEC_GSS && h.body_off <= len) {
+			/* under RPCSEC_GSS the arguments may be wrapped */
+			v->has_ops = nfs4_compound_ops(p + h.body_off,
+						       len - h.body_off, v->cb,
+						       &v->ops);
+		}
 	} else if (h.msg_type == RPC_REPLY && c && c->have_call) {
 		v->has_call_info = true;
 		v->from_call = true;
@@ -59,7 +71,21 @@ void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,
 		v->proc = c->call_proc;
 		v->has_call_frame = c->call_frame != 0;
 		v->call_frame = c->call_frame;
+		v->cb = msgprint_is_compound(v->prog, v->vers, v->proc) == 2;
+		if (c->ops) {
+			v->ops = *c->ops;
+			v->has_ops = true;
+		}
 	}
+}
+
+int msgprint_is_compound(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	if (prog == RPC_PROG_NFS && vers == 4 && proc == 1)
+		return 1;
+	if (prog == RPC_PROG_NFS_CB && (vers == 1 || vers == 4) && proc == 1)
+		return 2;
+	return 0;
 }
 
 size_t msgprint_error_reply(const struct rpcrdma_msg *m, uint8_t buf[64])

@@ -51,6 +51,100 @@ static void put_rpc_call(struct obuf *o, const struct rpc_view *v)
 	}
 }
 
+/* " SEQUENCE PUTFH READ": the operations of a COMPOUND */
+static void put_ops(struct obuf *o, const struct rpc_view *v)
+{
+	if (!v->has_ops)
+		return;
+	for (uint32_t i = 0; i < v->ops.n; i++) {
+		ob_putc(o, ' ');
+		ob_puts(o, nfs4_op_name(v->ops.ops[i], v->cb));
+	}
+	if (v->ops.more)
+		ob_puts(o, " ...");
+}
+
+/* "frame N: check: text [section]", as --check prints it */
+static void put_findings(struct obuf *o, const struct msg_ctx *c)
+{
+	for (unsigned i = 0; c && i < c->nfindings; i++) {
+		const struct msg_finding *f = &c->findings[i];
+		if (c->file_prefix) {
+			ob_puts(o, c->file);
+			ob_puts(o, ": ");
+		}
+		ob_puts(o, "frame ");
+		ob_u64(o, f->frame);
+		ob_puts(o, ": ");
+		ob_puts(o, f->check);
+		ob_puts(o, ": ");
+		ob_puts(o, f->text);
+		ob_puts(o, " [");
+		ob_puts(o, f->section);
+		ob_puts(o, "]\n");
+	}
+}
+
+/* the TIME column: -t's form, or seconds since the epoch */
+static void put_time(struct obuf *o, const struct msg_ctx *c)
+{
+	if (!c->time_text) {
+		ob_time(o, c->ts_sec, c->ts_usec);
+		ob_putc(o, ' ');
+	} else if (*c->time_text) {
+		ob_puts(o, c->time_text);
+		ob_putc(o, ' ');
+	}
+}
+
+static void put_range(struct obuf *o, const char *what, uint64_t n,
+		      const char *unit, uint64_t first, uint64_t last)
+{
+	ob_puts(o, "  ");
+	ob_puts(o, what);
+	ob_puts(o, ": ");
+	ob_u64(o, n);
+	ob_puts(o, unit);
+	ob_puts(o, ", frames ");
+	ob_u64(o, first);
+	ob_putc(o, '-');
+	ob_u64(o, last);
+	ob_putc(o, '\n');
+}
+
+/* -V, after the tree: where the message and its chunk data came from */
+static void tree_sources(struct obuf *o, const struct msg_ctx *c,
+			 const struct rpc_view *v)
+{
+	if (c->have_latency && v->has_call_frame) {
+		ob_puts(o, "  latency: reply to frame ");
+		ob_u64(o, v->call_frame);
+		ob_puts(o, ", ");
+		ob_u64(o, c->latency_us);
+		ob_puts(o, " us\n");
+	}
+	if (c->nframes > 1) {
+		ob_puts(o, "  reassembly: Send of ");
+		ob_u64(o, c->nframes);
+		ob_puts(o, " packets, frames ");
+		ob_u64(o, c->first_frame);
+		ob_putc(o, '-');
+		ob_u64(o, c->frame);
+		ob_putc(o, '\n');
+	}
+	if (c->read_data.bytes)
+		put_range(o, "read chunk data", c->read_data.bytes, " bytes",
+			  c->read_data.first, c->read_data.last);
+	if (c->write_data.bytes)
+		put_range(o, "write chunk data", c->write_data.bytes, " bytes",
+			  c->write_data.first, c->write_data.last);
+	if (c->reply_data.bytes)
+		put_range(o, "reply chunk data", c->reply_data.bytes, " bytes",
+			  c->reply_data.first, c->reply_data.last);
+	if (c->backward)
+		ob_puts(o, "  backward direction (BIDI 2.4)\n");
+}
+
 /* what follows the xid: "call NFS v3 NULL", "reply", "msg_type 7" */
 static void put_rpc_kind(struct obuf *o, const struct rpc_view *v)
 {
@@ -193,11 +287,14 @@ static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
 	if (c && c->in_capture) {
+		if (c->file_prefix) {
+			ob_puts(o, c->file);
+			ob_puts(o, ": ");
+		}
 		ob_puts(o, "frame ");
 		ob_u64(o, c->frame);
 		ob_putc(o, ' ');
-		ob_time(o, c->ts_sec, c->ts_usec);
-		ob_putc(o, ' ');
+		put_time(o, c);
 		ob_puts(o, c->src ? c->src : "?");
 		ob_puts(o, " > ");
 		ob_puts(o, c->dst ? c->dst : "?");
@@ -286,6 +383,7 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 		ob_hex(&o, v.xid, 8);
 		ob_putc(&o, ' ');
 		put_rpc_kind(&o, &v);
+		put_ops(&o, &v);
 		if (c && c->in_capture && c->rpc_source) {
 			ob_puts(&o, " (");
 			ob_puts(&o, c->rpc_source);
@@ -313,6 +411,9 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 		ob_hexbytes(&o, reply, n);
 		ob_putc(&o, '\n');
 	}
+	if (c && c->in_capture)
+		tree_sources(&o, c, &v);
+	put_findings(&o, c);
 	ob_flush(&o);
 }
 
@@ -361,9 +462,15 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 
 	ob_init(&o, out);
 	if (c && c->in_capture) {
+		if (c->file_prefix) {
+			ob_puts(&o, c->file);
+			ob_puts(&o, ": ");
+		}
 		ob_u64w(&o, c->frame, 6);
 		ob_putc(&o, ' ');
-		ob_time(&o, c->ts_sec, c->ts_usec);
+		put_time(&o, c);
+		ob_puts(&o, "conv ");
+		ob_u64(&o, c->conversation);
 		ob_putc(&o, ' ');
 		ob_putsw(&o, c->src ? c->src : "?", SRC_WIDTH);
 		ob_puts(&o, " > ");
@@ -395,6 +502,7 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		ob_putc(&o, ' ');
 		put_rpc_call(&o, &v);
 		ob_puts(&o, v.msg_type == RPC_CALL ? " call" : " reply");
+		put_ops(&o, &v);
 	} else if (v.present) {
 		ob_puts(&o, " RPC ");
 		put_rpc_kind(&o, &v);
@@ -414,5 +522,6 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		ob_putc(&o, ')');
 	}
 	ob_putc(&o, '\n');
+	put_findings(&o, c);
 	ob_flush(&o);
 }

@@ -14,6 +14,7 @@ int decode_capture_main(const struct decode_opts *o)
 		.check = o->check, .quiet = o->quiet,
 		.roce_port = o->roce_port,
 		.inline_threshold = o->inline_threshold,
+		.name_files = o->nfiles > 1,
 		.have_xid = o->have_xid, .xid = o->xid,
 		.have_conv = o->have_conv, .conv = o->conv,
 		.have_vers = o->have_vers, .vers = o->vers,
