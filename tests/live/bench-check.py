@@ -168,7 +168,8 @@ def main():
                     m = json.loads(ln)
                 except ValueError:
                     continue
-                if m.get("src", "").endswith(":" + port) or m.get("dst", "").endswith(":" + port):
+                # iWARP: the TCP port apart from the address (src_port, dst_port)
+                if str(m.get("src_port")) == port or str(m.get("dst_port")) == port:
                     msgs.append(m)
     except OSError as e:
         bad.append("no decoded capture: %s" % e)

@@ -153,7 +153,8 @@ pd_from() {
         sort -u
 }
 
-# cap_has XID FIELDS...: a capture message with this xid and every
+# cap_has XID FIELDS...: a capture message with this xid (decimal; --json
+# writes it "0x%08x") and every
 # "key":value given (e.g. '"vers":1')
 cap_has() {
     local x=$1 l f
@@ -163,7 +164,7 @@ cap_has() {
             [[ $l == *"$f"* ]] || continue 2
         done
         return 0
-    done < <(grep "\"xid\":$x," "$capj")
+    done < <(grep "$(printf '"xid":"0x%08x",' "$x")" "$capj")
     return 1
 }
 
@@ -231,7 +232,7 @@ while IFS= read -r l; do
     fi
     case $res in
     "silently discarded"|"connection dropped")
-        cap_has "$x" '"direction":"call"' || [[ $(grep -c "\"xid\":$x," "$capj") -ge 1 ]] ||
+        cap_has "$x" '"direction":"call"' || [[ $(grep -c "$(printf '"xid":"0x%08x",' "$x")" "$capj") -ge 1 ]] ||
             bad+=("$key: our message $x not on the cable")
         (($(grep -c "\"xid\":$x," "$capj") == 1)) || bad+=("$key: $res, yet $x has an answer on the cable")
         ;;
