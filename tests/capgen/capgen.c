@@ -6,7 +6,8 @@
  *   capgen --all DIR              write every scenario into DIR
  *   capgen --expect               lint-expect lines (file frame check)
  *   capgen --bench FILE [N]       N frames (default 1000000) of mixed traffic
- *   capgen --bench-qps FILE N Q   N ACKs spread over Q queue pairs
+ *   capgen --bench-qps FILE N Q [sends]  N frames over Q queue pairs: ACKs,
+ *                                 or calls and replies with their ACKs
  * Output is deterministic: the same bytes on every run.
  */
 #include <errno.h>
@@ -78,7 +79,7 @@ static int run(const struct scenario *s, const char *path, FILE *expect)
 static int usage(void)
 {
 	fprintf(stderr, "usage: capgen --list | --expect | SCENARIO -o FILE | "
-		"--all DIR | --bench FILE [FRAMES] | --bench-qps FILE FRAMES QPS\n");
+		"--all DIR | --bench FILE [FRAMES] | --bench-qps FILE FRAMES QPS [sends]\n");
 	return 2;
 }
 
@@ -131,13 +132,14 @@ int main(int argc, char **argv)
 
 		return bench_write(argv[2], n) ? 1 : 0;
 	}
-	if (argc == 5 && strcmp(argv[1], "--bench-qps") == 0) {
+	if ((argc == 5 || argc == 6) && strcmp(argv[1], "--bench-qps") == 0) {
 		uint64_t n = strtoull(argv[3], NULL, 10);
 		uint64_t q = strtoull(argv[4], NULL, 10);
+		bool sends = argc == 6 && strcmp(argv[5], "sends") == 0;
 
-		if (!q || q > 0x7fffff)
+		if (!q || q > 0x7fffff || (argc == 6 && !sends))
 			return 2;
-		return bench_qps_write(argv[2], n, (uint32_t)q) ? 1 : 0;
+		return bench_qps_write(argv[2], n, (uint32_t)q, sends) ? 1 : 0;
 	}
 	if (argc == 4 && strcmp(argv[2], "-o") == 0) {
 		const struct scenario *s = find(argv[1]);

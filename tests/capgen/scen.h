@@ -41,6 +41,7 @@ void traffic_multichunk(struct sess *s);   /* multichunk.c */
 
 /* bench.c */
 int bench_write(const char *path, uint64_t nframes);
-int bench_qps_write(const char *path, uint64_t nframes, uint32_t nqps);
+int bench_qps_write(const char *path, uint64_t nframes, uint32_t nqps,
+		    bool sends);
 
 #endif

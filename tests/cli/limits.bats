@@ -42,22 +42,29 @@ lost_line() {
 	run --separate-stderr "$D" --check -r "$C/rocev2-convs-full.pcap"
 	assert_success
 	run --separate-stderr "$D" -r "$C/rocev2-convs-full.pcap"
-	[ "$(grep -c 'NULL reply' <<<"$output")" -eq 20 ]     # every reply matched
+	[ "$(grep -c 'NULL reply' <<<"$output")" -eq 50 ]     # every reply matched
 	run --separate-stderr "$S" -r "$C/rocev2-convs-full.pcap"
 	assert_failure 3
-	[ "${#lines[@]}" -eq 40 ]
+	[ "${#lines[@]}" -eq 100 ]
+	[ "$(grep -c 'NULL reply' <<<"$output")" -eq 45 ]
 	[ "$(grep -c 'more than 16 open conversations' <<<"$stderr")" -eq 1 ]
 	run lost_line "$S" --stats -r "$C/rocev2-convs-full.pcap"
 	assert_output --regexp '^  lost: 5 conversations closed early with a message in flight \(of 39 closed for room\), 5 calls forgotten before their reply, '
 }
 
-@test "conversations full of idle ones only (100 QPs, ACKs): closed for room, nothing lost, exit 0" {
+@test "conversations full of idle ones only (100 QP pairs, a call and its reply each): closed for room, nothing lost, exit 0" {
 	[ -x "$BUILD/capgen/capgen" ] || skip "no capgen"
-	"$BUILD/capgen/capgen" --bench-qps "$BATS_TEST_TMPDIR/q.pcap" 100 100
+	"$BUILD/capgen/capgen" --bench-qps "$BATS_TEST_TMPDIR/q.pcap" 400 100 sends
 	run --separate-stderr "$S" --stats -r "$BATS_TEST_TMPDIR/q.pcap"
 	assert_success
-	assert_line --regexp '^  conversations closed early for room: [0-9]+ \(nothing in flight lost\)$'
+	assert_line '  conversations closed early for room: 84 (nothing in flight lost)'
+	assert_line --regexp '^  calls 100, replies 100, '
 	refute_line --regexp '^  lost: '
+	# acknowledgements alone open no conversation
+	"$BUILD/capgen/capgen" --bench-qps "$BATS_TEST_TMPDIR/a.pcap" 400 100
+	run --separate-stderr "$S" --stats -r "$BATS_TEST_TMPDIR/a.pcap"
+	assert_success
+	assert_line --regexp '^overall: 400 frames, 400 RDMA packets, 0 truncated, 0 invalid, 0 conversations$'
 }
 
 @test "calls full: the oldest is forgotten, its reply unmatched, counted" {

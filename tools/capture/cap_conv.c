@@ -54,16 +54,16 @@ static uint32_t mix(uint32_t h)
 	return h >> 16 ^ h;
 }
 
-static uint32_t hash_half(const struct cap_addr *a, uint32_t qp, bool tcp)
+/* `ah`: hash_addrs(a), computed once per packet */
+static uint32_t hash_half(uint32_t ah, const struct cap_addr *a, uint32_t qp,
+			  bool tcp)
 {
-	uint32_t h = hash_addrs(a);
-	h ^= tcp ? (uint32_t)a->sport << 16 ^ a->dport : qp;
-	return mix(h);
+	return mix(ah ^ (tcp ? (uint32_t)a->sport << 16 ^ a->dport : qp));
 }
 
-static uint32_t hash_open(enum cap_transport t, const struct cap_addr *a)
+static uint32_t hash_open(enum cap_transport t, uint32_t ah)
 {
-	return mix(hash_addrs(a) ^ (uint32_t)t) & (OPEN_NB - 1);
+	return mix(ah ^ (uint32_t)t) & (OPEN_NB - 1);
 }
 
 /* Does direction `dir` of `c` carry packets a->src -> a->dst (to qp)? */
@@ -112,10 +112,10 @@ static void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 
 /* -------- halves: node = slot * 2 + dir */
 static void link_half(struct cap_state *st, uint32_t slot, int dir,
-		      const struct cap_addr *a, uint32_t qp, bool tcp)
+		      uint32_t key)
 {
 	struct cap_conv_tab *t = &st->ct;
-	uint32_t key = hash_half(a, qp, tcp), b = key & (HALF_NB - 1);
+	uint32_t b = key & (HALF_NB - 1);
 	uint32_t node = slot * 2 + (uint32_t)dir;
 	struct cap_hnode *h = &t->hnode[node];
 
@@ -145,11 +145,11 @@ static void unlink_half(struct cap_state *st, uint32_t slot, int dir)
 	h->linked = false;
 }
 
-static struct cap_conv *lookup(struct cap_state *st, const struct cap_addr *a,
-			       uint32_t qp, bool tcp, int *dir)
+static struct cap_conv *lookup_key(struct cap_state *st,
+				   const struct cap_addr *a, uint32_t qp,
+				   bool tcp, uint32_t key, int *dir)
 {
 	struct cap_conv_tab *t = &st->ct;
-	uint32_t key = hash_half(a, qp, tcp);
 	for (uint32_t n = t->half[key & (HALF_NB - 1)]; n;
 	     n = t->hnode[n - 1].next) {
 		if (t->hnode[n - 1].key != key)
@@ -164,11 +164,18 @@ static struct cap_conv *lookup(struct cap_state *st, const struct cap_addr *a,
 	return NULL;
 }
 
+static struct cap_conv *lookup(struct cap_state *st, const struct cap_addr *a,
+			       uint32_t qp, bool tcp, int *dir)
+{
+	return lookup_key(st, a, qp, tcp, hash_half(hash_addrs(a), a, qp, tcp),
+			  dir);
+}
+
 /* -------- half-open QP pairs, waiting for packets a->src -> a->dst */
 static void open_add(struct cap_state *st, struct cap_conv *c,
-		     const struct cap_addr *reverse)
+		     uint32_t reverse_ah)
 {
-	uint32_t b = hash_open(c->transport, reverse);
+	uint32_t b = hash_open(c->transport, reverse_ah);
 	c->open_bucket = b;
 	c->in_open = true;
 	list_append(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
@@ -188,10 +195,10 @@ static void open_remove(struct cap_state *st, struct cap_conv *c)
 /* the oldest half-open pair whose missing half is a->src -> a->dst: each
  * bucket lists its pairs in the order they opened */
 static struct cap_conv *open_find(struct cap_state *st, enum cap_transport t,
-				  const struct cap_addr *a, int *dir)
+				  const struct cap_addr *a, uint32_t ah, int *dir)
 {
 	size_t n = alen(a->family);
-	for (uint32_t s = st->ct.open_head[hash_open(t, a)]; s;
+	for (uint32_t s = st->ct.open_head[hash_open(t, ah)]; s;
 	     s = st->ct.open[s - 1].next) {
 		struct cap_conv *o = &st->convs[s - 1];
 		int d = o->d[0].have_qp ? 1 : 0;     /* the missing half */
@@ -230,8 +237,12 @@ const char *cap_dir_name(struct cap_conv *c, int dir)
 }
 
 /* the RDMA Read requests a direction keeps, NULL over the budget */
-struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_dir *d)
+struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
+				 int dir)
 {
+	struct cap_dir *d = &c->d[dir];
+
+	c->heap = true;
 	if (!d->rd) {
 		d->rd = cap_budget_alloc(st, CAP_RDREQ_MAX * sizeof(*d->rd));
 		if (d->rd)
@@ -257,7 +268,8 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 	cap_stats_conv_done(st, c);
 	for (int d = 0; d < 2; d++) {
 		unlink_half(st, slot, d);
-		dir_free(st, c, &c->d[d]);
+		if (c->heap)
+			dir_free(st, c, &c->d[d]);
 	}
 	open_remove(st, c);
 	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
@@ -310,7 +322,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 			      "closing the least recently active", CAP_MAX_CONVS);
 		st->lost.evicted++;
 		bool inflight = old->ncalls;
-		for (int d = 0; d < 2; d++)
+		for (int d = 0; d < 2 && old->heap; d++)
 			inflight |= old->d[d].sactive || old->d[d].tcp.len ||
 				    old->d[d].tcp.nooo;
 		st->lost.convs += inflight;
@@ -323,7 +335,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	struct cap_conv *c = &st->convs[slot];
 	st->ct.free = st->ct.lru[slot].next;
 	st->ct.nused++;
-	memset(c, 0, offsetof(struct cap_conv, txt));
+	memset(c, 0, offsetof(struct cap_conv, stats) + CAP_STATS_SIZES_OFF);
 	c->used = true;
 	c->id = ++st->nconv_ids;
 	c->transport = t;
@@ -342,30 +354,33 @@ static struct cap_conv *new_conv(struct cap_state *st,
 
 struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     enum cap_transport t, const struct cap_addr *a,
-			     uint32_t dqp, int *dir)
+			     uint32_t dqp, bool create, int *dir)
 {
-	struct cap_conv *c = lookup(st, a, dqp, false, dir);
+	uint32_t ah = hash_addrs(a), key = hash_half(ah, a, dqp, false);
+	struct cap_conv *c = lookup_key(st, a, dqp, false, key, dir);
 	if (c) {
 		touch(st, c, f);
 		return c;
 	}
 	/* the reverse half of an open QP pair? */
-	c = open_find(st, t, a, dir);
+	c = open_find(st, t, a, ah, dir);
 	if (c) {
 		open_remove(st, c);
 		touch(st, c, f);
+	} else if (!create) {
+		return NULL;
 	} else {
 		c = new_conv(st, f, t, a);
 		*dir = 0;
 		struct cap_addr r = *a;        /* its other half: dst -> src */
 		memcpy(r.src, a->dst, 16);
 		memcpy(r.dst, a->src, 16);
-		open_add(st, c, &r);
+		open_add(st, c, hash_addrs(&r));
 	}
 	c->d[*dir].qp = dqp;
 	c->d[*dir].have_qp = true;
 	c->d[0].txt_ok = c->d[1].txt_ok = false;
-	link_half(st, (uint32_t)(c - st->convs), *dir, a, dqp, false);
+	link_half(st, (uint32_t)(c - st->convs), *dir, key);
 	return c;
 }
 
@@ -391,8 +406,8 @@ struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	c->d[1].qp = qpn_req;
 	c->d[1].have_qp = true;
 	c->started = true;
-	link_half(st, slot, 0, a, qpn_rep, false);
-	link_half(st, slot, 1, &r, qpn_req, false);
+	link_half(st, slot, 0, hash_half(hash_addrs(a), a, qpn_rep, false));
+	link_half(st, slot, 1, hash_half(hash_addrs(&r), &r, qpn_req, false));
 	return c;
 }
 
@@ -414,14 +429,15 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 	if (!create)
 		return NULL;
 	c = new_conv(st, f, CAP_T_IWARP, a);
+	c->heap = true;                    /* TCP and MPA buffers */
 	uint32_t slot = (uint32_t)(c - st->convs);
 	struct cap_addr r = *a;
 	memcpy(r.src, a->dst, 16);
 	memcpy(r.dst, a->src, 16);
 	r.sport = a->dport;
 	r.dport = a->sport;
-	link_half(st, slot, 0, a, 0, true);
-	link_half(st, slot, 1, &r, 0, true);
+	link_half(st, slot, 0, hash_half(hash_addrs(a), a, 0, true));
+	link_half(st, slot, 1, hash_half(hash_addrs(&r), &r, 0, true));
 	*dir = 0;
 	return c;
 }

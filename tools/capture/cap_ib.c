@@ -100,19 +100,20 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
  * the window: an old retransmission; further (PSN_RETRANS_WINDOW): the QP
  * was reset and reused, a new sequence.
  */
-static bool psn_seen(struct cap_dir *d, uint32_t psn)
+static bool psn_seen(struct cap_dir *d, uint64_t *seen, uint32_t psn)
 {
 	const uint32_t w = CAP_PSN_SEEN;
+	/* the first PSN of a direction clears `seen` (df = w) */
 	int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : (int32_t)w;
-	uint64_t *bit_word = &d->psn_seen[(psn % w) / 64];
+	uint64_t *bit_word = &seen[(psn % w) / 64];
 	uint64_t bit = 1ull << (psn % 64);
 
 	if (df > 0 || df <= -PSN_RETRANS_WINDOW) {      /* ahead, or new */
 		if (df >= (int32_t)w || df <= -PSN_RETRANS_WINDOW) {
-			memset(d->psn_seen, 0, sizeof(d->psn_seen));
+			memset(seen, 0, CAP_PSN_SEEN / 8);
 		} else {
 			for (uint32_t q = d->last_psn + 1; df > 0; df--, q++)
-				d->psn_seen[((q & PSN_MASK) % w) / 64] &=
+				seen[((q & PSN_MASK) % w) / 64] &=
 					~(1ull << ((q & PSN_MASK) % 64));
 		}
 		d->have_last_psn = true;
@@ -196,8 +197,7 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 			 struct cap_conv *c, int dir, uint32_t psn,
 			 const uint8_t *reth)
 {
-	struct cap_dir *d = &c->d[dir];
-	struct cap_rdreq *r = NULL, *rd = cap_dir_rdreqs(st, d);
+	struct cap_rdreq *r = NULL, *rd = cap_dir_rdreqs(st, c, dir);
 
 	if (!rd)
 		return;
@@ -278,7 +278,11 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	if (!rc)
 		return CAP_NOT_OURS;       /* not Reliable Connected */
 	int dir;
-	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, &dir);
+	/* an acknowledgement carries no message: it may complete a QP pair
+	 * already open, never open one (busy fabrics carry ACKs of
+	 * thousands of QPs that are not RPC) */
+	bool acks = op == OP_ACK || op == OP_ATOMIC_ACK;
+	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, !acks, &dir);
 	if (!c)
 		return CAP_NOT_OURS;
 	const uint8_t *ext = p + BTH_LEN;
@@ -293,7 +297,8 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 
 	/* requests share one PSN sequence per direction: a PSN seen before
 	 * is a retransmission (IBTA 9.7.5.1.2) */
-	if ((op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) && psn_seen(d, psn)) {
+	if ((op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) &&
+	    psn_seen(d, c->psn_seen[dir], psn)) {
 		c->stats.retrans++;
 		st->stats.total.retrans++;
 		/* its responses come again: keep the request known */

@@ -105,7 +105,7 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 			cap_reasm_ddp_send(st, f, c, dir, msn, mo, last, p, pl);
 		break;
 	case RDMAP_READ_REQ:
-		if (qn == 1 && pl >= 28 && cap_dir_rdreqs(st, &c->d[dir])) {
+		if (qn == 1 && pl >= 28 && cap_dir_rdreqs(st, c, dir)) {
 			struct cap_dir *d = &c->d[dir];
 			struct cap_rdreq *r = &d->rd[d->rd_next];
 			d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;

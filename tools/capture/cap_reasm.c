@@ -67,6 +67,7 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 			return;
 		}
 		d->sactive = true;
+		c->heap = true;          /* sbuf: freed on close */
 		d->slen = 0;
 		d->sfirst = f->num;
 		d->sfrags = 1;
@@ -108,6 +109,7 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 			return;
 		}
 		d->sactive = true;
+		c->heap = true;          /* sbuf: freed on close */
 		d->smsn = msn;
 		d->slen = 0;
 		d->sfirst = f->num;

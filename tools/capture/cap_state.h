@@ -74,9 +74,6 @@ struct cap_dir {
 	uint32_t pmtu;               /* IB: READ response payload per packet */
 	uint32_t last_psn;           /* highest request PSN seen */
 	bool have_last_psn;
-	uint64_t psn_seen[CAP_PSN_SEEN / 64]; /* bit psn % CAP_PSN_SEEN: seen,
-				      * for PSNs in (last_psn - CAP_PSN_SEEN,
-				      * last_psn] (cap_ib.c psn_seen) */
 	/* iWARP */
 	struct cap_tcp_dir tcp;
 	/* flow control: calls this endpoint has outstanding, credits the
@@ -98,6 +95,9 @@ struct cap_conv {
 	bool used;
 	bool in_open;                /* half-open: waiting for its other half */
 	bool busy;                   /* on the busy LRU list (ncalls > 0) */
+	bool heap;                   /* a direction holds buffers (Send
+				      * reassembly, RDMA Reads, TCP): only then
+				      * does closing look at the directions */
 	uint32_t open_bucket;
 	uint32_t calls_head, calls_tail; /* its outstanding calls, oldest first */
 	uint32_t id;                 /* 1-based, in order of first packet */
@@ -113,9 +113,12 @@ struct cap_conv {
 	bool started;                /* its CM exchange or MPA handshake seen */
 	bool synced;                 /* a reply was matched to a call seen */
 	struct cap_dir d[2];
-	struct cap_stats_conv stats;
-	/* last, and not cleared for a new conversation: made when first
-	 * printed (name_ok, txt_ok) */
+	struct cap_stats_conv stats; /* last of what a new one clears */
+	/* not cleared for a new conversation: the request PSNs seen per
+	 * direction, bit psn % CAP_PSN_SEEN for PSNs in (last_psn -
+	 * CAP_PSN_SEEN, last_psn], cleared by the first (cap_ib.c psn_seen);
+	 * the endpoint text, made when first printed (name_ok, txt_ok) */
+	uint64_t psn_seen[2][CAP_PSN_SEEN / 64];
 	struct {
 		char name[64];       /* "198.18.0.1:20049", "198.18.0.1" */
 		char src[96], dst[96]; /* as printed, "198.18.0.1/qp=0x11" */
@@ -265,9 +268,11 @@ struct cap_state {
 };
 
 /* cap_conv.c */
+/* the conversation of an IB/RoCE packet to QP `dqp`; a new one only when
+ * `create` (else NULL) */
 struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     enum cap_transport t, const struct cap_addr *a,
-			     uint32_t dqp, int *dir);
+			     uint32_t dqp, bool create, int *dir);
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
@@ -292,7 +297,8 @@ void cap_conv_busy(struct cap_state *st, struct cap_conv *c);
 void cap_conv_free(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);
 const char *cap_dir_name(struct cap_conv *c, int dir);
-struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_dir *d);
+struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
+				 int dir);
 
 /* cap_tcp.c: the conversation ends (deliver what is held past a gap);
  * free a direction's buffers */

@@ -27,11 +27,22 @@ static unsigned size_bucket(uint32_t n)
 	return i;
 }
 
+/* the counts by kind and size, cleared when first wanted */
+void cap_stats_sizes(struct cap_stats_conv *s)
+{
+	if (!s->have_sizes) {
+		memset((char *)s + CAP_STATS_SIZES_OFF, 0,
+		       sizeof(*s) - CAP_STATS_SIZES_OFF);
+		s->have_sizes = true;
+	}
+}
+
 void cap_stats_msg(struct cap_stats_conv *s, uint32_t vers, uint32_t proc,
 		   bool chunked, uint32_t size, uint64_t frame)
 {
 	unsigned v = vers == 1 ? 0 : vers == 2 ? 1 : 2;
 	unsigned p = proc <= 5 ? proc : 6;
+	cap_stats_sizes(s);
 	s->msgs[v][p]++;
 	if (chunked)
 		s->chunked_hist[size_bucket(size)]++;
@@ -201,6 +212,7 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 {
 	if (!st->o->stats)
 		return;
+	cap_stats_sizes(&c->stats);
 	uint64_t msgs = 0;
 	for (unsigned v = 0; v < 3; v++)
 		for (unsigned p = 0; p < 7; p++)

@@ -8,6 +8,7 @@
 #define RPCRDMA_CAP_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,11 +17,9 @@
 #define CAP_PROCS_MAX 256u  /* distinct program/version/procedure */
 
 struct cap_stats_conv {
-	uint64_t msgs[3][7];         /* [vers 1, 2, other][proc 0..5, other] */
 	uint64_t calls, replies, backward;
 	bool have_credit;
 	uint32_t cmin, cmax, cfinal;
-	uint64_t inline_hist[CAP_HIST_N], chunked_hist[CAP_HIST_N];
 	uint64_t bad_headers, retrans, crc_fail, violations, unmatched;
 	uint64_t rdma_bytes;
 	uint64_t first_frame, last_frame;
@@ -29,7 +28,14 @@ struct cap_stats_conv {
 	uint8_t pd_seen[2];          /* 0 not in the capture, 1 seen */
 	uint8_t pd_len[2];           /* bytes kept (at most 8) */
 	uint8_t pd[2][8];
+	/* the counts by kind and size, last: cleared by the first message
+	 * (cap_stats_msg), so that a conversation that never carries one
+	 * (most QPs of a busy fabric) costs nothing to open */
+	bool have_sizes;
+	uint64_t msgs[3][7];         /* [vers 1, 2, other][proc 0..5, other] */
+	uint64_t inline_hist[CAP_HIST_N], chunked_hist[CAP_HIST_N];
 };
+#define CAP_STATS_SIZES_OFF offsetof(struct cap_stats_conv, msgs)
 
 struct cap_stats_proc {
 	bool used;
@@ -48,6 +54,7 @@ struct cap_stats_all {
 
 struct cap_state;
 struct cap_conv;
+void cap_stats_sizes(struct cap_stats_conv *s);
 void cap_stats_msg(struct cap_stats_conv *s, uint32_t vers, uint32_t proc,
 		   bool chunked, uint32_t size, uint64_t frame);
 void cap_stats_credit(struct cap_stats_conv *s, uint32_t credit);

@@ -197,12 +197,17 @@ def ack(src, dst, dqp, psn):
 
 
 def convs_full():
-    """RoCEv2: 30 acknowledgements to 30 QPs nobody else uses (idle
-    conversations), then 20 clients each send a call, then the server
+    """RoCEv2: 30 clients each make a call that is answered (idle
+    conversations after), then 20 others each send a call, then the server
     replies to each.  With 16 conversation slots the idle ones go first
     (nothing lost), then 4 with a call in flight"""
     B = bytes([198, 18, 0, 1])
-    out = [ack(bytes([198, 18, 1, i]), B, 0x300 + i, 1) for i in range(30)]
+    out = []
+    for i in range(30):
+        A = bytes([198, 18, 1, i])
+        out.append(rocev2(A, B, 0x300 + i, 1, rdma_msg(0x6000 + i)))
+        out.append(ack(B, A, 0x400 + i, 1))
+        out.append(rocev2(B, A, 0x400 + i, 7, rdma_msg(0x6000 + i, reply=True)))
     for i in range(20):
         out.append(rocev2(bytes([198, 18, 2, i]), B, 0x11, 10, rdma_msg(0x3000 + i)))
     for i in range(20):
