@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * main.c - rpcrdma-conform's command line (man/rpcrdma-conform.1): options,
+ * the safety rule (--yes outside the test bed's addresses, safety.c), the
+ * notice before any traffic, the run case by case, the exit status:
+ * 0 no failure, 1 a MUST failure (or a SHOULD one with --strict), 2 a usage
+ * error, 3 the run could not start (no device, no connection, no answer).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "json.h"
+#include "run.h"
+#include "safety.h"
+
+#ifndef RPCRDMA_TOOLS_VERSION
+#define RPCRDMA_TOOLS_VERSION "0.1.0"
+#endif
+
+#define TIMEOUT_DEFAULT 5000
+#define SETTLE_MS 150
+#define MAX_CASES 512
+
+enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_STRICT, OPT_YES, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "address", required_argument, NULL, 'a' },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "skip", required_argument, NULL, OPT_SKIP },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "yes", no_argument, NULL, OPT_YES },
+	{ "list", no_argument, NULL, 'l' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " CF_PROG " [options] HOST\n"
+	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
+	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
+	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
+	      "messages over real connections, each reaction graded PASS, FAIL or ALLOWED.\n"
+	      "\n"
+	      "Target:\n"
+	      "  -a, --address HOST         the responder (or give HOST as the argument)\n"
+	      "  -p, --port PORT            its port (default 20049)\n"
+	      "      --program auto|echo|nfs\n"
+	      "                             what the suite's own calls speak: the ECHO\n"
+	      "                             program, NFSv3, or auto (default: ECHO, else NFSv3)\n"
+	      "      --yes                  run against a host outside the test bed's\n"
+	      "                             addresses (198.18.0.0/15, 2001:2::/48, loopback)\n"
+	      "\n"
+	      "Cases:\n"
+	      "      --only SPEC[,SPEC]     run only these: a case name (glob), a draft (V1,\n"
+	      "                             V2, BIDI) or a section (\"V1 §5.5\", V1:5.5.2, 5.5.2);\n"
+	      "                             repeatable\n"
+	      "      --skip SPEC[,SPEC]     leave these out; repeatable\n"
+	      "  -t, --timeout MS           per case, 100 to 600000 (default 5000)\n"
+	      "  -l, --list                 print the cases and exit (no traffic)\n"
+	      "\n"
+	      "Output:\n"
+	      "      --json                 JSON Lines: the run, one object per case with every\n"
+	      "                             message sent and received, the summary\n"
+	      "  -v, --verbose              expected, observed and the bytes of every case\n"
+	      "  -q, --quiet                only failures and the totals\n"
+	      "      --strict               SHOULD failures make the exit status 1 too\n"
+	      "  -d, --debug                the transport's connection events on stderr\n"
+	      "  -h, --help                 this text\n"
+	      "      --version              the version\n"
+	      "\n"
+	      "Exit status: 0 no failure, 1 a MUST failure (or SHOULD with --strict),\n"
+	      "2 usage error, 3 the run could not start.\n", f);
+}
+
+static int usage_error(const char *what, const char *why)
+{
+	if (!what) {
+		what = why;
+		why = NULL;
+	}
+	fprintf(stderr, CF_PROG ": %s%s%s\nTry '" CF_PROG " --help' for more information.\n",
+		what, why ? ": " : "", why ? why : "");
+	return 2;
+}
+
+static int opt_error(const char *opt, const char *arg, const char *why)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s %s", opt, arg);
+	return usage_error(what, why);
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct cli {
+	struct cf_opts o;
+	struct cf_select sel;
+	bool json, verbose, quiet, strict, yes, list;
+};
+
+static int parse(int argc, char **argv, struct cli *c)
+{
+	long v;
+	int ch;
+
+	memset(c, 0, sizeof(*c));
+	c->o.timeout_ms = TIMEOUT_DEFAULT;
+	c->o.settle_ms = SETTLE_MS;
+	c->o.sel = &c->sel;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":a:p:t:vqldh", long_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			if (c->o.host)
+				return usage_error(optarg, "the host given twice");
+			c->o.host = optarg;
+			break;
+		case 'p':
+			if (parse_int(optarg, 1, 65535, &v) < 0)
+				return opt_error("--port", optarg, "not a port number (1 to 65535)");
+			c->o.port = optarg;
+			break;
+		case OPT_PROGRAM:
+			if (!strcmp(optarg, "auto"))
+				c->o.profile = CF_PROF_AUTO;
+			else if (!strcmp(optarg, "echo"))
+				c->o.profile = CF_PROF_ECHO;
+			else if (!strcmp(optarg, "nfs"))
+				c->o.profile = CF_PROF_NFS3;
+			else
+				return opt_error("--program", optarg, "give auto, echo or nfs");
+			break;
+		case OPT_ONLY:
+		case OPT_SKIP: {
+			bool only = ch == OPT_ONLY;
+
+			if (cf_select_add(only ? c->sel.only : c->sel.skip,
+					  only ? &c->sel.nonly : &c->sel.nskip, optarg) < 0)
+				return usage_error(optarg, "too many --only/--skip specs (64 each)");
+			break;
+		}
+		case 't':
+			if (parse_int(optarg, 100, 600000, &v) < 0)
+				return opt_error("--timeout", optarg, "give milliseconds, 100 to 600000");
+			c->o.timeout_ms = (int)v;
+			break;
+		case OPT_JSON: c->json = true; break;
+		case 'v': c->verbose = true; break;
+		case 'q': c->quiet = true; break;
+		case OPT_STRICT: c->strict = true; break;
+		case OPT_YES: c->yes = true; break;
+		case 'l': c->list = true; break;
+		case 'd': c->o.debug++; break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf(CF_PROG " (rpcrdma-tools) %s\n", RPCRDMA_TOOLS_VERSION);
+			exit(0);
+		case ':':
+			return usage_error(argv[optind - 1], "needs an argument");
+		default:
+			return usage_error(argv[optind - 1], "unknown option");
+		}
+	}
+	if (optind < argc) {
+		if (c->o.host)
+			return usage_error(argv[optind], "the host given twice");
+		c->o.host = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error(argv[optind], "one host only");
+	if (c->verbose && c->quiet)
+		return usage_error(NULL, "-v and -q cannot be used together");
+	if (!c->list && !c->o.host)
+		return usage_error(NULL, "give the responder's HOST (or --list)");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct cf_case cases[MAX_CASES];
+	static struct obuf outb;
+	struct obuf *out = &outb;
+	struct cli c;
+	struct cf_run run;
+	struct cf_report rep;
+	struct xprt_error err;
+	char why[256], target[300], peer[400];
+	size_t n, i, nsel = 0;
+	int rc = parse(argc, argv, &c);
+
+	if (rc >= 0)
+		return rc;
+	ob_init(out, stdout);
+	if (c.list) {
+		cf_report_list(out, c.json, &c.sel);
+		return 0;
+	}
+	n = cf_cases_build(cases, MAX_CASES);
+	for (i = 0; i < n; i++)
+		nsel += cf_selected(&c.sel, &cases[i]);
+	if (!nsel)
+		return usage_error(NULL, "no case matches --only/--skip (see --list)");
+	rc = cf_host_is_testbed(c.o.host, why, sizeof(why));
+	if (rc < 0) {
+		fprintf(stderr, CF_PROG ": %s\n", why);
+		return 3;
+	}
+	if (!rc && !c.yes)
+		return usage_error(why, "a run there needs --yes (docs/conformance.md, \"Safety\")");
+	snprintf(target, sizeof(target), "%s port %s", c.o.host, c.o.port ? c.o.port : "20049");
+	fprintf(stderr, CF_PROG ": sending %zu cases of malformed and unusual RPC-over-RDMA "
+		"messages to %s, one at a time (the credit case: the grant + 2); the responder "
+		"may log errors and drop connections\n", nsel, target);
+	c.o.xid_base = (uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid() << 20;
+	c.o.xid_base &= 0xfff00000u;
+	if (cf_run_begin(&run, &c.o, &err) < 0) {
+		fprintf(stderr, CF_PROG ": %s\n", err.msg);
+		cf_run_end(&run);
+		return 3;
+	}
+	cf_report_init(&rep, out, c.json, c.verbose, c.quiet);
+	cf_run_describe(&run, peer, sizeof(peer));
+	cf_report_header(&rep, target, cf_profile_name(run.t.prof), peer);
+	for (i = 0; i < n; i++) {
+		struct cf_msgrec msgs[CF_REC_MAX];
+		struct cf_obs o;
+		struct cf_grade g;
+		unsigned nm, more;
+		int64_t t0;
+
+		if (!cf_selected(&c.sel, &cases[i]))
+			continue;
+		t0 = cf_now_ms();
+		cf_run_case(&run, &cases[i], &o);
+		cf_grade(&cases[i], &o, &g);
+		nm = cf_run_messages(&run, msgs, CF_REC_MAX, &more);
+		cf_report_case(&rep, &cases[i], &o, &g, msgs, nm, more, (uint64_t)(cf_now_ms() - t0));
+	}
+	cf_report_end(&rep);
+	cf_run_end(&run);
+	return cf_report_status(&rep, c.strict);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * run.h - rpcrdma-conform's runner (run.c, run_cases.c): connections over
+ * the transport (tools/transport/xprt.h), raw sends, the recording of every
+ * message a case sends and receives, and the observation of what the
+ * responder did (struct cf_obs) for grade.c.
+ */
+#ifndef RPCRDMA_CONFORM_RUN_H
+#define RPCRDMA_CONFORM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "conform.h"
+#include "target.h"
+#include "xprt.h"
+
+#define CF_REC_MAX 24              /* messages kept per case (the rest counted) */
+#define CF_REC_KEEP 8192u          /* bytes kept per message */
+#define CF_CREDITS_ASK 32u         /* rdma_credit in our calls */
+#define CF_CREDIT_CASE_MAX 128u    /* credit-overrun: larger grants are skipped */
+#define CF_MSG_MAX 16384u          /* largest message the suite builds */
+
+struct cf_opts {
+	const char *host, *port;
+	enum cf_profile profile;   /* CF_PROF_AUTO: probe ECHO, then NFSv3 */
+	int timeout_ms;            /* per case */
+	int settle_ms;             /* after a probe's answer, for a late one */
+	uint32_t xid_base;
+	const struct cf_select *sel;
+	const struct xprt_verbs *verbs;     /* NULL: rdma-core */
+	int debug;
+};
+
+struct cf_run;
+struct cf_conn {
+	struct xprt *x;            /* NULL: down */
+	struct cf_run *run;
+	uint32_t vers;             /* 1 or 2 */
+	uint32_t grant;            /* rdma_credit of the last non-error reply */
+	bool warm;                 /* its first probe was answered */
+	const char *name;          /* "v1", "v2", "fresh", "check" */
+};
+
+struct cf_recmsg {
+	struct cf_msgrec r;
+	uint8_t *copy;
+	uint32_t xid;
+	struct cf_conn *conn;
+};
+
+enum cf_v2_state { CF_V2_UNKNOWN = 0, CF_V2_YES, CF_V2_NO };
+
+struct cf_run {
+	const struct cf_opts *o;
+	struct xprt_loop *loop;
+	struct xprt_handlers h;
+	struct cf_target t;
+	struct cf_conn v1, v2, fresh, check;
+	enum cf_v2_state v2_state;
+	uint32_t v2_low, v2_high;          /* from an ERR_VERS to a V2 call */
+	uint32_t next_xid;
+	bool gone;                          /* the listener went away */
+	char gone_why[300];
+	struct xprt_peer_info peer;         /* of the first connection */
+	bool have_peer;
+
+	/* the case being run */
+	struct cf_recmsg rec[CF_REC_MAX];
+	unsigned nrec, more;
+	uint32_t case_xid[CF_MAX_XIDS];
+	unsigned ncase_xid;
+	uint32_t xid_range_lo, xid_range_n;     /* credit-overrun: many xids */
+	int answer_idx;                     /* first answer to a case xid */
+	unsigned nanswers, nrpc_errors;
+	uint32_t probe_xid;
+	bool probe_pending, probe_answered;
+	struct cf_conn *watch;              /* its disconnect is the case's */
+	bool disconnected;
+	char event[300];
+	int backward_idx;                   /* a backward call received */
+	/* run_cases.c: a backward call arrives during a case */
+	void (*on_backward)(struct cf_run *r, struct xprt_req *req);
+	uint32_t backward_xid;
+	bool backward_seen;
+};
+
+/* run.c */
+int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *err);
+void cf_run_end(struct cf_run *r);
+/* Run one case: fills *o (and the recording, kept until the next case). */
+void cf_run_case(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* the recording of the last case, for the report */
+unsigned cf_run_messages(struct cf_run *r, struct cf_msgrec *out, unsigned cap, unsigned *more);
+/* a text for the report's header: device, peer, private data, versions */
+void cf_run_describe(const struct cf_run *r, char *buf, size_t cap);
+
+/* shared with run_cases.c */
+uint32_t cf_xid(struct cf_run *r);
+int64_t cf_now_ms(void);
+struct cf_conn *cf_conn_for(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+void cf_conn_close(struct cf_run *r, struct cf_conn *c);
+/* connect without a probe (the case's message is the first) */
+int cf_conn_open(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct xprt_error *err);
+int cf_send(struct cf_run *r, struct cf_conn *c, const char *role, const uint8_t *buf,
+	    size_t len, struct cf_obs *o);
+/* an RDMA_MSG/RDMA2_MSG (or NOMSG) call in conn's version */
+size_t cf_build(const struct cf_conn *c, uint32_t xid, uint32_t proc,
+		const struct rpcrdma_hdr *chunks, const uint8_t *rpc, size_t rpclen,
+		uint8_t *buf, size_t cap);
+int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o);
+/* wait until every case xid has `want` answers (0: the first), the
+ * connection went, or the deadline; returns true when answered */
+bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline);
+bool cf_wait_probe(struct cf_run *r, int64_t deadline);
+void cf_case_xid(struct cf_run *r, uint32_t xid);
+/* after the case's exchange: disconnects, probes, the listener; fills o */
+void cf_finish(struct cf_run *r, struct cf_conn *c, struct cf_obs *o, bool probe);
+const uint8_t *cf_answer(const struct cf_run *r, size_t *len);
+/* send one message (and a probe when the grant allows both), wait for its
+ * answer or the probe's, then cf_finish() */
+void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
+		    const uint8_t *buf, size_t n);
+size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, size_t cap,
+		       uint32_t *rpc_xid);
+const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len);
+void cf_skip(struct cf_obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+void cf_rec_reset(struct cf_run *r);
+void cf_run_init_handlers(struct cf_run *r);
+
+/* run_cases.c: the cases other than a single message */
+void cf_run_custom(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+
+#endif
