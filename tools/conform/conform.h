@@ -136,6 +136,11 @@ size_t cf_cases_build(struct cf_case *out, size_t cap);
 /* Map one vector to its case: false when the vector is not a case (valid
  * calls and replies, which test no receiver rule). */
 bool cf_case_from_vector(const struct cf_vector *v, struct cf_case *c);
+/* The vector's bytes with rdma_xid = xid; an RPC xid that was equal follows
+ * it, one that differed keeps its difference (*rpc_xid), so the verdict is
+ * unchanged.  Returns the length, 0 when cap is short. */
+size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, size_t cap,
+		       uint32_t *rpc_xid);
 /* "V1 §5.5.2" */
 void cf_case_section(const struct cf_case *c, char *buf, size_t cap);
 

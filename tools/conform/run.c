@@ -23,14 +23,6 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 int64_t cf_now_ms(void)
 {
 	struct timespec ts;
@@ -492,31 +484,6 @@ void cf_finish(struct cf_run *r, struct cf_conn *c, struct cf_obs *o, bool probe
 }
 
 /* -------- one message from the vectors -------- */
-
-/* The vector's bytes with our xid; the RPC xid follows it when it was equal
- * (and keeps its difference when it was not), so the verdict is unchanged
- * (tests/conform/test_conform.c checks every vector). */
-size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, size_t cap,
-		       uint32_t *rpc_xid)
-{
-	struct rpcrdma_msg m;
-
-	*rpc_xid = xid;
-	if (v->len > cap)
-		return 0;
-	memcpy(out, v->bytes, v->len);
-	if (v->len < 4)
-		return v->len;
-	rpcrdma_decode(v->bytes, v->len, &m);
-	put32(out, xid);
-	if (m.has_rpc_xid && m.header_len && m.header_len + 4 <= v->len) {
-		uint32_t old = be32(v->bytes), rx = be32(v->bytes + m.header_len);
-
-		*rpc_xid = xid ^ (old ^ rx);
-		put32(out + m.header_len, *rpc_xid);
-	}
-	return v->len;
-}
 
 void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
 		    const uint8_t *buf, size_t n)

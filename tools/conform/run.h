@@ -120,8 +120,7 @@ const uint8_t *cf_answer(const struct cf_run *r, size_t *len);
  * answer or the probe's, then cf_finish() */
 void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
 		    const uint8_t *buf, size_t n);
-size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, size_t cap,
-		       uint32_t *rpc_xid);
+
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len);
 void cf_skip(struct cf_obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)

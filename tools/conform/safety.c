@@ -13,30 +13,36 @@
 #include <sys/socket.h>
 #include "safety.h"
 
+static bool v4_ok(uint32_t a)
+{
+	return (a & 0xfffe0000u) == 0xc6120000u ||  /* 198.18.0.0/15 */
+	       (a & 0xff000000u) == 0x7f000000u;    /* 127.0.0.0/8 */
+}
+
 bool cf_addr_is_testbed(const struct sockaddr *sa)
 {
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const struct sockaddr_in *)(const void *)sa;
-		uint32_t a = ntohl(s4->sin_addr.s_addr);
+	sa_family_t fam;
 
-		return (a & 0xfffe0000u) == 0xc6120000u ||  /* 198.18.0.0/15 */
-		       (a & 0xff000000u) == 0x7f000000u;    /* 127.0.0.0/8 */
+	/* copies, not casts: struct sockaddr_in* must not alias the caller's
+	 * struct sockaddr under strict aliasing */
+	memcpy(&fam, &sa->sa_family, sizeof(fam));
+	if (fam == AF_INET) {
+		struct sockaddr_in s4;
+
+		memcpy(&s4, sa, sizeof(s4));
+		return v4_ok(ntohl(s4.sin_addr.s_addr));
 	}
-	if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)(const void *)sa;
-		const uint8_t *b = s6->sin6_addr.s6_addr;
+	if (fam == AF_INET6) {
+		struct sockaddr_in6 s6;
 		static const uint8_t bench[6] = { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00 };
+		const uint8_t *b = s6.sin6_addr.s6_addr;
 
-		if (IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr) || !memcmp(b, bench, sizeof(bench)))
+		memcpy(&s6, sa, sizeof(s6));
+		if (IN6_IS_ADDR_LOOPBACK(&s6.sin6_addr) || !memcmp(b, bench, sizeof(bench)))
 			return true;
-		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
-			struct sockaddr_in s4;
-
-			memset(&s4, 0, sizeof(s4));
-			s4.sin_family = AF_INET;
-			memcpy(&s4.sin_addr, b + 12, 4);
-			return cf_addr_is_testbed((const struct sockaddr *)(const void *)&s4);
-		}
+		if (IN6_IS_ADDR_V4MAPPED(&s6.sin6_addr))
+			return v4_ok((uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 |
+				     (uint32_t)b[14] << 8 | b[15]);
 	}
 	return false;
 }

@@ -1,0 +1,64 @@
+# tools/conform: rpcrdma-conform, the responder conformance suite, over the
+# transport (tools/transport) with the ECHO ULB; its malformed headers are
+# tests/vectors/vectors.txt compiled in (vectors.awk).  Its unit tests: the
+# case table, the grading and the report (test_conform), and the whole
+# runner against an in-process model responder behind the transport's API
+# (test_conform_run, tests/conform/fake_xprt.c), plain and under ASan+UBSan.
+CONFORM_GEN := $(BUILD)/gen/conform_vectors.c
+CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o
+CONFORM_HDRS := $(wildcard tools/conform/*.h)
+# the parts that do not touch the transport
+CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
+	tools/conform/target.c tools/conform/safety.c
+CONFORM_RUN := tools/conform/run.c tools/conform/run_setup.c tools/conform/run_cases.c
+CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c
+CONFORM_TEST_FLAGS = $(TOOLS_CPPFLAGS) -Itools/conform -Itests/unit -Itests/conform
+
+$(CONFORM_GEN): tests/vectors/vectors.txt tools/conform/vectors.awk | $(BUILD)/gen/.dir
+	awk -f tools/conform/vectors.awk $< > $@.tmp && mv $@.tmp $@
+
+$(CONFORM_GEN_OBJ): $(CONFORM_GEN) $(CONFORM_HDRS) $(CODEC_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/conform $(CPPFLAGS) -c -o $@ $<
+
+# The tool links the transport; it is built once the transport on main
+# provides what the suite calls.
+CONFORM_XPRT_FNS := xprt_send_raw xprt_mem_register xprt_mem_release xprt_connect \
+	xprt_loop_create xprt_loop_run xprt_reply xprt_peer
+CONFORM_LP := (
+CONFORM_XPRT_READY := $(shell cat tools/transport/*.c 2>/dev/null | \
+	grep -oE '^[a-z][^;$(CONFORM_LP)]*[ *]xprt_[a-z_]+[$(CONFORM_LP)]' | \
+	grep -oE 'xprt_[a-z_]+.$$' | tr -d '$(CONFORM_LP)' | sort -u | \
+	grep -cxE '$(subst $(eval) ,|,$(CONFORM_XPRT_FNS))')
+ifeq ($(CONFORM_XPRT_READY),$(words $(CONFORM_XPRT_FNS)))
+$(eval $(call live_tool,rpcrdma-conform,conform))
+rpcrdma-conform_OBJS += $(CONFORM_GEN_OBJ)
+$(rpcrdma-conform_BIN): $(CONFORM_GEN_OBJ)
+endif
+
+# unit tests (run by tests/suites/10-unit.sh and 11-unit-asan.sh with the rest)
+CHECK_DEPS += $(BUILD)/unit/test_conform $(BUILD)/asan/test_conform \
+	$(BUILD)/unit/test_conform_run $(BUILD)/asan/test_conform_run
+
+$(BUILD)/unit/test_conform: tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
+		$(CONFORM_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
+		$(UNIT_COMMON) $(CODEC_A)
+
+$(BUILD)/asan/test_conform: tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
+		$(CONFORM_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
+		$(CONFORM_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
+
+CONFORM_RUN_TEST_SRCS = tests/conform/fake_xprt.c $(CONFORM_RUN) $(CONFORM_TEST_SRCS)
+$(BUILD)/unit/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
+		$(CONFORM_GEN) $(CONFORM_HDRS) tests/conform/fake_xprt.h $(UNIT_COMMON) $(UNIT_HDRS) \
+		$(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
+		$(UNIT_COMMON) $(CODEC_A)
+
+$(BUILD)/asan/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
+		$(CONFORM_GEN) $(CONFORM_HDRS) tests/conform/fake_xprt.h $(UNIT_COMMON) $(UNIT_HDRS) \
+		$(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
+		$(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
