@@ -50,15 +50,16 @@ $(BUILD)/asan/test_conform: tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
 		$(CONFORM_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
 
-CONFORM_RUN_TEST_SRCS = tests/conform/fake_xprt.c $(CONFORM_RUN) $(CONFORM_TEST_SRCS)
+CONFORM_RUN_TEST_SRCS = tests/conform/fake_xprt.c tests/conform/fake_model.c $(CONFORM_RUN) \
+	$(CONFORM_TEST_SRCS)
 $(BUILD)/unit/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
-		$(CONFORM_GEN) $(CONFORM_HDRS) tests/conform/fake_xprt.h $(UNIT_COMMON) $(UNIT_HDRS) \
+		$(CONFORM_GEN) $(CONFORM_HDRS) $(wildcard tests/conform/*.h) $(UNIT_COMMON) $(UNIT_HDRS) \
 		$(CODEC_A) | $(BUILD)/unit/.dir
 	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
 		$(UNIT_COMMON) $(CODEC_A)
 
 $(BUILD)/asan/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
-		$(CONFORM_GEN) $(CONFORM_HDRS) tests/conform/fake_xprt.h $(UNIT_COMMON) $(UNIT_HDRS) \
+		$(CONFORM_GEN) $(CONFORM_HDRS) $(wildcard tests/conform/*.h) $(UNIT_COMMON) $(UNIT_HDRS) \
 		$(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
 		$(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)

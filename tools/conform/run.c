@@ -125,6 +125,19 @@ const uint8_t *cf_answer(const struct cf_run *r, size_t *len)
 	return r->rec[r->answer_idx].copy;
 }
 
+const uint8_t *cf_answer_for(const struct cf_run *r, uint32_t xid, size_t *len)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nrec; i++)
+		if (r->rec[i].r.received && r->rec[i].xid == xid && r->rec[i].r.kept >= 4 &&
+		    !strcmp(r->rec[i].r.role, "case")) {
+			*len = r->rec[i].r.kept;
+			return r->rec[i].copy;
+		}
+	return NULL;
+}
+
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len)
 {
 	if (r->backward_idx < 0)
@@ -241,6 +254,7 @@ int cf_conn_open(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct xprt
 	c->vers = vers;
 	c->grant = 1;                   /* V1 §4.3.3: one until a reply says more */
 	c->warm = false;
+	c->gen = ++r->gens;
 	c->x = xprt_connect(r->loop, &r->h, err);
 	if (!c->x)
 		return -1;

@@ -39,6 +39,8 @@ struct cf_conn {
 	uint32_t grant;            /* rdma_credit of the last non-error reply */
 	bool warm;                 /* its first probe was answered */
 	const char *name;          /* "v1", "v2", "fresh", "check" */
+	unsigned gen;              /* which connection of the slot (memory
+				    * registered on an older one is gone) */
 };
 
 struct cf_recmsg {
@@ -59,6 +61,7 @@ struct cf_run {
 	enum cf_v2_state v2_state;
 	uint32_t v2_low, v2_high;          /* from an ERR_VERS to a V2 call */
 	uint32_t next_xid;
+	unsigned gens;
 	bool gone;                          /* the listener went away */
 	char gone_why[300];
 	struct xprt_peer_info peer;         /* of the first connection */
@@ -121,6 +124,8 @@ const uint8_t *cf_answer(const struct cf_run *r, size_t *len);
 void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
 		    const uint8_t *buf, size_t n);
 
+/* the first answer recorded with rdma_xid xid */
+const uint8_t *cf_answer_for(const struct cf_run *r, uint32_t xid, size_t *len);
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len);
 void cf_skip(struct cf_obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)

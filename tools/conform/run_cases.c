@@ -27,7 +27,7 @@ static void put32(uint8_t *p, uint32_t v)
 /* memory the responder reads or writes, registered on one connection */
 struct cf_mem {
 	struct xprt_mem *m;
-	struct xprt *x;
+	unsigned gen;
 	uint8_t *buf;
 	struct rpcrdma_segment seg;
 };
@@ -44,7 +44,7 @@ static int mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write,
 		return -1;
 	}
 	memset(mm->buf, CANARY, len);
-	mm->x = k->x;
+	mm->gen = k->gen;
 	mm->m = xprt_mem_register(k->x, mm->buf, len, write, &mm->seg, &err);
 	if (!mm->m) {
 		cf_skip(o, "memory registration: %s", err.msg);
@@ -59,7 +59,7 @@ static int mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write,
  * released it (xprt.h) */
 static void mem_put(struct cf_conn *k, struct cf_mem *mm)
 {
-	if (mm->m && k->x == mm->x && k->x)
+	if (mm->m && k->x && k->gen == mm->gen)
 		xprt_mem_release(mm->m);
 	free(mm->buf);
 	memset(mm, 0, sizeof(*mm));
@@ -549,7 +549,9 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	cf_finish(r, k, o, true);
 	if (!answer(o, &m, &wv))
 		return;
-	if (echo_decode_reply(rpcrdma_payload(&m), m.payload_len, ECHO_PROC_CALLBACK, &rh, NULL,
+	b = cf_answer_for(r, xid, &blen);       /* CALLBACK's own reply */
+	if (!b || cf_decode_answer(b, blen, &m, &wv) != RPCRDMA_ACCEPT ||
+	    echo_decode_reply(rpcrdma_payload(&m), m.payload_len, ECHO_PROC_CALLBACK, &rh, NULL,
 			      NULL, &count) < 0)
 		count = 0;
 	b = cf_backward_call(r, &blen);

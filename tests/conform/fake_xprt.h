@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fake_xprt.h - for rpcrdma-conform's runner test: the transport API
+ * (tools/transport/xprt.h) implemented in process over a model ECHO
+ * responder built on libcodec's verdicts (fake_xprt.c).  The model answers
+ * what the drafts ask; the knobs below break it the ways the suite must
+ * catch.
+ */
+#ifndef RPCRDMA_FAKE_XPRT_H
+#define RPCRDMA_FAKE_XPRT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "xprt.h"
+
+struct fake_cfg {
+	enum xprt_misbehave misbehave;  /* as rpcrdma-echo -s --misbehave */
+	unsigned versions;              /* XPRT_V1|XPRT_V2 (0: both) */
+	uint32_t credits;               /* the grant (0: 32) */
+	uint32_t inline_recv;           /* its receive buffers (0: 4096) */
+	bool crash_on_done;             /* RDMA_DONE kills the listener */
+	bool hang_on_msgp;              /* RDMA_MSGP hangs that connection */
+	bool ignore_roundup;            /* no pad after an odd read chunk */
+};
+void fake_xprt_config(const struct fake_cfg *c);
+
+#endif

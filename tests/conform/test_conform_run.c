@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_conform_run.c - rpcrdma-conform's runner, end to end, over the
+ * transport's API implemented in process (fake_xprt.c) with a model ECHO
+ * responder that follows the drafts: every case passes (or is allowed);
+ * each misbehaviour of xprt_opts.misbehave fails exactly the cases whose
+ * message its misbehaviour concerns; a crash, a hung connection, a
+ * Version One-only responder and a responder that forgets the round-up of
+ * a read chunk are each seen for what they are.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "fake_xprt.h"
+#include "run.h"
+#include "tap.h"
+
+#define MAXC 512
+
+struct result {
+	char name[48];
+	enum cf_result res;
+	enum cf_level level;
+	int sent_action;
+	enum cf_react react;
+	char observed[240];
+};
+
+static struct cf_case cases[MAXC];
+static size_t ncases;
+static struct result res[MAXC];
+
+static int run_all(const struct fake_cfg *fc, enum cf_profile prof, char *profile_seen)
+{
+	static struct cf_run r;
+	struct cf_select sel;
+	struct cf_opts o;
+	struct xprt_error err;
+	size_t i;
+
+	fake_xprt_config(fc);
+	memset(&sel, 0, sizeof(sel));
+	memset(&o, 0, sizeof(o));
+	o.host = "198.18.0.1";
+	o.timeout_ms = 300;
+	o.settle_ms = 5;
+	o.xid_base = 0x10000000u;
+	o.profile = prof;
+	o.sel = &sel;
+	if (cf_run_begin(&r, &o, &err) < 0) {
+		tap_diag("cf_run_begin: %s", err.msg);
+		cf_run_end(&r);
+		return -1;
+	}
+	if (profile_seen)
+		strcpy(profile_seen, cf_profile_name(r.t.prof));
+	for (i = 0; i < ncases; i++) {
+		struct cf_obs ob;
+		struct cf_grade g;
+
+		cf_run_case(&r, &cases[i], &ob);
+		cf_grade(&cases[i], &ob, &g);
+		memcpy(res[i].name, cases[i].name, sizeof(res[i].name));
+		res[i].res = g.result;
+		res[i].level = g.level;
+		res[i].sent_action = ob.sent_action;
+		res[i].react = ob.react;
+		memcpy(res[i].observed, g.observed, sizeof(res[i].observed));
+	}
+	cf_run_end(&r);
+	return 0;
+}
+
+static unsigned count(enum cf_result want)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < ncases; i++)
+		n += res[i].res == want;
+	return n;
+}
+
+static void show(enum cf_result want, unsigned max)
+{
+	size_t i;
+
+	for (i = 0; i < ncases && max; i++)
+		if (res[i].res == want) {
+			tap_diag("  %s %s: %s", cf_result_name(want), res[i].name, res[i].observed);
+			max--;
+		}
+}
+
+/* the failures are exactly the cases expect() selects */
+static bool exactly(bool (*expect)(const struct result *), unsigned *nexp)
+{
+	bool ok = true;
+	size_t i;
+
+	*nexp = 0;
+	for (i = 0; i < ncases; i++) {
+		bool e = expect(&res[i]);
+
+		*nexp += e;
+		if (e != (res[i].res == CF_FAIL)) {
+			ok = false;
+			tap_diag("  %s: %s, expected %s (%s)", res[i].name, cf_result_name(res[i].res),
+				 e ? "FAIL" : "no failure", res[i].observed);
+		}
+	}
+	return ok;
+}
+
+static bool is_badheader(const struct result *r)
+{
+	return r->sent_action == RPCRDMA_REPLY_BAD_HEADER;
+}
+
+static bool is_answered(const struct result *r)
+{
+	return r->sent_action == RPCRDMA_REPLY_BAD_HEADER ||
+	       r->sent_action == RPCRDMA_REPLY_ERR_VERS ||
+	       r->sent_action == RPCRDMA_REPLY_INVAL_OPTION;
+}
+
+static bool is_err_vers(const struct result *r)
+{
+	return r->sent_action == RPCRDMA_REPLY_ERR_VERS;
+}
+
+static bool is_grant(const struct result *r)
+{
+	return !strcmp(r->name, "reply-grant-nonzero");
+}
+
+static const struct result *get(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ncases; i++)
+		if (!strcmp(res[i].name, name))
+			return &res[i];
+	return NULL;
+}
+
+int main(void)
+{
+	struct fake_cfg fc;
+	char prof[16] = "";
+	unsigned n;
+	const struct result *x;
+	static const struct {
+		enum xprt_misbehave mode;
+		const char *name;
+		bool (*expect)(const struct result *);
+	} modes[] = {
+		{ XPRT_MISBEHAVE_WRONG_ERROR, "wrong-error", is_badheader },
+		{ XPRT_MISBEHAVE_DROP_BAD, "drop-bad", is_answered },
+		{ XPRT_MISBEHAVE_SILENT_VERS, "silent-vers", is_err_vers },
+		{ XPRT_MISBEHAVE_ZERO_CREDIT, "zero-credit", is_grant },
+	};
+	size_t i;
+
+	ncases = cf_cases_build(cases, MAXC);
+
+	/* a responder that follows the drafts */
+	memset(&fc, 0, sizeof(fc));
+	tap_ok(run_all(&fc, CF_PROF_AUTO, prof) == 0 && !strcmp(prof, "echo"),
+	       "the model responder: ECHO found (%s)", prof);
+	tap_ok(count(CF_FAIL) == 0, "no case fails against it (%u passed, %u allowed, %u skipped)",
+	       count(CF_PASS), count(CF_ALLOWED), count(CF_SKIP));
+	show(CF_FAIL, 20);
+	tap_ok(count(CF_SKIP) == 0, "none is skipped");
+	show(CF_SKIP, 10);
+	x = get("reply-chunk-short");
+	tap_ok(x && x->res == CF_ALLOWED, "a short reply inline despite a reply chunk: ALLOWED");
+	x = get("inline-over");
+	tap_ok(x && x->res == CF_PASS && x->react == CF_R_DISCONNECT, "a Send over its receive "
+	       "size costs the connection: PASS");
+
+	/* each misbehaviour fails exactly its cases */
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		bool ok;
+
+		memset(&fc, 0, sizeof(fc));
+		fc.misbehave = modes[i].mode;
+		ok = run_all(&fc, CF_PROF_ECHO, NULL) == 0;
+		ok = exactly(modes[i].expect, &n) && ok;
+		tap_ok(ok && n > 0, "--misbehave=%s fails exactly its %u cases", modes[i].name, n);
+	}
+
+	/* a crash: the case fails, the rest cannot run */
+	memset(&fc, 0, sizeof(fc));
+	fc.crash_on_done = true;
+	run_all(&fc, CF_PROF_ECHO, NULL);
+	x = get("v1-proc-done");
+	tap_ok(x && x->res == CF_FAIL && x->react == CF_R_CRASH && x->level == CF_MUST,
+	       "RDMA_DONE kills the listener: FAIL MUST, a crash (%s)", x ? x->observed : "?");
+	x = get("v1-reply-disc-2");
+	tap_ok(x && x->res == CF_SKIP && strstr(x->observed, "gone"), "later cases: SKIP, "
+	       "the responder is gone");
+
+	/* a hung connection */
+	memset(&fc, 0, sizeof(fc));
+	fc.hang_on_msgp = true;
+	run_all(&fc, CF_PROF_ECHO, NULL);
+	x = get("v1-proc-msgp");
+	tap_ok(x && x->res == CF_FAIL && x->react == CF_R_NO_ANSWER && x->level == CF_MUST,
+	       "RDMA_MSGP hangs the connection: FAIL MUST, no answer (%s)", x ? x->observed : "?");
+	tap_ok(count(CF_FAIL) == 2 && get("v1-proc-msgp-16-bytes")->res == CF_FAIL,
+	       "and nothing but the other RDMA_MSGP fails (a new connection is used)");
+	show(CF_FAIL, 5);
+
+	/* a Version One-only responder */
+	memset(&fc, 0, sizeof(fc));
+	fc.versions = XPRT_V1;
+	run_all(&fc, CF_PROF_ECHO, NULL);
+	x = get("v2-negotiation");
+	tap_ok(x && x->res == CF_PASS && x->react == CF_R_ERR_VERS, "V1 only: the V2 call refused "
+	       "with ERR_VERS 1..1 passes");
+	x = get("v2-read-disc-2");
+	tap_ok(x && x->res == CF_SKIP, "V1 only: the V2 cases are skipped");
+	tap_ok(count(CF_FAIL) == 0, "V1 only: nothing fails");
+	show(CF_FAIL, 10);
+
+	/* no round-up after an odd read chunk */
+	memset(&fc, 0, sizeof(fc));
+	fc.ignore_roundup = true;
+	run_all(&fc, CF_PROF_ECHO, NULL);
+	x = get("read-chunk-roundup");
+	tap_ok(x && x->res == CF_FAIL && x->react == CF_R_GARBAGE_ARGS, "no round-up of an odd "
+	       "read chunk: FAIL (%s)", x ? x->observed : "?");
+	return tap_done();
+}
