@@ -26,14 +26,17 @@ static uint32_t grant(void)
 	return fake_cfg_now.misbehave == XPRT_MISBEHAVE_ZERO_CREDIT ? 0 : fake_cfg_now.credits;
 }
 
-static void answer_error(struct xprt *x, struct rpcrdma_msg *m)
+/* An error reply; the misbehaviours concern only what the header's verdict
+ * asks for (xprt.h: "a malformed header is answered with ERR_VERS"), not
+ * the errors the responder decides later (D-REPLY-1, V1 §8.1.1). */
+static void answer_error(struct xprt *x, struct rpcrdma_msg *m, bool verdict)
 {
 	uint8_t out[64];
 	uint32_t low, high;
 	size_t n;
 
 	versions(&low, &high);
-	switch (fake_cfg_now.misbehave) {
+	switch (verdict ? fake_cfg_now.misbehave : XPRT_MISBEHAVE_NONE) {
 	case XPRT_MISBEHAVE_DROP_BAD:
 		fake_drop(x, XPRT_DISC_PEER);
 		return;
@@ -130,7 +133,7 @@ static void send_reply(struct xprt *x, struct rpcrdma_msg *m, const uint8_t *rb,
 	path = rpcrdma_reply_path(&p);
 	if (path == RPCRDMA_RPATH_NONE) {
 		m->action = RPCRDMA_REPLY_BAD_HEADER;   /* D-REPLY-1 */
-		answer_error(x, m);
+		answer_error(x, m, false);
 		return;
 	}
 	memcpy(red, rb, n);
@@ -302,7 +305,7 @@ int fake_model_recv(struct xprt *x, const uint8_t *buf, size_t len)
 	if (m.action == RPCRDMA_DISCARD)
 		return 0;
 	if (m.action != RPCRDMA_ACCEPT) {
-		answer_error(x, &m);
+		answer_error(x, &m, true);
 		return 0;
 	}
 	if (m.rdma_proc == RDMA_ERROR || m.direction != RPCRDMA_CALL)
@@ -315,6 +318,18 @@ int fake_model_recv(struct xprt *x, const uint8_t *buf, size_t len)
 	st = echo_decode_call(call, n, false, &a);
 	if (st == ECHO_CALL_NOT_RPC)
 		return 0;
+	if (st == ECHO_CALL_OK && m.nreads && m.rdma_proc == RDMA_MSG) {
+		/* V1 §8.1.1: a read chunk holds exactly the DDP-eligible item */
+		struct rpcrdma_read_iter it;
+		struct rpcrdma_read_segment s;
+
+		rpcrdma_read_iter_init(&m, &it);
+		if (rpcrdma_read_next(&it, &s) && s.rdma_position != a.data_off) {
+			m.action = RPCRDMA_REPLY_BAD_HEADER;
+			answer_error(x, &m, false);
+			return 0;
+		}
+	}
 	if (st == ECHO_CALL_OK && a.proc == ECHO_PROC_CALLBACK) {
 		callback(x, &m, &a);
 		return 0;

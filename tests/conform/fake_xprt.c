@@ -18,9 +18,11 @@
 
 struct fake_cfg fake_cfg_now;
 bool fake_gone;
+static bool configured;
 
 void fake_xprt_config(const struct fake_cfg *c)
 {
+	configured = true;
 	fake_cfg_now = *c;
 	if (!fake_cfg_now.versions)
 		fake_cfg_now.versions = XPRT_V1 | XPRT_V2;
@@ -97,9 +99,33 @@ void fake_drop(struct xprt *x, enum xprt_disc_reason why)
 
 /* -------- the API -------- */
 
+/* The command-line build (rpcrdma-conform-fake, tests/cli/conform.bats)
+ * takes its model from RPCRDMA_FAKE: comma-separated wrong-error, drop-bad,
+ * silent-vers, zero-credit, v1-only, crash-on-done, hang-on-msgp. */
+static void config_from_env(void)
+{
+	const char *e = getenv("RPCRDMA_FAKE");
+	struct fake_cfg c;
+
+	memset(&c, 0, sizeof(c));
+	if (e) {
+		c.misbehave = strstr(e, "wrong-error") ? XPRT_MISBEHAVE_WRONG_ERROR :
+			      strstr(e, "drop-bad") ? XPRT_MISBEHAVE_DROP_BAD :
+			      strstr(e, "silent-vers") ? XPRT_MISBEHAVE_SILENT_VERS :
+			      strstr(e, "zero-credit") ? XPRT_MISBEHAVE_ZERO_CREDIT : XPRT_MISBEHAVE_NONE;
+		c.versions = strstr(e, "v1-only") ? XPRT_V1 : 0;
+		c.crash_on_done = strstr(e, "crash-on-done") != NULL;
+		c.hang_on_msgp = strstr(e, "hang-on-msgp") != NULL;
+	}
+	fake_xprt_config(&c);
+}
+
 struct xprt_loop *xprt_loop_create(const struct xprt_opts *o, struct xprt_error *err)
 {
 	struct xprt_loop *l = calloc(1, sizeof(*l));
+
+	if (!configured)
+		config_from_env();
 
 	if (!l) {
 		set_err(err, XPRT_E_RESOURCE, "calloc");

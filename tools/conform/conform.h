@@ -81,6 +81,8 @@ enum cf_kind {
 	CF_K_CHUNK_SHORT,      /* V1 §4.4.4.1: read chunk < the length word */
 	CF_K_CHUNK_ROUNDUP,    /* V1 §4.4.5.1: odd read chunk without pad */
 	CF_K_CHUNK_BADHANDLE,  /* V1 §5.5.3: RDMA Read of a bad segment */
+	CF_K_CHUNK_NOT_DDP,    /* V1 §8.1.1: a read chunk holding more than
+				* the DDP-eligible item */
 	CF_K_WRITE_USED,       /* V1 §5.3.2: the result goes in the write chunk */
 	CF_K_WRITE_SEGCOUNT,   /* V1 §4.4.6: segment count unchanged */
 	CF_K_WRITE_UNFILLED,   /* V1 §4.4.6: unfilled segment length zero */

@@ -162,6 +162,10 @@ void cf_mask_text(uint32_t mask, char *buf, size_t cap)
 		n += (size_t)snprintf(buf, cap, "an RPC reply (any)");
 		mask &= ~CF_M_RPC;
 	}
+	if ((mask & CF_M_ERR) == CF_M_ERR) {
+		n += (size_t)snprintf(buf + n, cap - n, "%san RDMA_ERROR (any)", n ? " or " : "");
+		mask &= ~CF_M_ERR;
+	}
 	for (r = 0; r < CF_R_COUNT && n < cap; r++)
 		if (mask & CF_M(r))
 			n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " or " : "",

@@ -63,3 +63,12 @@ $(BUILD)/asan/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_T
 		$(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
 		$(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
+
+# the command line over the model responder, for tests/cli/conform.bats
+# (RPCRDMA_FAKE picks its faults; tests/conform/fake_xprt.c)
+CONFORM_FAKE_BIN := $(BUILD)/conform/rpcrdma-conform-fake
+CHECK_DEPS += $(CONFORM_FAKE_BIN)
+$(CONFORM_FAKE_BIN): tools/conform/main.c $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
+		$(wildcard tests/conform/*.h) $(CODEC_A) | $(BUILD)/conform/.dir
+	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
+		$(CODEC_A)

@@ -508,16 +508,12 @@ void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
 	o->sent_has_vers = n >= 8;
 	o->sent_vers = n >= 8 ? be32(buf + 4) : 0;
 	o->sent_action = (int)rpcrdma_decode(buf, n, &m);
+	/* the probe right behind it when the grant allows two calls;
+	 * cf_finish() sends it otherwise, once no answer has come */
 	if (cf_send(r, k, "case", buf, n, o) == 0 && k->grant >= 2)
-		cf_send_probe(r, k, o);         /* the two fit the grant */
+		cf_send_probe(r, k, o);
 	else if (!r->disconnected)
 		cf_wait_answers(r, 0, cf_now_ms() + r->o->settle_ms);
-	if (r->probe_pending && !r->disconnected) {
-		int64_t deadline = cf_now_ms() + r->o->timeout_ms;
-
-		if (cf_wait_probe(r, deadline) && r->answer_idx < 0)
-			cf_wait_answers(r, 0, cf_now_ms() + r->o->settle_ms);
-	}
 	cf_finish(r, k, o, true);
 }
 

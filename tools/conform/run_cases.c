@@ -264,7 +264,7 @@ static void read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs 
 		cf_skip(o, "no such call for this program");
 		return;
 	}
-	if (c->kind == CF_K_CHUNK_LONG)
+	if (c->kind == CF_K_CHUNK_LONG || c->kind == CF_K_CHUNK_NOT_DDP)
 		reg = len + 8;
 	if (mem_get(k, &mm, reg, false, o) < 0)
 		return;
@@ -274,6 +274,14 @@ static void read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs 
 	rs.rdma_position = (uint32_t)off;
 	rs.rdma_target = mm.seg;
 	rs.rdma_target.rdma_length = c->kind == CF_K_CHUNK_SHORT ? len - 8 : reg;
+	if (c->kind == CF_K_CHUNK_NOT_DDP) {
+		/* the opaque's length word moved too: not DDP-eligible (V1 §4.4.4.1) */
+		memcpy(mm.buf, rpc + off - 4, 4);
+		cf_pattern(mm.buf + 4, len, xid);
+		off -= 4;
+		rs.rdma_position = (uint32_t)off;
+		rs.rdma_target.rdma_length = len + 4;
+	}
 	if (c->kind == CF_K_CHUNK_BADHANDLE)
 		rs.rdma_target.rdma_handle ^= 0xffu;    /* the key byte: no such region */
 	h.reads = &rs;
@@ -635,6 +643,7 @@ void cf_run_custom(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	case CF_K_CHUNK_SHORT:
 	case CF_K_CHUNK_ROUNDUP:
 	case CF_K_CHUNK_BADHANDLE:
+	case CF_K_CHUNK_NOT_DDP:
 		read_chunk(r, c, o);
 		break;
 	case CF_K_WRITE_USED:

@@ -1,0 +1,261 @@
+#!/usr/bin/env bats
+# conform.bats - rpcrdma-conform's command line: options, usage errors and
+# exit statuses, --list, the safety rule, the report's shape (text and JSON
+# Lines), --only/--skip, --strict; and agreement between the parser, --help,
+# the man page, the bash completion and docs/conformance.md.  Runs are made
+# by rpcrdma-conform-fake, the same program over the transport's API
+# implemented in process with a model responder (tests/conform/fake_xprt.c;
+# RPCRDMA_FAKE picks its faults); the live runs are tests/live/cases/conform.sh.
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+: "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+: "${BUILD:=$TOP/build}"
+
+setup() {
+	C=$BUILD/conform/rpcrdma-conform-fake
+	[ -x "$C" ] || skip "$C is not built"
+	A=198.18.0.1
+}
+
+usage_error() {     # $1 = text the message must contain
+	assert_failure 2
+	assert_output --partial "rpcrdma-conform: "
+	assert_output --partial "$1"
+	assert_output --partial "--help"
+}
+
+@test "--help: usage on stdout, exit 0" {
+	run "$C" --help
+	assert_success
+	assert_line --index 0 --partial "Usage: rpcrdma-conform [options] HOST"
+	run "$C" -h
+	assert_success
+}
+
+@test "--version: program, package and version" {
+	run "$C" --version
+	assert_success
+	assert_output --regexp '^rpcrdma-conform \(rpcrdma-tools\) [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "usage errors exit 2" {
+	run "$C"
+	usage_error "give the responder's HOST"
+	run "$C" --bogus $A
+	usage_error "--bogus: unknown option"
+	run "$C" -t
+	usage_error "needs an argument"
+	run "$C" -t 5 $A
+	usage_error "--timeout 5: give milliseconds"
+	run "$C" -p 0 $A
+	usage_error "--port 0: not a port number"
+	run "$C" -p 70000 $A
+	usage_error "--port 70000"
+	run "$C" --program nfs4 $A
+	usage_error "--program nfs4: give auto, echo or nfs"
+	run "$C" -v -q $A
+	usage_error "-v and -q cannot be used together"
+	run "$C" $A 198.18.0.2
+	usage_error "one host only"
+	run "$C" -a $A 198.18.0.2
+	usage_error "the host given twice"
+	run "$C" --only no-such-case $A
+	usage_error "no case matches"
+}
+
+@test "safety: a host outside the test bed needs --yes" {
+	run "$C" 10.0.0.1
+	usage_error "10.0.0.1 is outside the test bed's addresses"
+	assert_output --partial "needs --yes"
+	run "$C" 2001:db8::1
+	usage_error "outside the test bed"
+	# nothing is sent: the notice comes only once the run may start
+	refute_output --partial "sending"
+}
+
+@test "safety: an unknown host exits 3" {
+	run "$C" no-such-host.invalid
+	assert_failure 3
+	assert_output --partial "no-such-host.invalid"
+}
+
+@test "the notice on stderr before any traffic" {
+	run bash -c "'$C' --only vers-3 $A 2>&1 >/dev/null"
+	assert_success
+	assert_output --partial "rpcrdma-conform: sending 1 cases of malformed and unusual RPC-over-RDMA messages to $A port 20049, one at a time"
+}
+
+@test "--list: every case, one line each; no traffic, no host" {
+	run "$C" --list
+	assert_success
+	[ "${#lines[@]}" -ge 170 ]
+	assert_line --regexp '^v1-read-disc-2 +V1 §5\.5\.2 +MUST +optional-data discriminator'
+	assert_line --regexp '^v1-proc-done +V1 §5\.6\.2 +SHOULD +RDMA_DONE'
+	assert_line --regexp '^credit-overrun +V1 §4\.3\.1 +SHOULD'
+	assert_line --regexp '^v2-optional-unknown-type +V2 §3\.1 +MUST'
+	assert_line --regexp '^bidi-xid-spaces +BIDI §2\.4\.1'
+	# names are unique
+	[ "$("$C" --list | awk '{ print $1 }' | sort | uniq -d)" = "" ]
+}
+
+@test "--list --only/--skip by draft, section and name" {
+	run "$C" --list --only V2
+	assert_success
+	refute_output --regexp ' V1 §'
+	refute_output --regexp ' BIDI §'
+	assert_output --partial "v2-negotiation"
+	run "$C" --list --only 'V1 §5.5'
+	refute_output --partial "§5.6"
+	assert_output --partial "V1 §5.5.1"
+	assert_output --partial "V1 §5.5.2"
+	run "$C" --list --only V1:5.5.1
+	assert_output --partial "vers-0"
+	refute_output --partial "§5.5.2"
+	run "$C" --list --only 'v1-read-*' --skip v1-read-disc-2
+	assert_output --partial "v1-read-disc-ffffffff"
+	refute_output --partial "v1-read-disc-2 "
+	refute_output --partial "v1-write"
+	run "$C" --list --only vers-0,vers-3
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "--list --json: one object per case" {
+	run "$C" --list --json --only V1:5.6
+	assert_success
+	[ "${#lines[@]}" -eq 3 ]
+	assert_line --index 0 --regexp '^\{"case":"v1-proc-msgp","draft":"V1","section":"V1 §5\.6\.1","level":"SHOULD",'
+}
+
+@test "a run against a responder that follows the drafts: exit 0, totals per draft" {
+	run bash -c "'$C' $A 2>/dev/null"
+	assert_success
+	assert_line --index 0 "rpcrdma-conform: $A port 20049, program echo"
+	assert_line --regexp '^  PASS     V1 §5\.5\.2 +MUST   optional-data discriminator is neither 0 nor 1: answered with ERR_BADHEADER \[v1-read-disc-2\]$'
+	assert_line --regexp '^V1 +[0-9]+ cases: [0-9]+ passed, 0 failed \(0 MUST, 0 SHOULD\), [0-9]+ allowed, 0 skipped$'
+	assert_line --regexp '^V2 +[0-9]+ cases: '
+	assert_line --regexp '^BIDI +[0-9]+ cases: '
+	assert_line --regexp '^total +17[0-9] cases: '
+	refute_line --regexp '^  FAIL'
+}
+
+@test "a failure: expected, observed and the bytes; exit 1 on MUST" {
+	RPCRDMA_FAKE=wrong-error run "$C" --only v1-read-disc-2 $A
+	assert_failure 1
+	assert_line --regexp '^  FAIL     V1 §5\.5\.2 +MUST .*\[v1-read-disc-2\]$'
+	assert_line "           expected: RDMA_ERROR ERR_BADHEADER, rdma_xid and rdma_vers echoed"
+	assert_line --regexp '^           observed: RDMA_ERROR RDMA_ERR_VERS 1\.\.2 \(xid 0x[0-9a-f]{8}, vers 1, credits 32\)$'
+	assert_line --regexp '^           case sent 68 bytes: [0-9a-f]{8} 00000001 00000020 00000000 00000002 '
+	assert_line --regexp '^           case received 28 bytes: '
+}
+
+@test "SHOULD failures: exit 0, 1 with --strict; -q shows only failures" {
+	RPCRDMA_FAKE=wrong-error run "$C" --only V1:5.6,vers-3 -q $A
+	assert_success
+	assert_line --regexp '^  FAIL     V1 §5\.6\.1 +SHOULD'
+	refute_line --regexp '^  PASS'
+	assert_line --regexp '^V1 +4 cases: 1 passed, 3 failed \(0 MUST, 3 SHOULD\)'
+	RPCRDMA_FAKE=wrong-error run "$C" --only V1:5.6 --strict $A
+	assert_failure 1
+}
+
+@test "-v: expected, observed and bytes of passing cases too" {
+	run "$C" -v --only vers-3 $A
+	assert_success
+	assert_line "           expected: RDMA_ERROR ERR_VERS, rdma_xid and rdma_vers echoed"
+	assert_line --regexp '^           observed: RDMA_ERROR RDMA_ERR_VERS 1\.\.2 \(xid 0x[0-9a-f]{8}, vers 3, credits 32\)$'
+	assert_line --regexp '^           case sent 68 bytes: [0-9a-f]{8} 00000003 00000020 00000000 '
+}
+
+@test "--json: the run, every case with its bytes, the summary" {
+	RPCRDMA_FAKE=silent-vers run bash -c "'$C' --json --only 'V1:5.5.1,v1-trunc-prefix-8-bytes' $A 2>/dev/null"
+	assert_failure 1
+	assert_line --index 0 --regexp '^\{"run":\{"target":"198\.18\.0\.1 port 20049","program":"echo","peer":"'
+	assert_line --regexp '^\{"case":"vers-0",.*"result":"fail","fail_level":"MUST",.*"reaction":"discard","sent_verdict":"reply_err_vers","xids":\["0x[0-9a-f]{8}"\],.*"messages":\[\{"dir":"sent","role":"case","len":68,"hex":"[0-9a-f]{8}00000000'
+	assert_line --regexp '^\{"case":"v1-trunc-prefix-8-bytes",.*"result":"pass",.*"reaction":"err_badheader"'
+	assert_line --index $((${#lines[@]} - 1)) --regexp '^\{"summary":\{"V1":\{"passed":1,"failed":[0-9]+,"failed_must":[0-9]+,'
+	# one line per case, plus the run and the summary
+	[ "${#lines[@]}" -eq $(($("$C" --list --only 'V1:5.5.1,v1-trunc-prefix-8-bytes' | wc -l) + 2)) ]
+}
+
+@test "a crash: FAIL, the listener gone, the rest skipped" {
+	RPCRDMA_FAKE=crash-on-done run "$C" --only 'v1-proc-done,v1-proc-5' $A
+	assert_failure 1
+	assert_line --regexp '^  FAIL     V1 §5\.6\.2 +MUST .*\[v1-proc-done\]$'
+	assert_output --regexp 'observed: the listener gone \(connect: .*Connection refused\)'
+	assert_line --regexp '^  SKIP .*\[v1-proc-5\]$'
+	assert_output --partial "skipped: the responder is gone"
+}
+
+@test "a Version One-only responder: V2 cases skipped, the refusal graded" {
+	RPCRDMA_FAKE=v1-only run "$C" --only 'V2,vers-*' $A
+	assert_success
+	assert_line --regexp '^  PASS     V2 §5 +MUST .*\[v2-negotiation\]$'
+	assert_line --regexp '^  SKIP     V2 §4\.2\.3 .*\[v2-read-disc-2\]$'
+	assert_output --partial "skipped: the responder does not speak Version Two (ERR_VERS 1..1)"
+}
+
+@test "--timeout: a hung connection costs one timeout and fails as MUST V1 §5.5.4" {
+	RPCRDMA_FAKE=hang-on-msgp run "$C" -t 200 --only v1-proc-msgp,vers-3 $A
+	assert_failure 1
+	assert_line --regexp '^  FAIL     V1 §5\.5\.4 +MUST .*\[v1-proc-msgp\]$'
+	assert_line --regexp '^  PASS .*\[vers-3\]$'
+}
+
+# ------------------------------------------------------------ help, man page, completion, docs agree
+
+man_options() {
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$TOP/man/rpcrdma-conform.1" |
+		sed 's/\\-/-/g' | grep -A1 '^\.TP' | grep -v '^\.TP' |
+		grep -oE '(^|[ "])--?[a-zA-Z][a-zA-Z-]*' | tr -d ' "' | sort -u
+}
+
+help_options() {
+	"$C" --help | grep -E '^ +-' | grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' |
+		tr -d ' ,' | sort -u
+}
+
+parser_long_options() {
+	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/conform/main.c" |
+		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
+}
+
+completion_options() {
+	bash -c "source '$TOP/completion/rpcrdma-conform'
+		COMP_WORDS=(rpcrdma-conform -); COMP_CWORD=1; _rpcrdma_conform
+		printf '%s\n' \"\${COMPREPLY[@]}\"" | sort -u
+}
+
+@test "--help lists exactly the options of the man page and the parser" {
+	run diff <(man_options) <(help_options)
+	assert_success
+	run diff <(parser_long_options) <(help_options | grep -- '^--')
+	assert_success
+	[ "$(parser_long_options | wc -l)" -eq 15 ]
+}
+
+@test "completion offers every option; values for --program" {
+	run diff <(help_options) <(completion_options)
+	assert_success
+	run bash -c "source '$TOP/completion/rpcrdma-conform'
+		COMP_WORDS=(rpcrdma-conform --program ''); COMP_CWORD=2; _rpcrdma_conform
+		echo \"\${COMPREPLY[*]}\""
+	assert_output "auto echo nfs"
+}
+
+@test "man page renders without warnings" {
+	command -v man >/dev/null || skip "man is not installed"
+	run bash -c "man --warnings -l '$TOP/man/rpcrdma-conform.1' 2>&1 >/dev/null"
+	assert_success
+	assert_output ""
+}
+
+@test "docs/conformance.md lists every case with its section and keyword" {
+	missing=
+	while read -r name draft sec level _; do
+		grep -qF "| \`$name\` | $draft $sec | $level |" "$TOP/docs/conformance.md" ||
+			missing+=" $name"
+	done < <("$C" --list)
+	[ -z "$missing" ] || { echo "not in docs/conformance.md:$missing"; false; }
+}
