@@ -179,6 +179,20 @@ usage_error() {     # $1 = text the message must contain
 	[ "${#lines[@]}" -eq $(($("$C" --list --only 'V1:5.5.1,v1-trunc-prefix-8-bytes' | wc -l) + 2)) ]
 }
 
+@test "--json-file: the text on stdout, the same JSON Lines in the file" {
+	run "$C" --json --json-file x $A
+	usage_error "--json and --json-file cannot be used together"
+	run bash -c "'$C' --only 'vers-*' --json-file '$BATS_TEST_TMPDIR/r.jsonl' $A 2>/dev/null"
+	assert_success
+	assert_line --regexp '^total +7 cases: 7 passed'
+	run cat "$BATS_TEST_TMPDIR/r.jsonl"
+	[ "${#lines[@]}" -eq 9 ]
+	assert_line --index 8 --regexp '^\{"summary":\{"V1":\{"passed":7,'
+	run "$C" --only 'vers-3' --json-file /nonexistent/dir/r.jsonl $A
+	assert_failure 3
+	assert_output --partial "/nonexistent/dir/r.jsonl: No such file or directory"
+}
+
 @test "a crash: FAIL, the listener gone, the rest skipped" {
 	RPCRDMA_FAKE=crash-on-done run "$C" --only 'v1-proc-done,v1-proc-5' $A
 	assert_failure 1
@@ -232,7 +246,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 15 ]
+	[ "$(parser_long_options | wc -l)" -eq 16 ]
 }
 
 @test "completion offers every option; values for --program" {

@@ -225,7 +225,9 @@ struct cf_totals {
 	unsigned fail_must[CF_NDRAFTS], fail_should[CF_NDRAFTS];
 };
 struct cf_report {
-	struct obuf *out;
+	struct obuf *out;          /* the text, or the JSON with json */
+	struct obuf *jout;         /* JSON Lines: out with json, else NULL or
+				    * the --json-file */
 	bool json, verbose, quiet;
 	struct cf_totals t;
 	enum cf_draft cur_draft;   /* text: the heading printed last */

@@ -6,6 +6,7 @@
  * 0 no failure, 1 a MUST failure (or a SHOULD one with --strict), 2 a usage
  * error, 3 the run could not start (no device, no connection, no answer).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@
 #define SETTLE_MS 150
 #define MAX_CASES 512
 
-enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_STRICT, OPT_YES, OPT_VERSION };
+enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_JSON_FILE, OPT_STRICT, OPT_YES,
+       OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -34,6 +36,7 @@ static const struct option long_opts[] = {
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "json-file", required_argument, NULL, OPT_JSON_FILE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -73,6 +76,7 @@ static void usage(FILE *f)
 	      "Output:\n"
 	      "      --json                 JSON Lines: the run, one object per case with every\n"
 	      "                             message sent and received, the summary\n"
+	      "      --json-file FILE       the same JSON Lines into FILE, the text on stdout\n"
 	      "  -v, --verbose              expected, observed and the bytes of every case\n"
 	      "  -q, --quiet                only failures and the totals\n"
 	      "      --strict               SHOULD failures make the exit status 1 too\n"
@@ -118,6 +122,7 @@ struct cli {
 	struct cf_opts o;
 	struct cf_select sel;
 	bool json, verbose, quiet, strict, yes, list;
+	const char *json_file;
 };
 
 static int parse(int argc, char **argv, struct cli *c)
@@ -167,6 +172,7 @@ static int parse(int argc, char **argv, struct cli *c)
 			c->o.timeout_ms = (int)v;
 			break;
 		case OPT_JSON: c->json = true; break;
+		case OPT_JSON_FILE: c->json_file = optarg; break;
 		case 'v': c->verbose = true; break;
 		case 'q': c->quiet = true; break;
 		case OPT_STRICT: c->strict = true; break;
@@ -192,6 +198,8 @@ static int parse(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return usage_error(argv[optind], "one host only");
+	if (c->json && c->json_file)
+		return usage_error(NULL, "--json and --json-file cannot be used together");
 	if (c->verbose && c->quiet)
 		return usage_error(NULL, "-v and -q cannot be used together");
 	if (!c->list && !c->o.host)
@@ -202,8 +210,9 @@ static int parse(int argc, char **argv, struct cli *c)
 int main(int argc, char **argv)
 {
 	static struct cf_case cases[MAX_CASES];
-	static struct obuf outb;
+	static struct obuf outb, joutb;
 	struct obuf *out = &outb;
+	FILE *jf = NULL;
 	struct cli c;
 	struct cf_run run;
 	struct cf_report rep;
@@ -235,14 +244,24 @@ int main(int argc, char **argv)
 	fprintf(stderr, CF_PROG ": sending %zu cases of malformed and unusual RPC-over-RDMA "
 		"messages to %s, one at a time (the credit case: the grant + 2); the responder "
 		"may log errors and drop connections\n", nsel, target);
+	if (c.json_file && !(jf = fopen(c.json_file, "w"))) {
+		fprintf(stderr, CF_PROG ": %s: %s\n", c.json_file, strerror(errno));
+		return 3;
+	}
 	c.o.xid_base = (uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid() << 20;
 	c.o.xid_base &= 0xfff00000u;
 	if (cf_run_begin(&run, &c.o, &err) < 0) {
 		fprintf(stderr, CF_PROG ": %s\n", err.msg);
 		cf_run_end(&run);
+		if (jf)
+			fclose(jf);
 		return 3;
 	}
 	cf_report_init(&rep, out, c.json, c.verbose, c.quiet);
+	if (jf) {
+		ob_init(&joutb, jf);
+		rep.jout = &joutb;
+	}
 	cf_run_describe(&run, peer, sizeof(peer));
 	cf_report_header(&rep, target, cf_profile_name(run.t.prof), peer);
 	for (i = 0; i < n; i++) {
@@ -262,5 +281,9 @@ int main(int argc, char **argv)
 	}
 	cf_report_end(&rep);
 	cf_run_end(&run);
+	if (jf && fclose(jf)) {
+		fprintf(stderr, CF_PROG ": %s: %s\n", c.json_file, strerror(errno));
+		return 3;
+	}
 	return cf_report_status(&rep, c.strict);
 }

@@ -16,6 +16,7 @@ void cf_report_init(struct cf_report *r, struct obuf *out, bool json, bool verbo
 	memset(r, 0, sizeof(*r));
 	r->out = out;
 	r->json = json;
+	r->jout = json ? out : NULL;
 	r->verbose = verbose;
 	r->quiet = quiet;
 }
@@ -23,10 +24,10 @@ void cf_report_init(struct cf_report *r, struct obuf *out, bool json, bool verbo
 void cf_report_header(struct cf_report *r, const char *target, const char *profile,
 		      const char *peer)
 {
-	if (r->json) {
+	if (r->jout) {
 		struct json j;
 
-		json_init(&j, r->out);
+		json_init(&j, r->jout);
 		json_obj_begin(&j);
 		json_key(&j, "run");
 		json_obj_begin(&j);
@@ -35,8 +36,10 @@ void cf_report_header(struct cf_report *r, const char *target, const char *profi
 		json_kstr(&j, "peer", peer);
 		json_obj_end(&j);
 		json_obj_end(&j);
-		ob_putc(r->out, '\n');
-	} else {
+		ob_putc(r->jout, '\n');
+		ob_flush(r->jout);
+	}
+	if (!r->json) {
 		ob_puts(r->out, CF_PROG ": ");
 		ob_puts(r->out, target);
 		ob_puts(r->out, ", program ");
@@ -48,7 +51,7 @@ void cf_report_header(struct cf_report *r, const char *target, const char *profi
 	ob_flush(r->out);
 }
 
-static void json_case(struct cf_report *r, const struct cf_case *c, const struct cf_obs *o,
+static void json_case(struct obuf *out, const struct cf_case *c, const struct cf_obs *o,
 		      const struct cf_grade *g, const struct cf_msgrec *msgs, unsigned nmsgs,
 		      unsigned more, uint64_t ms)
 {
@@ -56,7 +59,7 @@ static void json_case(struct cf_report *r, const struct cf_case *c, const struct
 	char sec[48];
 	unsigned i;
 
-	json_init(&j, r->out);
+	json_init(&j, out);
 	json_obj_begin(&j);
 	json_kstr(&j, "case", c->name);
 	json_kstr(&j, "draft", cf_draft_name(c->draft));
@@ -102,7 +105,8 @@ static void json_case(struct cf_report *r, const struct cf_case *c, const struct
 	json_arr_end(&j);
 	json_ku64(&j, "more_messages", more);
 	json_obj_end(&j);
-	ob_putc(r->out, '\n');
+	ob_putc(out, '\n');
+	ob_flush(out);
 }
 
 static void hexline(struct obuf *out, const char *what, const struct cf_msgrec *m)
@@ -140,11 +144,10 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 		else
 			r->t.fail_should[c->draft]++;
 	}
-	if (r->json) {
-		json_case(r, c, o, g, msgs, nmsgs, more, ms);
-		ob_flush(r->out);
+	if (r->jout)
+		json_case(r->jout, c, o, g, msgs, nmsgs, more, ms);
+	if (r->json)
 		return;
-	}
 	if (r->quiet && g->result != CF_FAIL)
 		return;
 	if (!r->heading || r->cur_draft != c->draft) {
@@ -200,10 +203,10 @@ void cf_report_end(struct cf_report *r)
 		must += r->t.fail_must[d];
 		should += r->t.fail_should[d];
 	}
-	if (r->json) {
+	if (r->jout) {
 		struct json j;
 
-		json_init(&j, r->out);
+		json_init(&j, r->jout);
 		json_obj_begin(&j);
 		json_key(&j, "summary");
 		json_obj_begin(&j);
@@ -222,8 +225,10 @@ void cf_report_end(struct cf_report *r)
 		}
 		json_obj_end(&j);
 		json_obj_end(&j);
-		ob_putc(r->out, '\n');
-	} else {
+		ob_putc(r->jout, '\n');
+		ob_flush(r->jout);
+	}
+	if (!r->json) {
 		ob_putc(r->out, '\n');
 		for (d = CF_V1; d < CF_NDRAFTS; d++)
 			totals_line(r->out, cf_draft_name(d), r->t.n[d], r->t.fail_must[d],
