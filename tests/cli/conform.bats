@@ -217,6 +217,17 @@ usage_error() {     # $1 = text the message must contain
 	assert_line --regexp '^  PASS .*\[vers-3\]$'
 }
 
+@test "the real rpcrdma-conform has the same command line and cases" {
+	R=$BUILD/bin/rpcrdma-conform
+	[ -x "$R" ] || skip "$R is not built (it needs the transport)"
+	run diff <("$R" --help) <("$C" --help)
+	assert_success
+	run diff <("$R" --list --json) <("$C" --list --json)
+	assert_success
+	run "$R" 10.0.0.1
+	usage_error "needs --yes"
+}
+
 # ------------------------------------------------------------ help, man page, completion, docs agree
 
 man_options() {

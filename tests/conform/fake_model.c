@@ -180,17 +180,15 @@ static void callback(struct xprt *x, const struct rpcrdma_msg *m, const struct e
 	uint32_t i;
 	size_t n, hl;
 
-	x->cb_xid = a->xid;
+	/* the running count first, then the calls (docs/echo-ulb.md §1) */
+	n = echo_encode_reply(rb, sizeof(rb), a->xid, ECHO_PROC_CALLBACK, x->cb_ok, NULL, 0, NULL,
+			      NULL);
+	plain_reply(x, m->rdma_vers, a->xid, rb, n);
 	x->cb_vers = m->rdma_vers;
 	x->cb_count = a->count;
-	x->cb_done = x->cb_ok = 0;
+	x->cb_done = 0;
 	x->cb_len = a->len;
 	memcpy(x->cb_data, a->data, a->len);
-	if (!a->count) {
-		n = echo_encode_reply(rb, sizeof(rb), a->xid, ECHO_PROC_CALLBACK, 0, NULL, 0, NULL, NULL);
-		plain_reply(x, m->rdma_vers, a->xid, rb, n);
-		return;
-	}
 	for (i = 0; i < a->count; i++) {
 		uint32_t bx = next_bxid++;
 
@@ -213,20 +211,14 @@ int fake_model_backward_reply(struct xprt *x, uint32_t xid, const uint8_t *msg, 
 	struct rpc_msg_hdr h;
 	const uint8_t *d;
 	uint32_t dl;
-	uint8_t rb[64];
-	size_t n;
 
 	(void)xid;
 	if (x->cb_done >= x->cb_count)
 		return -1;
+	x->cb_done++;
 	if (!echo_decode_reply(msg, len, ECHO_PROC_ECHO, &h, &d, &dl, NULL) && dl == x->cb_len &&
 	    !memcmp(d, x->cb_data, dl))
 		x->cb_ok++;
-	if (++x->cb_done == x->cb_count) {
-		n = echo_encode_reply(rb, sizeof(rb), x->cb_xid, ECHO_PROC_CALLBACK, x->cb_ok, NULL, 0,
-				      NULL, NULL);
-		plain_reply(x, x->cb_vers, x->cb_xid, rb, n);
-	}
 	return 0;
 }
 

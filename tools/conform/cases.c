@@ -58,6 +58,9 @@ struct custom {
 	const char *allowed_why;
 };
 
+#define CHUNK_MISMATCH_WHY "V1 §8.1.1: a responder that takes the mismatch for a " \
+	"DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)"
+
 static const struct custom customs[] = {
 	/* ---- Version One ---- */
 	{ "reply-grant-nonzero", CF_V1, "§4.3.1", CF_MUST,
@@ -82,10 +85,12 @@ static const struct custom customs[] = {
 	  "excess or return an RPC layer error" },
 	{ "read-chunk-longer", CF_V1, "§4.4.4.1", CF_SHOULD,
 	  "a read chunk longer than the byte count left in the Payload stream: GARBAGE_ARGS (§5.5.2)",
-	  CF_K_CHUNK_LONG, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS), 0, NULL },
+	  CF_K_CHUNK_LONG, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
+	  M(CF_R_ERR_BADHEADER), CHUNK_MISMATCH_WHY },
 	{ "read-chunk-shorter", CF_V1, "§4.4.4.1", CF_SHOULD,
 	  "a read chunk shorter than the byte count left in the Payload stream: GARBAGE_ARGS (§5.5.2)",
-	  CF_K_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS), 0, NULL },
+	  CF_K_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
+	  M(CF_R_ERR_BADHEADER), CHUNK_MISMATCH_WHY },
 	{ "read-chunk-roundup", CF_V1, "§4.4.5.1", CF_MUST,
 	  "a read chunk of odd length sent without XDR round-up is accepted (the responder pads it)",
 	  CF_K_CHUNK_ROUNDUP, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_REPLY), 0, NULL },

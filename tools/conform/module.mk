@@ -72,3 +72,20 @@ $(CONFORM_FAKE_BIN): tools/conform/main.c $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN
 		$(wildcard tests/conform/*.h) $(CODEC_A) | $(BUILD)/conform/.dir
 	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
 		$(CODEC_A)
+
+# the runner over the real transport and the fake verbs, against an ECHO
+# responder of the same transport in the same loop (once the transport is in)
+ifeq ($(CONFORM_XPRT_READY),$(words $(CONFORM_XPRT_FNS)))
+CONFORM_XPRT_TEST_SRCS = tests/conform/test_conform_xprt.c tests/conform/xprt_echo.c \
+	$(CONFORM_RUN) $(CONFORM_TEST_SRCS) $(FAKE_VERBS_SRCS)
+CHECK_DEPS += $(BUILD)/unit/test_conform_xprt $(BUILD)/asan/test_conform_xprt
+$(BUILD)/unit/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
+		$(wildcard tests/conform/*.h) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -o $@ \
+		$(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
+$(BUILD)/asan/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
+		$(wildcard tests/conform/*.h) $(UNIT_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -Ilibcodec/src \
+		-o $@ $(filter-out $(XPRT_SRCS),$(CONFORM_XPRT_TEST_SRCS)) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_SRCS) \
+		$(CODEC_SRCS) $(XPRT_LIBS)
+endif

@@ -326,7 +326,8 @@ int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o)
 	uint8_t rpc[64], buf[128];
 	size_t n;
 
-	r->probe_xid = cf_xid(r);
+	/* probes have xids of their own: base + 0x80000 + n */
+	r->probe_xid = r->o->xid_base + 0x80000u + (r->nprobes++ & 0x7ffffu);
 	r->probe_pending = true;
 	r->probe_answered = false;
 	n = cf_target_null(&r->t, r->probe_xid, rpc, sizeof(rpc));
@@ -334,8 +335,8 @@ int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o)
 	return cf_send(r, c, "probe", buf, n, o);
 }
 
-static bool wait_until(struct cf_run *r, bool (*done)(const struct cf_run *, unsigned),
-		       unsigned want, int64_t deadline)
+bool cf_wait(struct cf_run *r, bool (*done)(const struct cf_run *, unsigned), unsigned want,
+	     int64_t deadline)
 {
 	for (;;) {
 		int64_t left;
@@ -363,12 +364,12 @@ static bool probe_done(const struct cf_run *r, unsigned want)
 
 bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline)
 {
-	return wait_until(r, answers_done, want, deadline);
+	return cf_wait(r, answers_done, want, deadline);
 }
 
 bool cf_wait_probe(struct cf_run *r, int64_t deadline)
 {
-	return wait_until(r, probe_done, 0, deadline);
+	return cf_wait(r, probe_done, 0, deadline);
 }
 
 /* Bring a connection up and send its first probe (warm-up: the grant, and
@@ -528,8 +529,11 @@ void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		return;
 	n = cf_vector_bytes(c->vec, xid, buf, sizeof(buf), &rx);
 	cf_case_xid(r, xid);
-	if (rx != xid)
+	if (rx != xid) {
 		cf_case_xid(r, rx);
+		if (rx - r->o->xid_base < 0x80000u && rx >= r->next_xid)
+			r->next_xid = rx + 1;   /* no later case takes it */
+	}
 	cf_one_message(r, k, o, buf, n);
 }
 

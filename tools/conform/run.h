@@ -29,6 +29,10 @@ struct cf_opts {
 	const struct cf_select *sel;
 	const struct xprt_verbs *verbs;     /* NULL: rdma-core */
 	int debug;
+	/* tests: called with the loop before the first connect (a listener
+	 * in the same process, xprt_listen_opts) */
+	void (*on_loop)(struct xprt_loop *l, void *arg);
+	void *on_loop_arg;
 };
 
 struct cf_run;
@@ -60,7 +64,8 @@ struct cf_run {
 	struct cf_conn v1, v2, fresh, check;
 	enum cf_v2_state v2_state;
 	uint32_t v2_low, v2_high;          /* from an ERR_VERS to a V2 call */
-	uint32_t next_xid;
+	uint32_t next_xid;              /* cases: xid_base + n */
+	uint32_t nprobes;               /* probes: xid_base + 0x80000 + n */
 	unsigned gens;
 	bool gone;                          /* the listener went away */
 	char gone_why[300];
@@ -115,6 +120,9 @@ int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o);
  * connection went, or the deadline; returns true when answered */
 bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline);
 bool cf_wait_probe(struct cf_run *r, int64_t deadline);
+/* run the loop until done(r, want), the connection goes or the deadline */
+bool cf_wait(struct cf_run *r, bool (*done)(const struct cf_run *, unsigned), unsigned want,
+	     int64_t deadline);
 void cf_case_xid(struct cf_run *r, uint32_t xid);
 /* after the case's exchange: disconnects, probes, the listener; fills o */
 void cf_finish(struct cf_run *r, struct cf_conn *c, struct cf_obs *o, bool probe);

@@ -521,7 +521,7 @@ static void xid_hook(struct cf_run *r, struct xprt_req *req)
 	uint8_t rpc[64], buf[128];
 	size_t n;
 
-	if (!k || r->ncase_xid >= 2)
+	if (!k || r->ncase_xid != 1)
 		return;
 	/* a forward call with the very xid of the outstanding backward one */
 	n = cf_target_null(&r->t, req->xid, rpc, sizeof(rpc));
@@ -530,42 +530,69 @@ static void xid_hook(struct cf_run *r, struct xprt_req *req)
 	cf_send(r, k, "case", buf, n, NULL);
 }
 
+/* The count a CALLBACK reply carries, -1 without one */
+static long callback_count(struct cf_run *r, uint32_t xid)
+{
+	struct rpcrdma_msg m;
+	struct rpc_msg_hdr rh;
+	const uint8_t *b;
+	size_t blen;
+	uint32_t wv, count;
+
+	b = cf_answer_for(r, xid, &blen);
+	if (!b || cf_decode_answer(b, blen, &m, &wv) != RPCRDMA_ACCEPT ||
+	    echo_decode_reply(rpcrdma_payload(&m), m.payload_len, ECHO_PROC_CALLBACK, &rh, NULL,
+			      NULL, &count) < 0)
+		return -1;
+	return count;
+}
+
+static bool backward_done(const struct cf_run *r, unsigned want)
+{
+	return r->nanswers >= want && r->backward_seen;
+}
+
+/* ECHO CALLBACK(1) answers with the server's running count of identical
+ * backward replies, then calls us back once; CALLBACK(0) then tells
+ * whether our reply was matched (docs/echo-ulb.md §1) */
 static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 {
 	struct cf_conn *k = cf_conn_for(r, c, o);
 	uint8_t rpc[128], buf[256], data[16];
-	uint32_t xid = cf_xid(r), wv, count = 0;
+	uint32_t xid = cf_xid(r), x0 = cf_xid(r);
+	bool spaces = c->kind == CF_K_BIDI_XID_SPACES;
 	struct rpcrdma_msg m;
-	struct rpc_msg_hdr rh;
 	const uint8_t *b;
 	size_t n, blen;
+	long r0, r1;
 
 	if (!k)
 		return;
 	cf_pattern(data, sizeof(data), xid);
 	n = cf_target_callback(&r->t, xid, 1, data, sizeof(data), rpc, sizeof(rpc));
 	n = cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	if (c->kind == CF_K_BIDI_XID_SPACES)
+	if (spaces)
 		r->on_backward = xid_hook;
 	cf_case_xid(r, xid);
 	o->sent_has_xid = o->sent_has_vers = true;
 	o->sent_vers = k->vers;
 	if (cf_send(r, k, "case", buf, n, o) == 0)
-		cf_wait_answers(r, c->kind == CF_K_BIDI_XID_SPACES ? 2 : 1,
-				cf_now_ms() + r->o->timeout_ms);
+		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
 	r->on_backward = NULL;
+	/* our reply to the backward call has gone: ask for the count */
+	n = cf_target_callback(&r->t, x0, 0, NULL, 0, rpc, sizeof(rpc));
+	n = cf_build(k, x0, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
+	cf_case_xid(r, x0);
+	if (!r->disconnected && cf_send(r, k, "case", buf, n, o) == 0)
+		cf_wait(r, backward_done, spaces ? 3 : 2, cf_now_ms() + r->o->timeout_ms);
 	cf_finish(r, k, o, true);
-	if (!answer(o, &m, &wv))
-		return;
-	b = cf_answer_for(r, xid, &blen);       /* CALLBACK's own reply */
-	if (!b || cf_decode_answer(b, blen, &m, &wv) != RPCRDMA_ACCEPT ||
-	    echo_decode_reply(rpcrdma_payload(&m), m.payload_len, ECHO_PROC_CALLBACK, &rh, NULL,
-			      NULL, &count) < 0)
-		count = 0;
+	r0 = callback_count(r, xid);
+	r1 = callback_count(r, x0);
+	if (r0 < 0 || r1 < 0)
+		return;                 /* graded on the answer (or its absence) */
 	b = cf_backward_call(r, &blen);
 	if (!b) {
-		cf_fault(o, CF_SHOULD, "BIDI §5.1", "no backward call came (CALLBACK count 1 "
-			 "answered %u)", count);
+		cf_fault(o, CF_SHOULD, "BIDI §5.1", "no backward call came for CALLBACK(1)");
 		return;
 	}
 	if (c->kind == CF_K_BIDI_CALL_FORM) {
@@ -581,12 +608,12 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 			cf_fault(o, CF_MUST, "BIDI §5.1", "the backward call's msg_type is not CALL");
 		return;
 	}
-	if (r->nanswers < 2)
+	if (r->ncase_xid < 3 || !cf_answer_for(r, r->case_xid[1], &blen))
 		cf_fault(o, CF_SHOULD, "BIDI §2.4.1", "the forward call with the backward call's "
 			 "xid 0x%08x was not answered", r->backward_xid);
-	else if (count != 1)
-		cf_fault(o, CF_SHOULD, "BIDI §2.4.1", "the backward reply went unmatched "
-			 "(CALLBACK counted %u of 1)", count);
+	else if (r1 != r0 + 1)
+		cf_fault(o, CF_SHOULD, "BIDI §2.4.1", "the backward reply went unmatched (the "
+			 "running count went from %ld to %ld)", r0, r1);
 }
 
 /* BIDI §5.3: a backward-direction reply (to no call) with a write chunk */

@@ -69,6 +69,8 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	if (!r->loop)
 		return -1;
 	cf_run_init_handlers(r);
+	if (o->on_loop)
+		o->on_loop(r->loop, o->on_loop_arg);
 	if (cf_conn_open(r, &r->v1, 1, err) < 0)
 		return -1;
 	memset(&obs, 0, sizeof(obs));
