@@ -182,8 +182,8 @@ while IFS= read -r line; do
     [[ -n $x ]] || continue
     n=$((n + 1))
     "$D" -r "$pcap" --xid "$x" --json > "$out/cap-$c.json" 2>/dev/null
-    ours=$(grep -c "\"src\":\"198.18.0.2" "$out/cap-$c.json")
-    theirs=$(grep "\"src\":\"198.18.0.1" "$out/cap-$c.json")
+    ours=$(grep -c "\"src\":\"198.18.0.2\"" "$out/cap-$c.json")
+    theirs=$(grep "\"src\":\"198.18.0.1\"" "$out/cap-$c.json")
     errs=$(grep -c '"proc":4' <<<"$theirs")
     code=$(grep -o '"error":{"code":[0-9]*' <<<"$theirs" | head -1 | grep -o '[0-9]*$')
     msgs=$(grep -c . <<<"$theirs")
