@@ -10,6 +10,7 @@
  * at byte 36) is kept for --stats: RFC 8797's connection parameters.
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 #define MAD_HDR 24u
@@ -34,52 +35,62 @@ static bool rdma_cm_sid(uint64_t sid)
 }
 
 /* up to 8 bytes of private data at off, when the MAD holds them */
-static uint8_t take_pd(const uint8_t *mad, uint32_t len, uint32_t off,
-		       uint8_t out[8])
+static uint8_t take_pd(const struct cap_cur *mad, uint32_t off, uint8_t out[8])
 {
+	struct cap_cur pd = cur_rest(mad);
 	uint32_t n;
 
-	if (off >= len)
+	if (!cur_skip(&pd, off))
 		return 0;
-	n = len - off < 8 ? len - off : 8;
-	memcpy(out, mad + off, n);
+	n = cur_left(&pd) < 8 ? cur_left(&pd) : 8;
+	memcpy(out, cur_ptr(&pd), n);
 	return (uint8_t)n;
 }
 
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
-		const uint8_t *mad, uint32_t len)
+		const struct cap_cur *mad)
 {
-	if (len < MAD_HDR + 40 || mad[1] != MGMT_CLASS_CM)
+	uint8_t mclass;
+	uint16_t attr;
+	uint32_t comm_id, remote_id, qpn;
+	uint64_t sid;
+
+	/* the fields every attribute here needs are in the first 64 bytes */
+	if (!cur_has(mad, MAD_HDR + 40) || !cur_peek8(mad, 1, &mclass) ||
+	    mclass != MGMT_CLASS_CM || !cur_peek16(mad, 16, &attr) ||
+	    !cur_peek32(mad, MAD_HDR, &comm_id) ||
+	    !cur_peek32(mad, MAD_HDR + 4, &remote_id))
 		return;
-	uint16_t attr = cap_be16(mad + 16);
 	if (attr == CM_ATTR_REQ) {
+		if (!cur_peek24(mad, CM_REQ_QPN, &qpn) ||
+		    !cur_peek64(mad, CM_REQ_SID, &sid))
+			return;
 		struct cap_cm_req *r = &st->cm[st->cm_next];
 		st->cm_next = (st->cm_next + 1) % CAP_CM_PENDING;
 		r->used = true;
 		r->family = a->family;
 		memcpy(r->src, a->src, 16);
 		memcpy(r->dst, a->dst, 16);
-		r->comm_id = cap_be32(mad + MAD_HDR);
-		r->qpn = cap_be24(mad + CM_REQ_QPN);
-		r->pd_len = take_pd(mad, len, CM_REQ_PD +
-				    (rdma_cm_sid(cap_be64(mad + CM_REQ_SID)) ?
-				     CMA_HDR_LEN : 0), r->pd);
+		r->comm_id = comm_id;
+		r->qpn = qpn;
+		r->pd_len = take_pd(mad, CM_REQ_PD +
+				    (rdma_cm_sid(sid) ? CMA_HDR_LEN : 0), r->pd);
 		return;
 	}
 	if (attr == CM_ATTR_DREQ) {
 		/* the connection ends: its packets to the DREQ's receiver
 		 * went to the Remote QPN */
 		int dir;
-		struct cap_conv *c = cap_conv_find_ib(st, a, cap_be24(mad + CM_DREQ_QPN),
-						      &dir);
+		if (!cur_peek24(mad, CM_DREQ_QPN, &qpn))
+			return;
+		struct cap_conv *c = cap_conv_find_ib(st, a, qpn, &dir);
 		if (c)
 			cap_conv_close(st, c);
 		return;
 	}
-	if (attr != CM_ATTR_REP)
+	if (attr != CM_ATTR_REP || !cur_peek24(mad, CM_REP_QPN, &qpn))
 		return;
-	uint32_t remote_id = cap_be32(mad + MAD_HDR + 4);
 	for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
 		struct cap_cm_req *r = &st->cm[i];
 		if (!r->used || r->comm_id != remote_id || r->family != a->family ||
@@ -88,10 +99,9 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		struct cap_addr req = *a;     /* requester -> responder */
 		memcpy(req.src, r->src, 16);
 		memcpy(req.dst, r->dst, 16);
-		struct cap_conv *c = cap_conv_cm(st, f, t, &req, r->qpn,
-						 cap_be24(mad + CM_REP_QPN));
+		struct cap_conv *c = cap_conv_cm(st, f, t, &req, r->qpn, qpn);
 		uint8_t pd[8];
-		uint8_t n = take_pd(mad, len, CM_REP_PD, pd);
+		uint8_t n = take_pd(mad, CM_REP_PD, pd);
 		cap_stats_private(&c->stats, 0, r->pd, r->pd_len);
 		cap_stats_private(&c->stats, 1, pd, n);
 		r->used = false;

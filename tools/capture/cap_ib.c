@@ -7,6 +7,7 @@
  * 0xff, variant IP/UDP/GRH/BTH fields masked to ones).
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 enum {
@@ -47,9 +48,10 @@ static void mask_v6(uint8_t *h)
 /* The ICRC over one contiguous copy: the variant fields masked to ones,
  * and for RoCE 8 bytes of ones in place of the LRH */
 static bool icrc_ok(struct cap_state *st, enum cap_transport t,
-		    const uint8_t *hdr, uint32_t hdr_len, const uint8_t *p,
-		    uint32_t len)
+		    const struct cap_cur *hv, const struct cap_cur *pv)
 {
+	const uint8_t *hdr = cur_ptr(hv), *p = cur_ptr(pv);
+	uint32_t hdr_len = cur_left(hv), len = cur_left(pv);
 	uint8_t *h = st->crcbuf;
 	uint32_t pre = t == CAP_T_IB ? 0 : 8;
 
@@ -171,15 +173,15 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 
 static void rdma_write(struct cap_state *st, const struct cap_frame *f,
 		       struct cap_conv *c, int dir, unsigned op, uint32_t psn,
-		       const uint8_t *ext, const uint8_t *p, uint32_t n)
+		       const struct cap_cur *ext, const uint8_t *p, uint32_t n)
 {
 	struct cap_dir *d = &c->d[dir];
 
 	if (op == OP_WRITE_FIRST || op == OP_WRITE_ONLY ||
 	    op == OP_WRITE_ONLY_IMM) {
 		d->wactive = true;
-		d->wva = cap_be64(ext);
-		d->wrkey = cap_be32(ext + 8);
+		if (!cur_peek64(ext, 0, &d->wva) || !cur_peek32(ext, 8, &d->wrkey))
+			return;            /* RETH (VA, R_Key, DMA length) */
 		d->woff = 0;
 	} else if (!d->wactive || psn != d->wnext_psn) {
 		d->wactive = false;
@@ -195,7 +197,7 @@ static void rdma_write(struct cap_state *st, const struct cap_frame *f,
 
 static void read_request(struct cap_state *st, const struct cap_frame *f,
 			 struct cap_conv *c, int dir, uint32_t psn,
-			 const uint8_t *reth)
+			 const struct cap_cur *reth)
 {
 	struct cap_rdreq *r = NULL, *rd = cap_dir_rdreqs(st, c, dir);
 
@@ -213,18 +215,22 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 	}
 	r->used = true;
 	r->psn = psn;
-	r->va = cap_be64(reth);
-	r->rkey = cap_be32(reth + 8);
-	r->len = cap_be32(reth + 12);
+	(void)cur_peek64(reth, 0, &r->va);
+	(void)cur_peek32(reth, 8, &r->rkey);
+	(void)cur_peek32(reth, 12, &r->len);
 	r->frame = f->num;
 }
 
 enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			   enum cap_transport t, const struct cap_addr *a,
-			   const uint8_t *hdr, uint32_t hdr_len,
-			   const uint8_t *p, uint32_t len)
+			   const struct cap_cur *hdr, struct cap_cur *pkt)
 {
-	if (len < BTH_LEN) {
+	uint32_t len = cur_left(pkt), dqp, psn;
+	uint8_t op8, b1;
+
+	if (!cur_peek8(pkt, 0, &op8) || !cur_peek8(pkt, 1, &b1) ||
+	    !cur_peek24(pkt, 5, &dqp) || !cur_peek24(pkt, 9, &psn) ||
+	    !cur_has(pkt, BTH_LEN)) {
 		st->stats.frames_truncated++;
 		if (f->len < f->wire_len)
 			cap_frame_error(st, f, "BTH cut by the snapshot length "
@@ -235,17 +241,16 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 				 BTH_LEN, len);
 		return CAP_TRUNCATED;
 	}
-	unsigned op = p[0];
-	unsigned pad = (p[1] >> 4) & 3;
-	uint32_t dqp = cap_be24(p + 5);
-	uint32_t psn = cap_be24(p + 9);
+	unsigned op = op8;
+	unsigned pad = (b1 >> 4) & 3;
 	bool snapped = f->len < f->wire_len;
 	bool rc = op >> 5 == 0 && op <= OP_SEND_ONLY_INV && op != OP_RESV15;
 	bool cm = op == OP_UD_SEND_ONLY && dqp == 1;
 	uint32_t ext_n = rc ? ext_len[op] : cm ? 8u : 0u;
 	uint32_t need = BTH_LEN + ext_n + 4;
-	uint32_t wire = len + (f->wire_len - f->len);  /* BTH on, on the wire */
-	if (len < BTH_LEN + ext_n || wire < need + pad) {
+	/* BTH on, on the wire (the reader keeps wire_len >= len) */
+	uint64_t wire = (uint64_t)len + (f->wire_len - f->len);
+	if (!cur_has(pkt, BTH_LEN + ext_n) || wire < need + pad) {
 		st->stats.frames_truncated++;
 		if (snapped) {
 			cap_frame_error(st, f, "%s headers cut by the snapshot "
@@ -259,7 +264,7 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_TRUNCATED;
 	}
 	st->stats.frames_rdma++;
-	if (!snapped && !icrc_ok(st, t, hdr, hdr_len, p, len)) {
+	if (!snapped && !icrc_ok(st, t, hdr, pkt)) {
 		int cd;
 		struct cap_conv *cc = cap_conv_find_ib(st, a, dqp, &cd);
 		if (cc)
@@ -270,9 +275,17 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			 "ICRC mismatch: packet corrupt, not delivered");
 		return CAP_INVALID;        /* a receiver drops it */
 	}
+	/* after the BTH: the extended headers, the payload, pad, ICRC */
+	struct cap_cur body = cur_rest(pkt);
+	(void)cur_skip(&body, BTH_LEN);
+	struct cap_cur ext;
+	(void)cur_sub(&body, ext_n, &ext);
+	uint64_t n_wire = wire - need - pad;
+	bool partial = cur_left(&body) < n_wire;   /* only when snapped */
+	cur_limit(&body, n_wire < UINT32_MAX ? (uint32_t)n_wire : UINT32_MAX);
 	if (cm) {
 		if (!snapped)
-			cap_cm_mad(st, f, t, a, p + BTH_LEN + 8, len - need - pad);
+			cap_cm_mad(st, f, t, a, &body);
 		return CAP_OK;
 	}
 	if (!rc)
@@ -285,14 +298,8 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	struct cap_conv *c = cap_conv_ib(st, f, t, a, dqp, !acks, &dir);
 	if (!c)
 		return CAP_NOT_OURS;
-	const uint8_t *ext = p + BTH_LEN;
-	const uint8_t *pl = ext + ext_len[op];
-	uint32_t n = wire - need - pad;
-	bool partial = false;
-	if (snapped && len - BTH_LEN - ext_len[op] < n) {
-		n = len - BTH_LEN - ext_len[op];
-		partial = true;
-	}
+	const uint8_t *pl = cur_ptr(&body);
+	uint32_t n = cur_left(&body);
 	struct cap_dir *d = &c->d[dir];
 
 	/* requests share one PSN sequence per direction: a PSN seen before
@@ -303,7 +310,7 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		st->stats.total.retrans++;
 		/* its responses come again: keep the request known */
 		if (op == OP_READ_REQ)
-			read_request(st, f, c, dir, psn, p + BTH_LEN);
+			read_request(st, f, c, dir, psn, &ext);
 		return CAP_OK;
 	}
 	switch (op) {
@@ -325,10 +332,10 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		break;
 	case OP_WRITE_FIRST: case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
 	case OP_WRITE_LAST_IMM: case OP_WRITE_ONLY: case OP_WRITE_ONLY_IMM:
-		rdma_write(st, f, c, dir, op, psn, ext, pl, n);
+		rdma_write(st, f, c, dir, op, psn, &ext, pl, n);
 		break;
 	case OP_READ_REQ:
-		read_request(st, f, c, dir, psn, ext);
+		read_request(st, f, c, dir, psn, &ext);
 		break;
 	case OP_READ_RESP_FIRST: case OP_READ_RESP_MIDDLE:
 	case OP_READ_RESP_LAST: case OP_READ_RESP_ONLY:

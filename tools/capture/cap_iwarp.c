@@ -7,6 +7,7 @@
  * RDMA Write, Read Request, Read Response, Terminate (RFC 5040 4, 5).
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 enum cap_mpa_state { MPA_START = 0, MPA_FULL, MPA_BAD };
@@ -35,11 +36,14 @@ static bool ddp_plausible(const uint8_t *u)
 
 bool cap_iwarp_plausible(const uint8_t *p, uint32_t len)
 {
-	if (len >= MPA_KEY_LEN && (!memcmp(p, key_req, MPA_KEY_LEN) ||
-				   !memcmp(p, key_rep, MPA_KEY_LEN)))
+	struct cap_cur c = cur_make(p, len);
+	uint16_t ulpdu_len;
+
+	if (cur_has(&c, MPA_KEY_LEN) && (!memcmp(p, key_req, MPA_KEY_LEN) ||
+					 !memcmp(p, key_rep, MPA_KEY_LEN)))
 		return true;
-	return len >= 2 + DDP_TAGGED_HDR && cap_be16(p) >= DDP_TAGGED_HDR &&
-	       ddp_plausible(p + 2);
+	return cur_has(&c, 2 + DDP_TAGGED_HDR) && cur_peek16(&c, 0, &ulpdu_len) &&
+	       ulpdu_len >= DDP_TAGGED_HDR && ddp_plausible(p + 2);
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -72,30 +76,40 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *u, uint32_t n)
 {
-	if (n < 2 || !ddp_plausible(u)) {
+	struct cap_cur h = cur_make(u, n), body;
+	uint8_t ctrl, rdmap;
+
+	if (!cur_peek8(&h, 0, &ctrl) || !cur_peek8(&h, 1, &rdmap) ||
+	    !ddp_plausible(u)) {
 		cap_frame_error(st, f, "DDP/RDMAP header with an unknown version");
 		return;
 	}
-	bool tagged = u[0] & 0x80, last = u[0] & 0x40;
-	unsigned op = u[1] & 0x0f;
+	bool tagged = ctrl & 0x80, last = ctrl & 0x40;
+	unsigned op = rdmap & 0x0f;
 	uint32_t hl = tagged ? DDP_TAGGED_HDR : DDP_UNTAGGED_HDR;
-	if (n < hl) {
+	body = h;
+	if (!cur_skip(&body, hl)) {
 		cap_frame_error(st, f, "DDP header cut short (need %u bytes, have %u)",
 				hl, n);
 		return;
 	}
-	const uint8_t *p = u + hl;
-	uint32_t pl = n - hl;
+	const uint8_t *p = cur_ptr(&body);
+	uint32_t pl = cur_left(&body);
 	if (tagged) {
-		uint32_t stag = cap_be32(u + 2);
-		uint64_t to = cap_be64(u + 6);
+		uint32_t stag;
+		uint64_t to;
+		(void)cur_peek32(&h, 2, &stag);
+		(void)cur_peek64(&h, 6, &to);
 		if (op == RDMAP_WRITE)
 			cap_chunks_data(st, f, c, CAP_OP_WRITE, stag, to, p, pl);
 		else if (op == RDMAP_READ_RESP)
 			read_response(st, f, c, dir, stag, to, last, p, pl);
 		return;
 	}
-	uint32_t qn = cap_be32(u + 6), msn = cap_be32(u + 10), mo = cap_be32(u + 14);
+	uint32_t qn, msn, mo;
+	(void)cur_peek32(&h, 6, &qn);
+	(void)cur_peek32(&h, 10, &msn);
+	(void)cur_peek32(&h, 14, &mo);
 	switch (op) {
 	case RDMAP_SEND: case RDMAP_SEND_INV: case RDMAP_SEND_SE:
 	case RDMAP_SEND_SE_INV:
@@ -105,16 +119,17 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 			cap_reasm_ddp_send(st, f, c, dir, msn, mo, last, p, pl);
 		break;
 	case RDMAP_READ_REQ:
-		if (qn == 1 && pl >= 28 && cap_dir_rdreqs(st, c, dir)) {
+		/* RFC 5040 4.4: sink STag, TO, length, source STag, TO */
+		if (qn == 1 && cur_has(&body, 28) && cap_dir_rdreqs(st, c, dir)) {
 			struct cap_dir *d = &c->d[dir];
 			struct cap_rdreq *r = &d->rd[d->rd_next];
 			d->rd_next = (d->rd_next + 1) % CAP_RDREQ_MAX;
 			r->used = true;
-			r->sink_stag = cap_be32(p);
-			r->sink_to = cap_be64(p + 4);
-			r->len = cap_be32(p + 12);
-			r->rkey = cap_be32(p + 16);
-			r->va = cap_be64(p + 20);
+			(void)cur_peek32(&body, 0, &r->sink_stag);
+			(void)cur_peek64(&body, 4, &r->sink_to);
+			(void)cur_peek32(&body, 12, &r->len);
+			(void)cur_peek32(&body, 16, &r->rkey);
+			(void)cur_peek64(&body, 20, &r->va);
 			r->frame = f->num;
 		}
 		break;
@@ -296,8 +311,10 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			if ((req || rep) && n < MPA_HS_LEN)
 				return done;               /* wait for more */
 			if (req || rep) {
-				uint32_t pd = cap_be16(b + 18);
-				if (n < MPA_HS_LEN + pd)
+				struct cap_cur hs = cur_make(b, n);
+				uint16_t pd;
+				(void)cur_peek16(&hs, 18, &pd);
+				if (!cur_has(&hs, MPA_HS_LEN + (uint32_t)pd))
 					return done;
 				handshake(c, dir, b, pd, req);
 				c->started = req || c->started;

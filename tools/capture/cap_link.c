@@ -6,6 +6,7 @@
  * ibdump writes) and raw InfiniBand (DLT_INFINIBAND 247: the LRH first).
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 #define DLT_EN10MB_ 1
@@ -41,73 +42,75 @@ static enum cap_res short_frame(struct cap_state *st,
 
 static enum cap_res ether(struct cap_state *st, const struct cap_frame *f)
 {
-	const uint8_t *p = f->p;
-	uint32_t len = f->len;
+	struct cap_cur c = cur_make(f->p, f->len);
+	uint16_t etype;
 
-	if (len < 14)
-		return short_frame(st, f, "Ethernet header", 14, len);
-	uint16_t etype = cap_be16(p + 12);
-	p += 14;
-	len -= 14;
+	if (!cur_skip(&c, 12) || !cur_be16(&c, &etype))
+		return short_frame(st, f, "Ethernet header", 14, f->len);
 	/* 802.1Q (0x8100), 802.1ad (0x88a8) and the old QinQ 0x9100 */
 	for (int tags = 0; etype == 0x8100 || etype == 0x88a8 || etype == 0x9100;
 	     tags++) {
+		uint32_t left = cur_left(&c);
 		if (tags == 4)
 			return CAP_NOT_OURS;
-		if (len < 4)
-			return short_frame(st, f, "VLAN tag", 4, len);
-		etype = cap_be16(p + 2);
-		p += 4;
-		len -= 4;
+		if (!cur_skip(&c, 2) || !cur_be16(&c, &etype))
+			return short_frame(st, f, "VLAN tag", 4, left);
 	}
-	return cap_net_ether(st, f, etype, p, len);
+	return cap_net_ether(st, f, etype, &c);
 }
 
 static enum cap_res sll(struct cap_state *st, const struct cap_frame *f)
 {
-	if (f->len < 16)
+	struct cap_cur c = cur_make(f->p, f->len);
+	uint16_t etype;
+
+	if (!cur_peek16(&c, 14, &etype) || !cur_skip(&c, 16))
 		return short_frame(st, f, "Linux cooked header", 16, f->len);
-	return cap_net_ether(st, f, cap_be16(f->p + 14), f->p + 16, f->len - 16);
+	return cap_net_ether(st, f, etype, &c);
 }
 
 static enum cap_res sll2(struct cap_state *st, const struct cap_frame *f)
 {
-	if (f->len < 20)
+	struct cap_cur c = cur_make(f->p, f->len);
+	uint16_t etype;
+
+	if (!cur_peek16(&c, 0, &etype) || !cur_skip(&c, 20))
 		return short_frame(st, f, "Linux cooked v2 header", 20, f->len);
-	return cap_net_ether(st, f, cap_be16(f->p), f->p + 20, f->len - 20);
+	return cap_net_ether(st, f, etype, &c);
 }
 
 /* Native InfiniBand from the LRH (IBTA 7.7) */
 static enum cap_res ib_lrh(struct cap_state *st, const struct cap_frame *f,
-			   const uint8_t *p, uint32_t len)
+			   struct cap_cur *c)
 {
 	struct cap_addr a = { .family = CAP_AF_LID };
+	const uint8_t *lrh;
+	uint16_t w;
 
-	if (len < 8)
-		return short_frame(st, f, "LRH", 8, len);
-	unsigned lnh = p[1] & 3;
-	uint32_t pktlen = (cap_be16(p + 4) & 0x7ff) * 4u;  /* LRH..ICRC */
-	memcpy(a.dst, p + 2, 2);
-	memcpy(a.src, p + 6, 2);
+	if (!cur_peek16(c, 4, &w) || !cur_has(c, 8))
+		return short_frame(st, f, "LRH", 8, cur_left(c));
+	lrh = cur_ptr(c);
+	unsigned lnh = lrh[1] & 3;
+	uint32_t pktlen = (w & 0x7ffu) * 4u;       /* LRH..ICRC */
+	memcpy(a.dst, lrh + 2, 2);
+	memcpy(a.src, lrh + 6, 2);
 	if (lnh < 2)
 		return CAP_NOT_OURS;       /* raw packets: not IBA transport */
 	/* The VCRC follows the packet (IBTA 7.8.2); a packet whose VCRC is
 	 * wrong is dropped by the next hop. */
-	if (len >= pktlen + 2) {
-		uint16_t got = cap_crc16_vcrc(p, pktlen);
-		uint16_t le = (uint16_t)(p[pktlen] | p[pktlen + 1] << 8);
-		if (!cap_crc_verdict(le == got || cap_be16(p + pktlen) == got,
-				     p + pktlen, 2)) {
+	uint16_t vcrc;
+	if (cur_peek16(c, pktlen, &vcrc)) {
+		uint16_t got = cap_crc16_vcrc(lrh, pktlen);
+		uint16_t le = (uint16_t)(vcrc >> 8 | vcrc << 8);
+		if (!cap_crc_verdict(le == got || vcrc == got, lrh + pktlen, 2)) {
 			st->stats.total.crc_fail++;
 			cap_lint(st, f->num, "crc-error", "IBTA 7.8.2",
 				 "VCRC 0x%04x, computed 0x%04x: packet corrupt, "
 				 "not delivered", le, got);
 			return CAP_INVALID;
 		}
-		len = pktlen;
-	} else if (len >= pktlen) {
-		len = pktlen;              /* no VCRC captured */
 	}
+	cur_limit(c, pktlen);              /* without the VCRC, if captured */
 	uint32_t hl = lnh == 3 ? 48 : 8;
 	if (pktlen < hl) {
 		/* a receiver's link layer drops it; nothing above may see a
@@ -118,48 +121,50 @@ static enum cap_res ib_lrh(struct cap_state *st, const struct cap_frame *f,
 			 pktlen, lnh == 3 ? "LRH and GRH" : "LRH", hl);
 		return CAP_TRUNCATED;
 	}
+	struct cap_cur hdr;
+	uint32_t left = cur_left(c);
+	if (!cur_sub(c, hl, &hdr))
+		return short_frame(st, f, lnh == 3 ? "GRH" : "LRH", hl, left);
 	if (lnh == 3) {
-		if (len < 8 + 40)
-			return short_frame(st, f, "GRH", 48, len);
 		a.family = CAP_AF_INET6;
-		memcpy(a.src, p + 8 + 8, 16);
-		memcpy(a.dst, p + 8 + 24, 16);
-		hl = 48;
+		memcpy(a.src, hdr.p + 8 + 8, 16);
+		memcpy(a.dst, hdr.p + 8 + 24, 16);
 	}
-	return cap_ib_packet(st, f, CAP_T_IB, &a, p, hl, p + hl, len - hl);
+	return cap_ib_packet(st, f, CAP_T_IB, &a, &hdr, c);
 }
 
 static enum cap_res erf_record(struct cap_state *st, const struct cap_frame *f)
 {
-	const uint8_t *p = f->p;
-	uint32_t len = f->len;
+	struct cap_cur c = cur_make(f->p, f->len);
+	uint8_t type, more;
 
-	if (len < ERF_HDR_LEN)
-		return short_frame(st, f, "ERF record header", ERF_HDR_LEN, len);
-	uint8_t type = p[8];
-	uint32_t hl = ERF_HDR_LEN;
+	if (!cur_peek8(&c, 8, &type) || !cur_skip(&c, ERF_HDR_LEN))
+		return short_frame(st, f, "ERF record header", ERF_HDR_LEN, f->len);
 	/* extension headers: 8 bytes each while the type's top bit chains */
-	for (uint8_t more = type & 0x80; more; ) {
-		if (len < hl + 8)
-			return short_frame(st, f, "ERF extension header", hl + 8, len);
-		more = p[hl] & 0x80;
-		hl += 8;
+	for (more = type & 0x80; more; more &= 0x80) {
+		uint32_t left = cur_left(&c);
+		if (!cur_peek8(&c, 0, &more) || !cur_skip(&c, 8))
+			return short_frame(st, f, "ERF extension header", 8, left);
 	}
 	type &= 0x7f;
 	if (type != ERF_TYPE_INFINIBAND && type != ERF_TYPE_INFINIBAND_LINK)
 		return CAP_NOT_OURS;
-	return ib_lrh(st, f, p + hl, len - hl);
+	return ib_lrh(st, f, &c);
 }
 
 enum cap_res cap_link_frame(struct cap_state *st, int dlt,
 			    const struct cap_frame *f)
 {
+	struct cap_cur c;
+
 	switch (dlt) {
 	case DLT_EN10MB_: return ether(st, f);
 	case DLT_LINUX_SLL_: return sll(st, f);
 	case DLT_LINUX_SLL2_: return sll2(st, f);
 	case DLT_ERF_: return erf_record(st, f);
-	case DLT_INFINIBAND_: return ib_lrh(st, f, f->p, f->len);
+	case DLT_INFINIBAND_:
+		c = cur_make(f->p, f->len);
+		return ib_lrh(st, f, &c);
 	}
 	return CAP_NOT_OURS;
 }

@@ -6,6 +6,7 @@
  * (annex A16).
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 #define ETH_IPV4 0x0800
@@ -44,118 +45,141 @@ static enum cap_res bad(struct cap_state *st, const struct cap_frame *f,
 	return CAP_INVALID;
 }
 
-/* UDP or TCP above IP; `ip` .. `l4` is the IP header */
+/* UDP or TCP above IP; `ip` is the IP header (and options), `c` what
+ * follows it */
 static enum cap_res l4(struct cap_state *st, const struct cap_frame *f,
-		       struct cap_addr *a, unsigned proto, const uint8_t *ip,
-		       const uint8_t *p, uint32_t len)
+		       struct cap_addr *a, unsigned proto,
+		       const struct cap_cur *ip, struct cap_cur *c)
 {
 	if (proto == IPPROTO_UDP_) {
-		if (len < 8)
-			return cut(st, f, "UDP header", 8, len);
-		a->sport = cap_be16(p);
-		a->dport = cap_be16(p + 2);
+		uint16_t ulen;
+		struct cap_cur hdr;
+		if (!cur_peek16(c, 4, &ulen) || !cur_has(c, 8))
+			return cut(st, f, "UDP header", 8, cur_left(c));
+		(void)cur_peek16(c, 0, &a->sport);
+		(void)cur_peek16(c, 2, &a->dport);
 		if (a->dport != st->o->roce_port)
 			return CAP_NOT_OURS;
-		uint32_t ulen = cap_be16(p + 4);
 		if (ulen < 8)
 			return bad(st, f, "UDP length below 8");
-		if (ulen < len)
-			len = ulen;            /* Ethernet padding */
-		else if (ulen > len && short_packet(st, f, "UDP", ulen, len))
+		if (ulen < cur_left(c))
+			cur_limit(c, ulen);    /* Ethernet padding */
+		else if (ulen > cur_left(c) &&
+			 short_packet(st, f, "UDP", ulen, cur_left(c)))
 			return CAP_TRUNCATED;
-		return cap_ib_packet(st, f, CAP_T_ROCEV2, a, ip,
-				     (uint32_t)(p - ip) + 8, p + 8, len - 8);
+		/* the ICRC covers the IP and UDP headers: one view of both */
+		hdr = cur_make(ip->p, ip->len + 8);
+		(void)cur_skip(c, 8);
+		return cap_ib_packet(st, f, CAP_T_ROCEV2, a, &hdr, c);
 	}
 	if (proto == IPPROTO_TCP_)
-		return cap_tcp_segment(st, f, a, p, len);
+		return cap_tcp_segment(st, f, a, c);
 	return CAP_NOT_OURS;
 }
 
 static enum cap_res ipv4(struct cap_state *st, const struct cap_frame *f,
-			 const uint8_t *p, uint32_t len)
+			 struct cap_cur *c)
 {
 	struct cap_addr a = { .family = CAP_AF_INET };
+	struct cap_cur ip;
+	uint8_t vhl, proto;
+	uint16_t tot, frag;
 
-	if (len < 20)
-		return cut(st, f, "IPv4 header", 20, len);
-	if (p[0] >> 4 != 4)
+	if (!cur_peek8(c, 0, &vhl) || !cur_peek16(c, 2, &tot) ||
+	    !cur_peek16(c, 6, &frag) || !cur_peek8(c, 9, &proto) ||
+	    !cur_has(c, 20))
+		return cut(st, f, "IPv4 header", 20, cur_left(c));
+	if (vhl >> 4 != 4)
 		return bad(st, f, "IPv4 header with version not 4");
-	uint32_t hl = (p[0] & 15) * 4u;
-	uint32_t tot = cap_be16(p + 2);
+	uint32_t hl = (vhl & 15) * 4u;
 	if (hl < 20 || tot < hl)
 		return bad(st, f, "IPv4 header length invalid");
-	if (len < hl)
-		return cut(st, f, "IPv4 options", hl, len);
-	if ((cap_be16(p + 6) & 0x3fff) != 0)
+	if (!cur_has(c, hl))
+		return cut(st, f, "IPv4 options", hl, cur_left(c));
+	if ((frag & 0x3fff) != 0)
 		return CAP_NOT_OURS;           /* fragment */
-	if (tot < len)
-		len = tot;                     /* Ethernet padding */
-	else if (tot > len && short_packet(st, f, "IPv4 total", tot, len))
+	if (tot < cur_left(c))
+		cur_limit(c, tot);             /* Ethernet padding */
+	else if (tot > cur_left(c) &&
+		 short_packet(st, f, "IPv4 total", tot, cur_left(c)))
 		return CAP_TRUNCATED;
-	memcpy(a.src, p + 12, 4);
-	memcpy(a.dst, p + 16, 4);
-	return l4(st, f, &a, p[9], p, p + hl, len - hl);
+	memcpy(a.src, cur_ptr(c) + 12, 4);
+	memcpy(a.dst, cur_ptr(c) + 16, 4);
+	(void)cur_sub(c, hl, &ip);
+	return l4(st, f, &a, proto, &ip, c);
 }
 
 static enum cap_res ipv6(struct cap_state *st, const struct cap_frame *f,
-			 const uint8_t *p, uint32_t len)
+			 struct cap_cur *c)
 {
 	struct cap_addr a = { .family = CAP_AF_INET6 };
+	struct cap_cur ip;
+	uint8_t v, nh;
+	uint16_t plen;
 
-	if (len < 40)
-		return cut(st, f, "IPv6 header", 40, len);
-	if (p[0] >> 4 != 6)
+	if (!cur_peek8(c, 0, &v) || !cur_peek16(c, 4, &plen) ||
+	    !cur_peek8(c, 6, &nh) || !cur_has(c, 40))
+		return cut(st, f, "IPv6 header", 40, cur_left(c));
+	if (v >> 4 != 6)
 		return bad(st, f, "IPv6 header with version not 6");
-	uint32_t plen = cap_be16(p + 4);
-	if (40 + plen < len)
-		len = 40 + plen;
-	else if (40 + plen > len && short_packet(st, f, "IPv6 payload", 40 + plen, len))
+	if (40u + plen < cur_left(c))
+		cur_limit(c, 40u + plen);
+	else if (40u + plen > cur_left(c) &&
+		 short_packet(st, f, "IPv6 payload", 40u + plen, cur_left(c)))
 		return CAP_TRUNCATED;
-	memcpy(a.src, p + 8, 16);
-	memcpy(a.dst, p + 24, 16);
-	unsigned nh = p[6];
+	memcpy(a.src, cur_ptr(c) + 8, 16);
+	memcpy(a.dst, cur_ptr(c) + 24, 16);
+	const uint8_t *start = cur_ptr(c);
+	(void)cur_skip(c, 40);
 	uint32_t off = 40;
 	/* hop-by-hop, routing, destination options */
 	for (int i = 0; i < 8 && (nh == 0 || nh == 43 || nh == 60); i++) {
-		if (len < off + 8)
-			return cut(st, f, "IPv6 extension header", off + 8, len);
-		uint32_t el = (p[off + 1] + 1u) * 8u;
-		nh = p[off];
+		uint8_t next, units;
+		if (!cur_peek8(c, 0, &next) || !cur_peek8(c, 1, &units) ||
+		    !cur_has(c, 8))
+			return cut(st, f, "IPv6 extension header", off + 8,
+				   off + cur_left(c));
+		uint32_t el = (units + 1u) * 8u;
+		if (!cur_skip(c, el))
+			return cut(st, f, "IPv6 extension header", off + el,
+				   off + cur_left(c));
+		nh = next;
 		off += el;
-		if (len < off)
-			return cut(st, f, "IPv6 extension header", off, len);
 	}
 	/* The RoCEv2 ICRC covers the fixed header and the UDP header only. */
 	if (off != 40 && nh == IPPROTO_UDP_)
 		return CAP_NOT_OURS;
-	return l4(st, f, &a, nh, p, p + off, len - off);
+	ip = cur_make(start, off);
+	return l4(st, f, &a, nh, &ip, c);
 }
 
 /* RoCEv1: a GRH, then the BTH */
 static enum cap_res rocev1(struct cap_state *st, const struct cap_frame *f,
-			   const uint8_t *p, uint32_t len)
+			   struct cap_cur *c)
 {
 	struct cap_addr a = { .family = CAP_AF_INET6 };
+	struct cap_cur grh;
+	uint8_t nh;
+	uint16_t plen;
 
-	if (len < 40)
-		return cut(st, f, "GRH", 40, len);
-	if (p[6] != 0x1b)
+	if (!cur_peek8(c, 6, &nh) || !cur_peek16(c, 4, &plen) || !cur_has(c, 40))
+		return cut(st, f, "GRH", 40, cur_left(c));
+	if (nh != 0x1b)
 		return CAP_NOT_OURS;           /* next header is not the BTH */
-	uint32_t plen = cap_be16(p + 4);
-	if (40 + plen < len)
-		len = 40 + plen;
-	memcpy(a.src, p + 8, 16);
-	memcpy(a.dst, p + 24, 16);
-	return cap_ib_packet(st, f, CAP_T_ROCEV1, &a, p, 40, p + 40, len - 40);
+	cur_limit(c, 40u + plen);
+	memcpy(a.src, cur_ptr(c) + 8, 16);
+	memcpy(a.dst, cur_ptr(c) + 24, 16);
+	(void)cur_sub(c, 40, &grh);
+	return cap_ib_packet(st, f, CAP_T_ROCEV1, &a, &grh, c);
 }
 
 enum cap_res cap_net_ether(struct cap_state *st, const struct cap_frame *f,
-			   uint16_t etype, const uint8_t *p, uint32_t len)
+			   uint16_t etype, struct cap_cur *c)
 {
 	switch (etype) {
-	case ETH_IPV4: return ipv4(st, f, p, len);
-	case ETH_IPV6: return ipv6(st, f, p, len);
-	case ETH_ROCEV1: return rocev1(st, f, p, len);
+	case ETH_IPV4: return ipv4(st, f, c);
+	case ETH_IPV6: return ipv6(st, f, c);
+	case ETH_ROCEV1: return rocev1(st, f, c);
 	}
 	return CAP_NOT_OURS;
 }

@@ -288,7 +288,7 @@ struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 /* cap_cm.c */
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
-		const uint8_t *mad, uint32_t len);
+		const struct cap_cur *mad);
 void cap_cm_reset(struct cap_state *st);
 bool cap_conv_init(struct cap_state *st);
 void cap_conv_close_all(struct cap_state *st);

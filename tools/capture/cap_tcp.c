@@ -13,6 +13,7 @@
  * A connection is followed only once it looks like MPA (RFC 5044 7.1, 6).
  */
 #include <string.h>
+#include "cap_cur.h"
 #include "cap_state.h"
 
 #define TH_FIN 0x01
@@ -217,25 +218,25 @@ static void stream_bytes(struct cap_state *st, const struct cap_frame *f,
 }
 
 enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
-			     const struct cap_addr *a0, const uint8_t *tcp,
-			     uint32_t len)
+			     const struct cap_addr *a0, struct cap_cur *tcp)
 {
 	struct cap_addr a = *a0;
+	uint32_t seq, ack;
+	uint8_t off, flags;
 	int dir;
 
-	if (len < 20) {
+	if (!cur_peek16(tcp, 0, &a.sport) || !cur_peek16(tcp, 2, &a.dport) ||
+	    !cur_peek32(tcp, 4, &seq) || !cur_peek32(tcp, 8, &ack) ||
+	    !cur_peek8(tcp, 12, &off) || !cur_peek8(tcp, 13, &flags) ||
+	    !cur_has(tcp, 20)) {
 		st->stats.frames_truncated++;
 		return CAP_TRUNCATED;
 	}
-	uint32_t hl = (tcp[12] >> 4) * 4u;
-	if (hl < 20 || hl > len)
+	uint32_t hl = (off >> 4) * 4u;
+	if (hl < 20 || !cur_skip(tcp, hl))
 		return CAP_TRUNCATED;
-	a.sport = cap_be16(tcp);
-	a.dport = cap_be16(tcp + 2);
-	uint32_t seq = cap_be32(tcp + 4);
-	unsigned flags = tcp[13];
-	const uint8_t *p = tcp + hl;
-	uint32_t n = len - hl;
+	const uint8_t *p = cur_ptr(tcp);
+	uint32_t n = cur_left(tcp);
 	bool snapped = f->len < f->wire_len;
 
 	struct cap_conv *c = cap_conv_tcp(st, f, &a, &dir, false);
@@ -255,7 +256,7 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 		return CAP_OK;
 	}
 	if (flags & TH_ACK) {
-		peer_acked(st, f, c, 1 - dir, cap_be32(tcp + 8));
+		peer_acked(st, f, c, 1 - dir, ack);
 		if (!c->used)
 			return CAP_OK;
 	}

@@ -120,21 +120,22 @@ struct cap_conv;
 enum cap_res cap_link_frame(struct cap_state *st, int dlt,
 			    const struct cap_frame *f);
 
+/* Every layer reads through a checked cursor (cap_cur.h) */
+struct cap_cur;
+
 /* cap_net.c: from the ethertype on */
 enum cap_res cap_net_ether(struct cap_state *st, const struct cap_frame *f,
-			   uint16_t etype, const uint8_t *p, uint32_t len);
+			   uint16_t etype, struct cap_cur *c);
 
-/* cap_ib.c: BTH and what follows; `icrc_hdr` .. `p` is the ICRC-covered
- * prefix (IP+UDP for RoCEv2, GRH for RoCEv1, LRH[+GRH] for IB). */
+/* cap_ib.c: the BTH and what follows (`pkt`); `hdr` the ICRC-covered
+ * headers before it (IP+UDP for RoCEv2, GRH for RoCEv1, LRH[+GRH] for IB) */
 enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			   enum cap_transport t, const struct cap_addr *a,
-			   const uint8_t *hdr, uint32_t hdr_len,
-			   const uint8_t *p, uint32_t len);
+			   const struct cap_cur *hdr, struct cap_cur *pkt);
 
 /* cap_tcp.c: one TCP segment of a possible iWARP stream */
 enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
-			     const struct cap_addr *a, const uint8_t *tcp,
-			     uint32_t len);
+			     const struct cap_addr *a, struct cap_cur *tcp);
 
 /* cap_iwarp.c: MPA stream bytes of one direction, in order */
 struct cap_conv;
