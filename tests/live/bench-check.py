@@ -8,7 +8,7 @@
 # the tables name was taken on the cable (the capture decoded by
 # rpcrdma-decode --json), the capture passes rpcrdma-decode --check, the
 # plot was written.  Never a speed.
-#   bench-check.py DIR PORT RUN...   (runs in order; the captured ones first)
+#   bench-check.py DIR RUN...   (runs in order; the captured ones first)
 import json
 import os
 import sys
@@ -47,7 +47,7 @@ def f2(v, d=2):
 
 
 def main():
-    d, port, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    d, runs = sys.argv[1], sys.argv[2:]
     captured = [r for r in runs if r != "all"]
     txt, js, srv = {}, {}, {}
     for r in runs:
@@ -159,8 +159,10 @@ def main():
            "RDMA bytes (%s)" % ", ".join(lines))
 
     # paths on the cable: the capture's ECHO calls and replies per connection
+    # (a connection with an ECHO-program message is one of ours: RoCE has
+    # queue pairs where TCP has ports)
     bad, seen_txt = [], []
-    msgs = []
+    convs = {}
     try:
         with open(os.path.join(d, "capture.jsonl")) as f:
             for ln in f:
@@ -168,17 +170,15 @@ def main():
                     m = json.loads(ln)
                 except ValueError:
                     continue
-                # iWARP: the TCP port apart from the address (src_port, dst_port)
-                if str(m.get("src_port")) == port or str(m.get("dst_port")) == port:
-                    msgs.append(m)
+                convs.setdefault(m.get("conversation"), []).append(m)
     except OSError as e:
         bad.append("no decoded capture: %s" % e)
-    convs = {}
-    for m in msgs:
-        convs.setdefault(m.get("conversation"), []).append(m)
+    convs = {k: v for k, v in convs.items()
+             if any((m.get("rpc") or {}).get("prog") == ECHO_PROG for m in v)}
     order = sorted(convs, key=lambda k: min(m.get("frame", 0) for m in convs[k]))
     if not bad and len(order) != len(captured):
-        bad.append("%d connections in the capture, %d captured runs" % (len(order), len(captured)))
+        bad.append("%d ECHO connections in the capture, %d captured runs"
+                   % (len(order), len(captured)))
     for r, conv in zip(captured, order):
         j = js[r]
         if isinstance(j, Exception):

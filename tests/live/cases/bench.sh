@@ -45,7 +45,8 @@ rxe) filter="udp port 4791" ;;
 esac
 tcpdump -i veth0 -U -w "$cap" "$filter" 2> "$out/tcpdump.err" &
 dump_pid=$!
-"$bin/rpcrdma-echo" -s -a "$A" -p "$port" --json > "$out/server.jsonl" 2> "$out/server.err" &
+# line-buffered: rpcrdma-echo --json does not flush its lines to a file itself
+stdbuf -oL "$bin/rpcrdma-echo" -s -a "$A" -p "$port" --json > "$out/server.jsonl" 2> "$out/server.err" &
 srv_pid=$!
 for _ in $(seq 100); do
     grep -q '"listening"' "$out/server.jsonl" 2>/dev/null && break
@@ -62,7 +63,7 @@ run() {
     local name=$1 rc=0 before
     shift
     before=$(grep -c '"disconnect"' "$out/server.jsonl")
-    timeout 120 "$bin/rpcrdma-bench" -p "$port" --out_json_file "$out/$name.json" "$@" "$A" \
+    timeout 120 "$bin/rpcrdma-bench" -p "$port" --timeout 15000 --out_json_file "$out/$name.json" "$@" "$A" \
         > "$out/$name.txt" 2> "$out/$name.err" || rc=$?
     echo "$name: rpcrdma-bench $* $A: exit $rc" >> "$out/runs.log"
     ((rc == 0)) || failed_runs+=" $name (exit $rc: $(tail -1 "$out/$name.err"))"
@@ -99,4 +100,4 @@ echo "decode exit $?" >> "$out/runs.log"
 "$bin/rpcrdma-decode" -r "$cap" --check > "$out/check.txt" 2>&1
 echo "check exit $?" >> "$out/runs.log"
 cp "$cap" "$out/" 2>/dev/null
-python3 "$here/bench-check.py" "$out" "$port" inline read pos0 write reply all
+python3 "$here/bench-check.py" "$out" inline read pos0 write reply all
