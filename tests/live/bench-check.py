@@ -199,7 +199,7 @@ def main():
         for m in convs[conv]:
             if m.get("direction") != "reply" or m.get("xid") not in echo_xids:
                 continue
-            if m.get("proc_name") == "RDMA_NOMSG":
+            if m.get("proc_name") in ("RDMA_NOMSG", "RDMA2_NOMSG"):
                 replies.add("reply")
             elif any(w for w in (m.get("writes") or [])):
                 replies.add("write")

@@ -375,6 +375,13 @@ static int measure(struct bench_ctx *b, unsigned depth)
 
 			b->size = o->sizes[i];
 			fill_pattern(b->pattern, b->size);
+			if (o->chunk == XPRT_CHUNK_INLINE && !o->null_proc && lat &&
+			    res->info.inline_send &&
+			    (size_t)b->size + RPC_HDR_MAX > res->info.inline_send)
+				fprintf(stderr, BENCH_PROG ": --chunk inline: an ECHO of %u bytes "
+					"may be over the server's inline receive size (%u bytes); "
+					"the server may drop the connection\n", b->size,
+					res->info.inline_send);
 			if (pass(b, "warm-up", 1, 1, false, false) != 0)
 				return interrupted ? 0 : -1;
 			if (pass(b, lat ? "latency" : "throughput", d, target, true, true) != 0 &&
