@@ -55,3 +55,18 @@ $(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/u
 		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
 
 -include tests/transport/module.mk
+
+# unit tests of the capture pipeline (tests/capunit): TCP reassembly, MPA
+# framing, PSN windows, buffer budgets, the cursor, CRCs, time stamps;
+# linked with every tools/capture source, plain and under ASan+UBSan
+CAPUNIT_SRCS := $(sort $(wildcard tests/capunit/test_*.c))
+CAPUNIT_COMMON := $(filter-out $(CAPUNIT_SRCS),$(wildcard tests/capunit/*.c)) tests/unit/tap.c
+CAPUNIT_LIBSRCS = $(CODEC_SRCS) $(TOOLS_COMMON_SRCS) $(sort $(wildcard tools/capture/*.c))
+CAPUNIT_BINS := $(patsubst tests/capunit/%.c,$(BUILD)/capunit/%,$(CAPUNIT_SRCS))
+CAPUNIT_ASAN := $(patsubst tests/capunit/%.c,$(BUILD)/capunit-asan/%,$(CAPUNIT_SRCS))
+CHECK_DEPS += $(CAPUNIT_BINS) $(CAPUNIT_ASAN)
+CAPUNIT_FLAGS = $(TOOLS_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itests/capunit
+$(BUILD)/capunit/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit/.dir
+	$(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz
+$(BUILD)/capunit-asan/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit-asan/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz

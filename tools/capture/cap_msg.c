@@ -414,10 +414,9 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		if (m->action == RPCRDMA_ACCEPT && m->rdma_proc != RDMA_ERROR &&
 		    !k->untracked)
 			cap_chunks_check_reply(st, f, k, m);
-		int64_t us = (f->ts_sec - k->ts_sec) * 1000000 +
-			     ((int64_t)f->ts_usec - k->ts_usec);
 		x.have_latency = true;
-		x.latency_us = us > 0 ? (uint64_t)us : 0;
+		x.latency_us = cap_elapsed_us(k->ts_sec, k->ts_usec, f->ts_sec,
+					      f->ts_usec);
 		if (k->have_rpc)
 			cap_stats_latency(st, k->prog, k->vers, k->proc,
 					  x.latency_us);

@@ -291,7 +291,11 @@ static bool packet_block(struct rd *r, uint32_t type, const uint8_t *b,
 	int64_t sec = 0;
 	uint32_t usec = 0;
 	if (have_ts) {
-		sec = (int64_t)(ts / i->units) + i->offset;
+		/* seconds since 1970 as int64, whatever the block and
+		 * if_tsoffset say (no signed overflow) */
+		__int128 s = (__int128)(ts / i->units) + i->offset;
+		sec = s > INT64_MAX ? INT64_MAX : s < INT64_MIN ? INT64_MIN :
+		      (int64_t)s;
 		usec = (uint32_t)((unsigned __int128)(ts % i->units) * 1000000u / i->units);
 	}
 	return deliver(r, i->dlt, sec, usec, b + hl, caplen, orig);

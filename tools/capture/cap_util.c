@@ -43,6 +43,27 @@ void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 	}
 }
 
+/* Microseconds from (s0, us0) to (s1, us1); 0 when the second is not
+ * later, UINT64_MAX past 2^64 us: time stamps come from the capture, any
+ * int64 (pcapng if_tsoffset), so nothing may overflow */
+uint64_t cap_elapsed_us(int64_t s0, uint32_t us0, int64_t s1, uint32_t us1)
+{
+	int64_t ds;
+	uint64_t us;
+
+	if (__builtin_sub_overflow(s1, s0, &ds))
+		return s1 > s0 ? UINT64_MAX : 0;
+	if (ds < 0 || (ds == 0 && us1 <= us0))
+		return 0;
+	if (__builtin_mul_overflow((uint64_t)ds, 1000000u, &us))
+		return UINT64_MAX;
+	/* us1 - us0 may be negative (and either above 999999 when corrupt) */
+	if (us1 >= us0)
+		return __builtin_add_overflow(us, (uint64_t)(us1 - us0), &us) ?
+		       UINT64_MAX : us;
+	return us >= us0 - us1 ? us - (us0 - us1) : 0;
+}
+
 void *cap_budget_alloc(struct cap_state *st, size_t n)
 {
 	if (n > CAP_MAX_BUFFERED - st->buffered) {
@@ -68,8 +89,12 @@ bool cap_budget_grow(struct cap_state *st, uint8_t **buf, uint32_t *cap,
 
 	if (need <= *cap)
 		return true;
+	if (need > CAP_MAX_BUFFERED || !ncap) {
+		st->lost.budget++;
+		return false;              /* more than the whole budget */
+	}
 	while (ncap < need)
-		ncap *= 2;
+		ncap = ncap > CAP_MAX_BUFFERED / 2 ? CAP_MAX_BUFFERED : ncap * 2;
 	uint8_t *nb = cap_budget_alloc(st, ncap);
 	if (!nb)
 		return false;

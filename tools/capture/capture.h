@@ -192,6 +192,7 @@ static inline uint64_t cap_be64(const uint8_t *p)
 }
 void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 		   uint16_t port, bool with_port);
+uint64_t cap_elapsed_us(int64_t s0, uint32_t us0, int64_t s1, uint32_t us1);
 void *cap_budget_alloc(struct cap_state *st, size_t n);
 void cap_budget_free(struct cap_state *st, void *p, size_t n);
 bool cap_budget_grow(struct cap_state *st, uint8_t **buf, uint32_t *cap,
