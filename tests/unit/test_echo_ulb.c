@@ -167,6 +167,9 @@ static void decode_calls(void)
 	static const uint8_t proc9[] = { CALL_HDR(5, 9) };
 	static const uint8_t null_args[] = { CALL_HDR(5, 0), W(0) };
 	static const uint8_t echo_long[] = { CALL_HDR(5, 1), W(9), W(0) };
+	/* 5 data bytes without their pad (a read chunk's, V1 §4.4.5.1), and 6 */
+	static const uint8_t echo_nopad[] = { CALL_HDR(5, 1), W(5), 'h', 'e', 'l', 'l', 'o' };
+	static const uint8_t echo_6[] = { CALL_HDR(5, 1), W(5), 'h', 'e', 'l', 'l', 'o', 0 };
 	static const uint8_t cb_many[] = { CALL_HDR(5, 2), W(65), W(0) };
 	static const uint8_t reply[] = { REPLY_OK(5) };
 	/* AUTH_SYS credential of 8 bytes is skipped */
@@ -188,6 +191,10 @@ static void decode_calls(void)
 		  "NULL with an argument word" },
 		{ echo_long, sizeof(echo_long), false, ECHO_CALL_GARBAGE_ARGS,
 		  "ECHO length 9 with 4 bytes" },
+		{ echo_nopad, sizeof(echo_nopad), false, ECHO_CALL_OK,
+		  "ECHO 5 bytes without the pad" },
+		{ echo_6, sizeof(echo_6), false, ECHO_CALL_GARBAGE_ARGS,
+		  "ECHO 5 bytes and 1 pad byte" },
 		{ cb_many, sizeof(cb_many), false, ECHO_CALL_GARBAGE_ARGS,
 		  "CALLBACK count 65 (bound 64)" },
 		{ reply, sizeof(reply), false, ECHO_CALL_NOT_RPC, "a reply" },

@@ -176,7 +176,8 @@ size_t echo_reply_ddp_max(enum echo_proc proc, uint32_t len)
 
 /* -------- the responder's side -------- */
 
-/* opaque<max> at msg[off..len): exactly to the end of the message */
+/* opaque<max> at msg[off..len): exactly to the end of the message, the
+ * pad optional (a read chunk may come without its round-up, V1 §4.4.5.1) */
 static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 		       uint32_t max, struct echo_args *a)
 {
@@ -185,7 +186,7 @@ static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 	if (len - off < 4)
 		return false;
 	n = be32(msg + off);
-	if (n > max || len - off - 4 != roundup4(n))
+	if (n > max || (len - off - 4 != n && len - off - 4 != roundup4(n)))
 		return false;
 	a->data = msg + off + 4;
 	a->len = n;
@@ -242,7 +243,7 @@ const char *echo_call_status_name(enum echo_call_status s)
 {
 	static const char *const names[] = {
 		"ok", "not-rpc", "rpc-mismatch", "prog-unavail",
-		"prog-mismatch", "proc-unavail", "garbage-args",
+		"prog-mismatch", "proc-unavail", "garbage-args", "system-err",
 	};
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
@@ -287,6 +288,7 @@ size_t echo_encode_error(uint8_t *buf, size_t cap, uint32_t xid,
 		[ECHO_CALL_PROG_MISMATCH] = RPC_PROG_MISMATCH,
 		[ECHO_CALL_PROC_UNAVAIL] = RPC_PROC_UNAVAIL,
 		[ECHO_CALL_GARBAGE_ARGS] = RPC_GARBAGE_ARGS,
+		[ECHO_CALL_SYSTEM_ERR] = RPC_SYSTEM_ERR,
 	};
 	size_t n;
 
@@ -305,6 +307,7 @@ size_t echo_encode_error(uint8_t *buf, size_t cap, uint32_t xid,
 	case ECHO_CALL_PROG_UNAVAIL:
 	case ECHO_CALL_PROC_UNAVAIL:
 	case ECHO_CALL_GARBAGE_ARGS:
+	case ECHO_CALL_SYSTEM_ERR:
 	case ECHO_CALL_PROG_MISMATCH:
 		n = rpc_encode_accepted_reply(buf, cap, xid, accept_stat[s]);
 		if (!n || s != ECHO_CALL_PROG_MISMATCH)

@@ -8,10 +8,11 @@
  *   program ECHO_PROG (RPC_PROG_RPCRDMA_ECHO, user-defined range), version 1
  *     0 NULL      void            -> void
  *     1 ECHO      opaque data<>   -> opaque data<>   (DDP-eligible both ways)
- *     2 CALLBACK  {uint32 count; opaque data<>} -> uint32 ok
- *                 the server makes `count` backward-direction ECHO calls
- *                 with `data` on the calling connection, then replies with
- *                 how many came back identical
+ *     2 CALLBACK  {uint32 count; opaque data<>} -> uint32 identical
+ *                 the server replies with how many of its backward ECHO
+ *                 calls on this connection have so far come back identical,
+ *                 then makes `count` more with `data` on it (a later
+ *                 CALLBACK with count 0 tells how those went)
  *   Backward direction: the same program and version; the client answers
  *   NULL and ECHO (backward messages never carry chunks: BIDI §4.2).
  */
@@ -77,6 +78,7 @@ enum echo_call_status {
 	ECHO_CALL_PROG_MISMATCH,   /* ECHO_PROG, another version */
 	ECHO_CALL_PROC_UNAVAIL,    /* unknown procedure */
 	ECHO_CALL_GARBAGE_ARGS,    /* arguments do not decode or break a bound */
+	ECHO_CALL_SYSTEM_ERR,      /* the responder lacks the resources */
 };
 
 struct echo_args {

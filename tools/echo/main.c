@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * main.c - rpcrdma-echo's command line (man/rpcrdma-echo.1, SYNOPSIS and
+ * OPTIONS): rping's letters where they mean the same (-s -a -p -C -S -v -V
+ * -d), -c as the count; every option checked into struct echo_opts, then
+ * the client (client.c) or the server (server.c).  Usage errors print
+ * "rpcrdma-echo: ..." and a hint, and exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "cliopt.h"
+#include "echo.h"
+#include "rpc_names.h"
+
+#ifndef RPCRDMA_TOOLS_VERSION
+#define RPCRDMA_TOOLS_VERSION "0.1.0"
+#endif
+
+#define DEFAULT_SIZE 64u
+#define DEFAULT_TIMEOUT_MS 10000
+#define INLINE_MIN 1024u               /* V1 §4.3.2; RFC 8797 sizes are */
+#define INLINE_MAX (256u * 1024)       /* 1 KiB .. 256 KiB */
+#define CREDITS_MAX 1024u
+
+enum {
+	OPT_JSON = 256, OPT_CHUNK, OPT_VERSIONS, OPT_CREDITS, OPT_INLINE,
+	OPT_BACKWARD, OPT_NULL, OPT_PROGRAM, OPT_PROG_VERS, OPT_TIMEOUT,
+	OPT_POLL, OPT_NO_PD, OPT_RINV, OPT_MISBEHAVE, OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "server", no_argument, NULL, 's' },
+	{ "addr", required_argument, NULL, 'a' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "depth", required_argument, NULL, 't' },
+	{ "chunk", required_argument, NULL, OPT_CHUNK },
+	{ "backward", required_argument, NULL, OPT_BACKWARD },
+	{ "null", no_argument, NULL, OPT_NULL },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ "program-version", required_argument, NULL, OPT_PROG_VERS },
+	{ "versions", required_argument, NULL, OPT_VERSIONS },
+	{ "credits", required_argument, NULL, OPT_CREDITS },
+	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
+	{ "no-private-data", no_argument, NULL, OPT_NO_PD },
+	{ "remote-invalidate", no_argument, NULL, OPT_RINV },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "poll", no_argument, NULL, OPT_POLL },
+	{ "misbehave", required_argument, NULL, OPT_MISBEHAVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " PROG " [options] HOST          (client)\n"
+	      "       " PROG " -s [options]            (server)\n"
+	      "Client and server of the ECHO program over RPC-over-RDMA (Versions One\n"
+	      "and Two, bi-directional): every byte sent comes back and is checked.\n"
+	      "\n"
+	      "Connection:\n"
+	      "  -s, --server               serve (default: be the client of HOST)\n"
+	      "  -a, --addr ADDR            client: the server (instead of HOST);\n"
+	      "                             server: the address to bind (default: all)\n"
+	      "  -p, --port PORT            port (default 20049)\n"
+	      "  -4, -6                     IPv4 or IPv6 only\n"
+	      "      --versions 1|2|1,2     RPC-over-RDMA versions spoken (default 1,2;\n"
+	      "                             a client with 2 starts with it)\n"
+	      "      --credits N            server: credits granted; client: credits\n"
+	      "                             requested and backward credits granted\n"
+	      "                             (1 to 1024, default 32)\n"
+	      "      --inline-threshold BYTES\n"
+	      "                             inline send and receive size announced\n"
+	      "                             (1024 to 262144, default: the version's)\n"
+	      "      --no-private-data      send no RFC 8797 connection private data\n"
+	      "      --remote-invalidate    announce that Send With Invalidate is accepted\n"
+	      "      --timeout MS           connect and per-call timeout (default 10000)\n"
+	      "      --poll                 busy-poll the completion queues\n"
+	      "\n"
+	      "Client:\n"
+	      "  -c, -C, --count N          rounds of calls, one ECHO per size each\n"
+	      "                             (default 1; 0: until interrupted)\n"
+	      "  -S, --size SIZE[,SIZE]...  ECHO data sizes, 0 to 1048576; k and m\n"
+	      "                             suffixes (KiB, MiB) (default 64)\n"
+	      "  -t, --depth N              calls outstanding at once (default 1)\n"
+	      "      --chunk MODE           auto, inline, read, pos0, write or reply\n"
+	      "                             (default auto)\n"
+	      "      --backward N           backward calls asked for with CALLBACK at the\n"
+	      "                             end (0 to 64, default 1; 0: no CALLBACK)\n"
+	      "      --null                 NULL calls only (count of them)\n"
+	      "      --program PROG         send the NULL calls to PROG: a number or nfs,\n"
+	      "                             nfs-cb, mount, nlm, portmap, echo (implies\n"
+	      "                             --null unless PROG is echo)\n"
+	      "      --program-version V    its version (default 1; nfs: 3)\n"
+	      "\n"
+	      "Server (test only):\n"
+	      "      --misbehave NAME       wrong-error, drop-bad, silent-vers, zero-credit\n"
+	      "\n"
+	      "Output:\n"
+	      "      --json                 JSON Lines: one object per call or event, then\n"
+	      "                             a summary\n"
+	      "  -v, --verbose              client: also show the connection's details;\n"
+	      "                             server: one line per call\n"
+	      "  -q, --quiet                client: only the summary\n"
+	      "  -d, --debug                transport events on standard error\n"
+	      "  -V                         accepted for rping (data is always verified)\n"
+	      "  -h, --help                 this text\n"
+	      "      --version              the version\n"
+	      "\n"
+	      "Exit status: 0 every call answered and identical (server: stopped by a\n"
+	      "signal), 1 a call failed, 2 usage error, 3 connection failed or lost\n"
+	      "(server: cannot listen), 4 internal error.  See rpcrdma-echo(1).\n", f);
+}
+
+#define usage_error(...) cli_usage_error(PROG, __VA_ARGS__)
+
+static bool num_opt(const char *name, const char *arg, uint64_t min,
+		    uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!cli_parse_u64(arg, max, false, &v) || v < min) {
+		usage_error("%s: '%s' is not a number from %llu to %llu", name,
+			    arg, (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int sizes_opt(const char *arg, struct echo_opts *o)
+{
+	char buf[512], *tok, *save = NULL;
+	uint64_t v;
+
+	if (strlen(arg) >= sizeof(buf))
+		return usage_error("-S: '%.40s...' is too long", arg);
+	strcpy(buf, arg);
+	o->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!cli_parse_u64(tok, ECHO_DATA_MAX, true, &v))
+			return usage_error("-S: '%s' is not a size from 0 to %u "
+					   "(k and m suffixes allowed)", tok, ECHO_DATA_MAX);
+		if (o->nsizes == ECHO_MAX_SIZES)
+			return usage_error("-S: at most %d sizes", ECHO_MAX_SIZES);
+		o->sizes[o->nsizes++] = (uint32_t)v;
+	}
+	if (!o->nsizes)
+		return usage_error("-S: no size in '%s'", arg);
+	return 0;
+}
+
+static int versions_opt(const char *arg, struct echo_opts *o)
+{
+	if (!strcmp(arg, "1"))
+		o->x.versions = XPRT_V1;
+	else if (!strcmp(arg, "2"))
+		o->x.versions = XPRT_V2;
+	else if (!strcmp(arg, "1,2") || !strcmp(arg, "2,1"))
+		o->x.versions = XPRT_V1 | XPRT_V2;
+	else
+		return usage_error("--versions: '%s' is not 1, 2 or 1,2", arg);
+	return 0;
+}
+
+static int chunk_opt(const char *arg, struct echo_opts *o)
+{
+	static const enum xprt_chunk_mode modes[] = {
+		XPRT_CHUNK_AUTO, XPRT_CHUNK_INLINE, XPRT_CHUNK_READ,
+		XPRT_CHUNK_POS0, XPRT_CHUNK_WRITE, XPRT_CHUNK_REPLY,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(arg, echo_chunk_name(modes[i]))) {
+			o->chunk = modes[i];
+			return 0;
+		}
+	return usage_error("--chunk: '%s' is not auto, inline, read, pos0, write "
+			   "or reply", arg);
+}
+
+static int misbehave_opt(const char *arg, struct echo_opts *o)
+{
+	static const char *const names[] = {
+		[XPRT_MISBEHAVE_WRONG_ERROR] = "wrong-error",
+		[XPRT_MISBEHAVE_DROP_BAD] = "drop-bad",
+		[XPRT_MISBEHAVE_SILENT_VERS] = "silent-vers",
+		[XPRT_MISBEHAVE_ZERO_CREDIT] = "zero-credit",
+	};
+	unsigned i;
+
+	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			o->x.misbehave = (enum xprt_misbehave)i;
+			return 0;
+		}
+	return usage_error("--misbehave: '%s' is not wrong-error, drop-bad, "
+			   "silent-vers or zero-credit", arg);
+}
+
+static int program_opt(const char *arg, struct echo_opts *o)
+{
+	uint64_t v;
+
+	if (rpc_prog_by_name(arg, &o->prog))
+		return 0;
+	if (cli_parse_u64(arg, UINT32_MAX, false, &v)) {
+		o->prog = (uint32_t)v;
+		return 0;
+	}
+	return usage_error("--program: '%s' is neither a number from 0 to "
+			   "4294967295 nor one of nfs, nfs-cb, mount, nlm, portmap, echo",
+			   arg);
+}
+
+/* Options only one mode takes, to name them in an error */
+struct seen {
+	const char *client_only, *server_only;
+	bool prog_vers, backward, null_only;
+};
+
+static int parse_one(int c, const char *arg, struct echo_opts *o, struct seen *sn)
+{
+	uint32_t v;
+
+	switch (c) {
+	case 's': o->server = true; return 0;
+	case 'a': o->x.host = arg; return 0;
+	case 'p':
+		if (!num_opt("-p", arg, 1, 65535, &v))
+			return ECHO_EXIT_USAGE;
+		o->x.port = arg;
+		return 0;
+	case '4': o->x.family = AF_INET; return 0;
+	case '6': o->x.family = AF_INET6; return 0;
+	case 'c': case 'C':
+		sn->client_only = "-c";
+		return num_opt("-c", arg, 0, UINT32_MAX, &o->count) ? 0 : ECHO_EXIT_USAGE;
+	case 'S': sn->client_only = "-S"; return sizes_opt(arg, o);
+	case 't':
+		sn->client_only = "-t";
+		return num_opt("-t", arg, 1, CREDITS_MAX, &o->depth) ? 0 : ECHO_EXIT_USAGE;
+	case OPT_CHUNK: sn->client_only = "--chunk"; return chunk_opt(arg, o);
+	case OPT_BACKWARD:
+		sn->client_only = "--backward";
+		sn->backward = true;
+		return num_opt("--backward", arg, 0, ECHO_CALLBACK_COUNT_MAX, &o->backward) ?
+		       0 : ECHO_EXIT_USAGE;
+	case OPT_NULL: sn->client_only = "--null"; sn->null_only = true; return 0;
+	case OPT_PROGRAM: sn->client_only = "--program"; return program_opt(arg, o);
+	case OPT_PROG_VERS:
+		sn->client_only = "--program-version";
+		sn->prog_vers = true;
+		return num_opt("--program-version", arg, 0, UINT32_MAX, &o->prog_vers) ?
+		       0 : ECHO_EXIT_USAGE;
+	case OPT_VERSIONS: return versions_opt(arg, o);
+	case OPT_CREDITS:
+		return num_opt("--credits", arg, 1, CREDITS_MAX, &o->x.credits) ?
+		       0 : ECHO_EXIT_USAGE;
+	case OPT_INLINE:
+		if (!num_opt("--inline-threshold", arg, INLINE_MIN, INLINE_MAX, &v))
+			return ECHO_EXIT_USAGE;
+		o->x.inline_recv = o->x.inline_send = v;
+		return 0;
+	case OPT_NO_PD: o->x.no_private_data = true; return 0;
+	case OPT_RINV: o->x.remote_invalidate = true; return 0;
+	case OPT_TIMEOUT:
+		if (!num_opt("--timeout", arg, 1, 3600000, &v))
+			return ECHO_EXIT_USAGE;
+		o->x.timeout_ms = o->call_timeout_ms = (int)v;
+		return 0;
+	case OPT_POLL: o->x.busy_poll = true; return 0;
+	case OPT_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
+	case OPT_JSON: o->json = true; return 0;
+	case 'v': o->verbose = true; return 0;
+	case 'q': sn->client_only = "-q"; o->quiet = true; return 0;
+	case 'd': o->x.debug++; return 0;
+	case 'V': return 0;
+	}
+	return usage_error("internal: unhandled option %d", c);
+}
+
+/* What the options say together */
+static int check_modes(int argc, char *argv[], struct echo_opts *o,
+		       const struct seen *sn)
+{
+	if (o->server) {
+		if (sn->client_only)
+			return usage_error("%s is a client option (not with -s)",
+					   sn->client_only);
+		if (optind < argc)
+			return usage_error("unexpected argument '%s' (the server "
+					   "binds to -a ADDR)", argv[optind]);
+		return 0;
+	}
+	if (sn->server_only)
+		return usage_error("%s is a server option (needs -s)", sn->server_only);
+	if (optind < argc) {
+		if (o->x.host)
+			return usage_error("the server is given twice: -a %s and '%s'",
+					   o->x.host, argv[optind]);
+		o->x.host = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->x.host)
+		return usage_error("no server given: " PROG " HOST, or -s to serve");
+	if (o->prog != ECHO_PROG)
+		o->null_only = true;
+	else if (sn->null_only)
+		o->null_only = true;
+	if (o->prog != ECHO_PROG && !sn->prog_vers)
+		o->prog_vers = o->prog == RPC_PROG_NFS ? 3 : 1;
+	if (o->null_only && sn->backward && o->backward)
+		return usage_error("--backward needs ECHO calls (not with --null or "
+				   "another --program)");
+	if (o->null_only)
+		o->backward = 0;
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct echo_opts o = {
+		.count = 1, .sizes = { DEFAULT_SIZE }, .nsizes = 1, .depth = 1,
+		.backward = 1, .prog = ECHO_PROG, .prog_vers = ECHO_VERS,
+		.x = { .timeout_ms = DEFAULT_TIMEOUT_MS },
+		.call_timeout_ms = DEFAULT_TIMEOUT_MS,
+	};
+	struct seen sn = { NULL, NULL, false, false, false };
+	int c, rc = 0;
+
+	opterr = 0;
+	while (rc == 0 &&
+	       (c = getopt_long(argc, argv, ":sa:p:46c:C:S:t:vqdVh", long_opts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == OPT_VERSION) {
+			puts(PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			rc = cli_getopt_failure(PROG, c, argv);
+		else
+			rc = parse_one(c, optarg, &o, &sn);
+	}
+	if (rc)
+		return rc;
+	rc = check_modes(argc, argv, &o, &sn);
+	if (rc)
+		return rc;
+	rc = o.server ? echo_server_main(&o) : echo_client_main(&o);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, PROG ": writing output: %s\n", strerror(errno));
+		rc = ECHO_EXIT_INTERNAL;
+	}
+	return rc;
+}
