@@ -17,10 +17,14 @@ LIVE_DIR := tests/live
 .PHONY: check-live live-image live-captures live-shell
 
 # rpcrdma-decode is brought up to date when the tools fragment defines it; if it
-# does not build, the live suite still runs and its decode tests say why.
+# does not build, the live suite still runs and its decode tests say why.  So
+# are the live tools (LIVE_TOOL_BINS) and what their live tests need besides
+# (LIVE_CHECK_DEPS: the ASan build of rpcrdma-echo, its raw client).
 check-live:
 	@$(if $(DECODE_BIN),$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(DECODE_BIN) \
 		>/dev/null 2>&1 || echo "# make $(DECODE_BIN) failed: the decode agreement tests use what is there";)
+	@$(if $(strip $(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS)),$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
+		$(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS) >/dev/null 2>&1 || echo "# make of the live tools failed: their live tests use what is there";)
 	@BUILD=$(abspath $(BUILD)) BIN=$(abspath $(BIN)) bash $(LIVE_DIR)/smoke.sh
 
 live-image:

@@ -13,3 +13,12 @@ LIVE_CHECK_DEPS += $(ECHO_ASAN)
 $(ECHO_ASAN): $(ECHO_ASAN_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) -static-libasan -static-libubsan \
 		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $(ECHO_ASAN_SRCS) $(XPRT_LIBS) -lm
+
+# The misbehaving client of the robustness test (tests/live/echo_raw.c):
+# the codec's malformed test vectors over a real connection, and a credit
+# overrun.
+ECHO_RAW := $(BUILD)/live/echo-raw
+CHECK_DEPS += $(ECHO_RAW)
+LIVE_CHECK_DEPS += $(ECHO_RAW)
+$(ECHO_RAW): tests/live/echo_raw.c tests/unit/vectors.c tests/unit/vectors.h $(XPRT_A) $(CODEC_A) | $(BUILD)/live/.dir
+	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itests/unit -o $@ tests/live/echo_raw.c tests/unit/vectors.c $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)

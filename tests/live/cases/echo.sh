@@ -1,0 +1,246 @@
+#!/bin/bash
+# In the guest (guest-smoke.sh runs it per transport, rxe and siw): rpcrdma-echo
+# against itself and against the kernel's NFS server, every conversation captured
+# on the cable and checked with rpcrdma-decode --check; then the robustness run of
+# issue 8 item 5 against an ASan+UBSan build of the server.  Prints
+# "RESULT echo-<id> ok|fail|skip <text>".  Env: LIVE_KIND, LIVE_ADDR_A, LIVE_BIN,
+# LIVE_OUT (tests/live/README.md, "Adding a live test").
+set -uo pipefail
+
+kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+build=$(cd "${LIVE_BIN:?}/.." && pwd)
+E=$LIVE_BIN/rpcrdma-echo D=$LIVE_BIN/rpcrdma-decode
+EA=$build/asan/rpcrdma-echo RAW=$build/live/echo-raw
+out=${LIVE_OUT:?}/echo
+rm -rf "$out" && mkdir -p "$out"
+P=20050 P1=20051 PR=20052     # knfsd has 20049
+
+result() { printf 'RESULT echo-%s %s %s\n' "$1" "$2" "${*:3}"; }
+note() { echo "echo.sh: $*" >&2; }
+# jget KEY FILE: the first value of "KEY": in the file's last line (the summary)
+jget() { tail -1 "$2" | grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2- | tr -d '"'; }
+
+all_ids=(v1-chunks v2-chunks v1-only-server backward knfsd server-counts capture-check
+         robust-vectors robust-flood robust-killed robust-64-clients robust-alive robust-clean)
+if [[ ! -x $E ]]; then
+    for id in "${all_ids[@]}"; do result "$id" skip "$E is not built"; done
+    exit 0
+fi
+
+pids=()
+cleanup() {
+    local p
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+}
+trap cleanup EXIT
+
+# start_server NAME ARGS...: in the background, JSON Lines in $out/NAME.json;
+# waits for its "listening" line; sets srv_pid
+start_server() {
+    local name=$1 bin=$2 i
+    shift 2
+    "$bin" -s -a "$A" --json "$@" > "$out/$name.json" 2> "$out/$name.err" &
+    srv_pid=$!
+    pids+=("$srv_pid")
+    for i in $(seq 100); do
+        grep -q '"type":"listening"' "$out/$name.json" 2>/dev/null && return 0
+        kill -0 "$srv_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    note "$name did not start: $(tail -3 "$out/$name.err")"
+    return 1
+}
+
+# stop_server PID: SIGINT, wait; its exit status
+stop_server() {
+    kill -INT "$1" 2>/dev/null
+    timeout 30 tail --pid="$1" -f /dev/null
+    wait "$1"
+}
+
+# client NAME ARGS...: one rpcrdma-echo client run, summary in $out/NAME.json
+client() {
+    local name=$1
+    shift
+    timeout 120 "$E" --json -q "$@" > "$out/$name.json" 2> "$out/$name.err"
+    local rc=$?
+    ((rc)) && note "$name: exit $rc: $(tail -2 "$out/$name.err") $(tail -1 "$out/$name.json")"
+    return $rc
+}
+
+# ---------------------------------------------------------------- the cable
+tcpdump -i veth0 -s 0 -B 65536 -U -w "$out/echo-$kind.pcap" 2> "$out/tcpdump.err" &
+td=$!
+pids+=("$td")
+for _ in $(seq 100); do
+    grep -q 'listening on' "$out/tcpdump.err" 2>/dev/null && break
+    sleep 0.1
+done
+
+# ---------------------------------------------------------------- our client, our server
+echo_total=0
+start_server server "$E" -p $P || true
+srv=$srv_pid
+for v in 1 2; do
+    bad= paths=
+    for m in auto inline read pos0 write reply; do
+        sizes=0,1,1000,4093,65536,1m
+        [[ $m == inline ]] && sizes=0,1,100,900
+        n=$(tr ',' '\n' <<<"$sizes" | wc -l)
+        f=$out/v$v-$m.json
+        if ! client "v$v-$m" --versions $v --chunk $m -S $sizes -p $P "$A"; then
+            bad+=" $m(exit)"
+            continue
+        fi
+        [[ $(jget vers "$f") == "$v" && $(jget identical "$f") == "$n" ]] ||
+            bad+=" $m(vers $(jget vers "$f"), $(jget identical "$f")/$n identical)"
+        case $m in     # the path the mode forces shows in the counts
+        read | pos0) want="\"call_paths\":{[^}]*\"$m\"" ;;
+        write | reply) want="\"reply_paths\":{[^}]*\"$m\"" ;;
+        auto) want='"call_paths":{[^}]*"read".*"reply_paths":{[^}]*"write"' ;;
+        inline) want='"call_paths":{"inline":[0-9]*},"reply_paths":{"inline"' ;;
+        esac
+        tail -1 "$f" | grep -qE "$want" || bad+=" $m(paths)"
+        paths+=" $m:$(tail -1 "$f" | grep -oE '"(call|reply)_paths":\{[^}]*\}' | tr -d '"{}' | tr '\n' ' ')"
+        echo_total=$((echo_total + $(jget identical "$f")))
+    done
+    if [[ -z $bad ]]; then
+        result "v$v-chunks" ok "V$v over $kind: chunk modes auto inline read pos0 write reply, sizes 0..1 MiB, every byte identical;$paths"
+    else
+        result "v$v-chunks" fail "V$v over $kind:$bad"
+    fi
+done
+
+# a client that starts with V2, a server that speaks V1 only
+if start_server server-v1 "$E" -p $P1 --versions 1; then
+    srv1=$srv_pid
+    f=$out/v1-only.json
+    if client v1-only -S 0,1m -p $P1 "$A" && [[ $(jget vers "$f") == 1 && $(jget v2_refused "$f") == true ]]; then
+        result v1-only-server ok "V2 client, V1-only server over $kind: V2 refused (ERR_VERS $(jget vers_low "$f")..$(jget vers_high "$f")), V1 used, 0 and 1 MiB identical"
+    else
+        result v1-only-server fail "vers $(jget vers "$f"), v2_refused $(jget v2_refused "$f"), exit status above"
+    fi
+    stop_server "$srv1" > /dev/null
+else
+    result v1-only-server fail "the V1-only server did not start"
+fi
+
+# backward calls: 64 of the largest size the ULB allows
+f=$out/backward.json
+if client backward --backward 64 -S 948 -p $P "$A" &&
+   [[ $(jget received "$f") == 64 && $(jget identical "$f") == 1 && $(jget server_identical "$f") == 64 ]]; then
+    result backward ok "64 backward ECHO calls of 948 bytes over $kind, answered and identical both ways"
+    echo_total=$((echo_total + 1))
+else
+    result backward fail "received $(jget received "$f"), server counted $(jget server_identical "$f")"
+fi
+
+# the kernel's NFS server: NULL over V1 after V2 is refused
+bad= txt=
+for nv in 3 4; do
+    f=$out/knfsd-$nv.json
+    if client "knfsd-$nv" --program nfs --program-version $nv -c 2 "$A" &&
+       [[ $(jget vers "$f") == 1 && $(jget v2_refused "$f") == true && $(jget replies "$f") == 2 ]]; then
+        txt+=" NFSv$nv: 2 NULL replies, V2 refused (ERR_VERS $(jget vers_low "$f")..$(jget vers_high "$f")), V1 used;"
+    else
+        bad+=" NFSv$nv: vers $(jget vers "$f"), v2_refused $(jget v2_refused "$f"), replies $(jget replies "$f");"
+    fi
+done
+[[ -z $bad ]] && result knfsd ok "kernel NFS server over $kind:$txt" || result knfsd fail "$bad"
+
+# the server's own counts agree with the clients'
+if stop_server "$srv" && f=$out/server.json &&
+   [[ $(jget rpc_errors "$f") == 0 && $(jget ddp_violations "$f") == 0 ]] &&
+   tail -1 "$f" | grep -q "\"total\":{\"null\":[0-9]*,\"echo\":$echo_total,"; then
+    result server-counts ok "server over $kind: exit 0 on SIGINT; $(jget connections "$f") connections, $echo_total ECHO calls, as the clients counted"
+else
+    result server-counts fail "server: $(tail -c 300 "$out/server.json") (the clients counted $echo_total ECHO calls)"
+fi
+
+# every conversation on the cable, checked
+sleep 1.5   # past tcpdump's buffer timeout
+kill -INT "$td" 2>/dev/null
+wait "$td" 2>/dev/null
+pcap=$out/echo-$kind.pcap
+if [[ ! -x $D ]]; then
+    result capture-check skip "$D is not built"
+elif [[ ! -s $pcap ]]; then
+    result capture-check fail "no capture"
+else
+    msgs=$("$D" -r "$pcap" 2> "$out/decode.err" | wc -l)
+    if "$D" -r "$pcap" --check -q > "$out/check.out" 2>&1; then
+        result capture-check ok "rpcrdma-decode --check: no violation in $msgs messages on the cable over $kind ($(grep -o '[0-9]* packets captured' "$out/tcpdump.err"))"
+    else
+        result capture-check fail "rpcrdma-decode --check over $kind: $(head -3 "$out/check.out" | tr '\n' ' ')"
+    fi
+fi
+
+# ---------------------------------------------------------------- robustness (item 5)
+robust=(robust-vectors robust-flood robust-killed robust-64-clients robust-alive robust-clean)
+if [[ ! -x $EA || ! -x $RAW ]]; then
+    for id in "${robust[@]}"; do result "$id" skip "$EA or $RAW is not built (make check builds them)"; done
+    exit 0
+fi
+export ASAN_OPTIONS=detect_leaks=1:log_path=$out/asan:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:log_path=$out/asan
+if ! start_server robust-server "$EA" -p $PR --credits 8; then
+    for id in "${robust[@]}"; do result "$id" fail "the ASan server did not start"; done
+    exit 0
+fi
+rs=$srv_pid
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+timeout 120 "$RAW" --vectors "$top/tests/vectors/vectors.txt" -p $PR "$A" > "$out/raw-vectors.out" 2>&1 &
+vec=$!
+timeout 60 "$RAW" --flood 64 --credits 8 -p $PR "$A" > "$out/raw-flood.out" 2>&1 &
+fl=$!
+"$E" -q -c 0 -S 1m --chunk read -p $PR "$A" > "$out/killed.out" 2>&1 &
+kl=$!
+pids+=("$vec" "$fl" "$kl")
+clients=()
+for i in $(seq 64); do
+    timeout 120 "$E" -q -c 2 -S 4k,64k --credits 4 -p $PR "$A" > "$out/c$i.out" 2>&1 &
+    clients+=($!)
+done
+sleep 2
+kill -9 "$kl" 2>/dev/null
+good=0
+for p in "${clients[@]}"; do wait "$p" && good=$((good + 1)); done
+wait "$vec"; vrc=$?
+wait "$fl"; frc=$?
+
+if ((vrc == 0)); then
+    result robust-vectors ok "over $kind: $(tail -1 "$out/raw-vectors.out")"
+else
+    result robust-vectors fail "over $kind (exit $vrc): $(grep -v '^[0-9]* malformed' "$out/raw-vectors.out" | head -3 | tr '\n' ' ') $(tail -1 "$out/raw-vectors.out")"
+fi
+if ((frc == 0)); then
+    result robust-flood ok "over $kind: $(tail -1 "$out/raw-flood.out")"
+else
+    result robust-flood fail "over $kind (exit $frc): $(tail -2 "$out/raw-flood.out" | tr '\n' ' ')"
+fi
+kill -0 "$kl" 2>/dev/null && result robust-killed fail "the client did not die" ||
+    result robust-killed ok "a client killed (SIGKILL) during 1 MiB read-chunk calls over $kind"
+if ((good == 64)); then
+    result robust-64-clients ok "64 clients at once over $kind, each 2 x 4 KiB and 64 KiB, all identical"
+else
+    result robust-64-clients fail "$good of 64 clients succeeded over $kind: $(grep -h 'rpcrdma-echo:' "$out"/c*.out | sort | uniq -c | sort -rn | head -2 | tr '\n' ' ')"
+fi
+f=$out/robust-alive.json
+if kill -0 "$rs" 2>/dev/null && client robust-alive -S 0,1m -p $PR "$A"; then
+    result robust-alive ok "the server still answers over $kind (0 and 1 MiB identical)"
+else
+    result robust-alive fail "the server is $(kill -0 "$rs" 2>/dev/null && echo 'running but does not answer' || echo gone)"
+fi
+stop_server "$rs"; src=$?
+reports=$(cat "$out"/asan.* 2>/dev/null | grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error' | head -3)
+if ((src == 0)) && [[ -z $reports ]]; then
+    result robust-clean ok "the ASan+UBSan server over $kind: exit 0 on SIGINT, no leak, no error; $(jget connections "$out/robust-server.json") connections, $(jget dropped "$out/robust-server.json") dropped"
+else
+    result robust-clean fail "the server exited $src; $reports"
+    cat "$out"/asan.* 2>/dev/null | head -40 | sed 's/^/# /' >&2
+fi
+exit 0

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * echo_raw.c - a misbehaving client for the echo server's robustness test
+ * (tests/live/cases/echo.sh; issue 8 item 5), over a real connection with
+ * the transport's raw send (xprt_send_raw):
+ *
+ *   echo-raw --vectors FILE [-p PORT] HOST
+ *       sends every message of tests/vectors/vectors.txt whose verdict is
+ *       not "accept", each followed by a NULL call as a probe; checks that
+ *       before the probe's reply exactly the answer the verdict asks for
+ *       came (RDMA_ERROR with its rdma_err, the xid and version echoed:
+ *       V1 §5.5, docs/verdicts.md), or nothing for "discard".
+ *   echo-raw --flood N [--credits C] [-p PORT] HOST
+ *       sends N NULL calls back to back, ignoring the credits granted
+ *       (V1 §4.3.1), and counts the replies that come within the timeout.
+ *
+ * Exit status: 0 as expected, 1 a vector answered wrongly (or the probe
+ * failed), 2 usage, 3 no connection.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "echo_ulb.h"
+#include "vectors.h"
+#include "xprt.h"
+
+#define PROG "echo-raw"
+
+struct raw {
+	struct xprt_loop *l;
+	struct xprt *x;
+	uint32_t probe_xid;
+	bool probe_done, probe_ok, lost;
+	/* messages received since the last raw send, other than the probe's reply */
+	unsigned nother;
+	struct rpcrdma_msg other;      /* the first of them (buf points below) */
+	uint8_t other_buf[256];
+	uint64_t replies;              /* flood: replies seen */
+	struct xprt_call pc;           /* the probe (lives as long as r: the
+					* transport may complete it at close) */
+	uint8_t pmsg[64];
+};
+
+static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
+		    const struct rpcrdma_msg *m, void *arg)
+{
+	struct raw *r = arg;
+	size_t n = len < sizeof(r->other_buf) ? len : sizeof(r->other_buf);
+
+	(void)x;
+	if (len >= 4 && m->rdma_xid == r->probe_xid && m->rdma_proc != RDMA_ERROR)
+		return;
+	r->replies++;
+	if (r->nother++ == 0) {
+		memcpy(r->other_buf, buf, n);
+		rpcrdma_decode(r->other_buf, n, &r->other);
+	}
+}
+
+static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
+{
+	struct raw *r = arg;
+
+	(void)x;
+	(void)why;
+	r->lost = true;
+	r->x = NULL;
+	xprt_loop_stop(r->l);
+}
+
+static void probe_done(struct xprt_call *c)
+{
+	struct raw *r = c->ctx;
+
+	r->probe_done = true;
+	r->probe_ok = c->err.code == XPRT_E_OK && !c->rdma_error &&
+		      echo_decode_reply(c->reply, c->reply_len, ECHO_PROC_NULL, NULL,
+					NULL, NULL, NULL) == 0;
+	xprt_loop_stop(r->l);
+}
+
+/* A NULL call; everything received before its reply was the vector's */
+static bool probe(struct raw *r)
+{
+	if (!r->x)
+		return false;
+	memset(&r->pc, 0, sizeof(r->pc));
+	r->pc.msg = r->pmsg;
+	r->pc.len = echo_encode_call(r->pmsg, sizeof(r->pmsg), ECHO_PROC_NULL, 0,
+				     NULL, 0, NULL, NULL);
+	r->pc.reply_max = echo_reply_max(ECHO_PROC_NULL, 0);
+	r->pc.timeout_ms = 10000;
+	r->pc.done = probe_done;
+	r->pc.ctx = r;
+	r->probe_done = false;
+	if (xprt_call(r->x, &r->pc))
+		return false;
+	r->probe_xid = r->pc.xid;
+	while (!r->probe_done && !r->lost)
+		if (xprt_loop_run(r->l, 1000) < 0)
+			return false;
+	return r->probe_done && r->probe_ok;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The answer a vector's verdict asks for, or why not */
+static const char *judge(const struct raw *r, const struct vector *v,
+			 const char *action)
+{
+	static char why[160];
+	uint32_t want;
+
+	if (!strcmp(action, "discard"))
+		return r->nother ? "answered, but the verdict is discard" : NULL;
+	if (r->nother != 1) {
+		snprintf(why, sizeof(why), "%u answers, not 1", r->nother);
+		return why;
+	}
+	want = !strcmp(action, "reply_err_vers") ? RDMA_ERR_VERS :
+	       !strcmp(action, "reply_bad_header") ? RDMA_ERR_BADHEADER :
+	       RDMA2_ERR_INVAL_OPTION;
+	if (r->other.action != RPCRDMA_ACCEPT || r->other.rdma_proc != RDMA_ERROR) {
+		snprintf(why, sizeof(why), "the answer is not an RDMA_ERROR (%s)",
+			 rpcrdma_proc_name(r->other.rdma_vers, r->other.rdma_proc));
+		return why;
+	}
+	if (r->other.rdma_err != want) {
+		snprintf(why, sizeof(why), "rdma_err %u, not %u", r->other.rdma_err, want);
+		return why;
+	}
+	if (v->len >= 4 && r->other.rdma_xid != be32(v->bytes))
+		return "the xid is not echoed";
+	if (v->len >= 8 && r->other.rdma_vers != be32(v->bytes + 4))
+		return "the version is not echoed (D-ERR-1)";
+	return NULL;
+}
+
+static int run_vectors(struct raw *r, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	struct vector *v = malloc(sizeof(*v));
+	unsigned lineno = 0, sent = 0, answered = 0, discarded = 0, wrong = 0;
+	struct xprt_error err;
+	int rc = 0;
+
+	if (!f || !v) {
+		fprintf(stderr, PROG ": %s: cannot read\n", file);
+		free(v);
+		if (f)
+			fclose(f);
+		return 2;
+	}
+	while (vec_next(f, &lineno, v) == 1) {
+		const char *action = vec_get(v, "action"), *why;
+
+		if (v->error[0] || !action || !strcmp(action, "accept"))
+			continue;
+		r->nother = 0;
+		if (!r->x || xprt_send_raw(r->x, v->bytes, v->len, &err)) {
+			fprintf(stderr, PROG ": [%s]: cannot send: %s\n", v->name,
+				r->x ? err.msg : "the connection is gone");
+			rc = 1;
+			break;
+		}
+		sent++;
+		if (!probe(r)) {
+			printf("[%s] %s: the NULL probe after it failed%s\n", v->name,
+			       action, r->lost ? " (connection lost)" : "");
+			rc = 1;
+			break;
+		}
+		why = judge(r, v, action);
+		if (why) {
+			printf("[%s] %s: %s\n", v->name, action, why);
+			wrong++;
+		} else if (!strcmp(action, "discard")) {
+			discarded++;
+		} else {
+			answered++;
+		}
+	}
+	printf("%u malformed vectors sent: %u answered as the verdict says, %u "
+	       "discarded as it says, %u wrong\n", sent, answered, discarded, wrong);
+	fclose(f);
+	free(v);
+	return rc ? rc : wrong ? 1 : sent ? 0 : 1;
+}
+
+static int run_flood(struct raw *r, unsigned n, uint32_t credits)
+{
+	uint8_t msg[128];
+	struct rpcrdma_hdr h = {
+		.rdma_vers = RPCRDMA_VERSION_ONE, .rdma_credit = credits,
+		.rdma_proc = RDMA_MSG,
+	};
+	struct xprt_error err;
+	unsigned i, sent = 0, waited;
+	size_t hl, cl;
+
+	for (i = 0; i < n && r->x; i++) {
+		h.rdma_xid = 0xf10d0000u + i;
+		hl = rpcrdma_encode(&h, msg, sizeof(msg), NULL);
+		cl = echo_encode_call(msg + hl, sizeof(msg) - hl, ECHO_PROC_NULL, 0, NULL,
+				      0, NULL, NULL);
+		memcpy(msg + hl, msg, 4);        /* the RPC xid is the header's */
+		if (!hl || !cl || xprt_send_raw(r->x, msg, hl + cl, &err))
+			break;
+		sent++;
+	}
+	for (waited = 0; waited < 100 && r->replies < sent && !r->lost; waited++)
+		xprt_loop_run(r->l, 100);
+	printf("%u calls sent back to back with %u credits: %llu replies, "
+	       "connection %s\n", sent, credits, (unsigned long long)r->replies,
+	       r->lost ? "lost" : "kept");
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct raw r = { 0 };
+	struct xprt_opts o = { .timeout_ms = 10000 };
+	struct xprt_handlers h = { .on_recv = on_recv, .on_disconnect = on_disconnect,
+				   .arg = &r };
+	struct xprt_error err = { 0 };
+	const char *vectors = NULL;
+	unsigned flood = 0;
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--vectors") && i + 1 < argc)
+			vectors = argv[++i];
+		else if (!strcmp(argv[i], "--flood") && i + 1 < argc)
+			flood = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--credits") && i + 1 < argc)
+			o.credits = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
+			o.port = argv[++i];
+		else if (argv[i][0] != '-' && !o.host)
+			o.host = argv[i];
+		else
+			break;
+	}
+	if (i < argc || !o.host || (!vectors == !flood)) {
+		fputs("usage: " PROG " --vectors FILE | --flood N [--credits C] "
+		      "[-p PORT] HOST\n", stderr);
+		return 2;
+	}
+	r.l = xprt_loop_create(&o, &err);
+	if (r.l)
+		r.x = xprt_connect(r.l, &h, &err);
+	if (!r.x) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		if (r.l)
+			xprt_loop_destroy(r.l);
+		return 3;
+	}
+	/* one call first: the version is settled and the grant known */
+	if (!probe(&r)) {
+		fprintf(stderr, PROG ": the first NULL call failed\n");
+		rc = 1;
+	} else {
+		rc = vectors ? run_vectors(&r, vectors) :
+		     run_flood(&r, flood, o.credits ? o.credits : 32);
+	}
+	if (r.x)
+		xprt_close(r.x);
+	xprt_loop_destroy(r.l);
+	return rc;
+}
