@@ -2,13 +2,10 @@
 /*
  * cliopt.h - what the tools' option parsers share: a usage error in the
  * form "prog: cause" plus a hint (exit status 2, as every tool's man page
- * says), getopt_long's failures in our words, and checked numbers.
+ * says), and getopt_long's failures in our words (numbers: numarg.h).
  */
 #ifndef RPCRDMA_CLIOPT_H
 #define RPCRDMA_CLIOPT_H
-
-#include <stdbool.h>
-#include <stdint.h>
 
 #define CLI_EXIT_USAGE 2
 
@@ -19,8 +16,5 @@ int cli_usage_error(const char *prog, const char *fmt, ...)
 /* For getopt_long() returning '?' or ':' with opterr 0 and optstring
  * starting with ':'.  Returns CLI_EXIT_USAGE. */
 int cli_getopt_failure(const char *prog, int c, char *const argv[]);
-/* An unsigned decimal or 0x-hex number of at most max, the whole string;
- * with `suffix` an optional k or m (times 1024, 1048576). */
-bool cli_parse_u64(const char *s, uint64_t max, bool suffix, uint64_t *out);
 
 #endif

@@ -79,7 +79,7 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 		fprintf(stderr, PROG ": internal: cannot encode a call of %u bytes\n", size);
 		return false;
 	}
-	if (o->prog != ECHO_PROG) {       /* NULL to another program */
+	if (o->prog != ECHO_PROG || o->prog_vers != ECHO_VERS) {  /* another program */
 		rpc_encode_call(s->msg, s->cap, 0, o->prog, o->prog_vers, 0);
 	}
 	if (proc == ECHO_PROC_ECHO)
@@ -91,7 +91,10 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 	s->c.reply_max = echo_reply_max(proc, size);
 	s->c.reply_ddp_max = echo_reply_ddp_max(proc, size);
 	s->c.reply_ddp_pos = proc == ECHO_PROC_ECHO ? echo_reply_ddp_pos : NULL;
-	s->c.chunk = proc == ECHO_PROC_ECHO ? o->chunk : XPRT_CHUNK_AUTO;
+	/* --chunk applies to ECHO; no data (size 0): nothing to reduce */
+	s->c.chunk = proc != ECHO_PROC_ECHO ? XPRT_CHUNK_AUTO :
+		     !size && (o->chunk == XPRT_CHUNK_READ || o->chunk == XPRT_CHUNK_WRITE) ?
+		     XPRT_CHUNK_AUTO : o->chunk;
 	s->c.timeout_ms = o->call_timeout_ms;
 	s->c.done = call_done;
 	s->c.ctx = s;
@@ -403,43 +406,41 @@ static int verdict(const struct client *cl)
 	return ECHO_EXIT_OK;
 }
 
-int echo_client_main(const struct echo_opts *o)
+int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 {
 	struct client *cl = calloc(1, sizeof(*cl));
 	struct xprt_handlers h = { .on_call = on_call, .on_disconnect = on_disconnect };
 	struct xprt_error err = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	int rc;
 
-	if (cl)
+	if (cl) {
 		cl->o = o;
+		cl->l = l;
+		cl->out = out;
+	}
 	if (!cl || !alloc_slots(cl)) {
 		fputs(PROG ": out of memory\n", stderr);
 		rc = ECHO_EXIT_INTERNAL;
 		goto out;
 	}
 	cl->echo_total = (uint64_t)o->count * o->nsizes;
-	ob_init(&cl->ob, stdout);
+	ob_init(&cl->ob, out);
 	json_init(&cl->j, &cl->ob);
 	snprintf(cl->peer, sizeof(cl->peer), "%s:%s", o->x.host,
 		 o->x.port ? o->x.port : XPRT_DEFAULT_PORT);
 	h.arg = cl;
-	cl->l = xprt_loop_create(&o->x, &err);
-	if (!cl->l) {
-		echo_print_xprt_error(NULL, &err);
-		rc = echo_exit_for(err.code);
-		goto out;
-	}
-	cl->x = xprt_connect(cl->l, &h, &err);
+	interrupted = 0;
+	cl->x = xprt_connect_opts(l, &o->x, &h, &err);
 	if (!cl->x) {
 		echo_print_xprt_error(NULL, &err);
 		rc = echo_exit_for(err.code);
 		goto out;
 	}
-	signal_loop = cl->l;
+	signal_loop = l;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	out_start(cl);
 	cl->t_begin = echo_now_ns();
 	if (!start_call(cl, ECHO_PROC_NULL, 0, 0))
@@ -453,17 +454,33 @@ int echo_client_main(const struct echo_opts *o)
 	out_summary(cl, rc, interrupted);
 	cl->closing = true;
 	if (cl->x) {
-		cl->finished = false;
+		uint64_t end = echo_now_ns() + 2000000000u;
+
 		xprt_close(cl->x);
-		if (cl->x)
-			xprt_loop_run(cl->l, 2000);   /* until on_disconnect */
+		while (cl->x && echo_now_ns() < end)   /* until on_disconnect */
+			xprt_loop_run(l, 100);
 	}
-out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	signal_loop = NULL;
-	if (cl && cl->l)
-		xprt_loop_destroy(cl->l);
+out:
 	if (cl)
 		free_slots(cl);
 	free(cl);
+	return rc;
+}
+
+int echo_client_main(const struct echo_opts *o)
+{
+	struct xprt_error err = { 0 };
+	struct xprt_loop *l = xprt_loop_create(&o->x, &err);
+	int rc;
+
+	if (!l) {
+		echo_print_xprt_error(NULL, &err);
+		return echo_exit_for(err.code);
+	}
+	rc = echo_client_run(o, l, stdout);
+	xprt_loop_destroy(l);
 	return rc;
 }

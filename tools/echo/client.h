@@ -73,6 +73,7 @@ struct client {
 	struct echo_resp_stats bst;
 
 	/* output */
+	FILE *out;
 	struct obuf ob;
 	struct json j;
 };

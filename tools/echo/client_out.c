@@ -82,26 +82,26 @@ void out_start(struct client *cl)
 		json_line_end(cl);
 		return;
 	}
-	printf("RPCRDMA-ECHO %s via %s:", peer_addr(cl), p->device[0] ? p->device : "?");
+	fprintf(cl->out, "RPCRDMA-ECHO %s via %s:", peer_addr(cl), p->device[0] ? p->device : "?");
 	if (o->null_only) {
-		printf(" NULL calls to program %u version %u\n", o->prog, o->prog_vers);
+		fprintf(cl->out, " NULL calls to program %u version %u\n", o->prog, o->prog_vers);
 	} else {
-		printf(" %u x", o->count);
+		fprintf(cl->out, " %u x", o->count);
 		for (i = 0; i < o->nsizes; i++)
-			printf("%s%u", i ? "," : " ", o->sizes[i]);
-		printf(" bytes, chunk %s, depth %u, backward %u\n",
+			fprintf(cl->out, "%s%u", i ? "," : " ", o->sizes[i]);
+		fprintf(cl->out, " bytes, chunk %s, depth %u, backward %u\n",
 		       echo_chunk_name(o->chunk), o->depth, o->backward);
 	}
 	if (o->verbose) {
 		if (p->has_private_data)
-			printf("private data from the peer: flags 0x%02x%s, send %u, "
+			fprintf(cl->out, "private data from the peer: flags 0x%02x%s, send %u, "
 			       "receive %u\n", p->priv.pd_flags,
 			       p->priv.pd_flags & RPCRDMA_CM_FLAG_REMOTE_INVALIDATE ?
 			       " (remote invalidation)" : "",
 			       p->priv.max_send_size, p->priv.max_recv_size);
 		else
-			printf("no private data from the peer\n");
-		printf("inline thresholds: send %u, receive %u\n", p->inline_send,
+			fprintf(cl->out, "no private data from the peer\n");
+		fprintf(cl->out, "inline thresholds: send %u, receive %u\n", p->inline_send,
 		       p->inline_recv);
 	}
 }
@@ -112,27 +112,27 @@ static void text_call(struct client *cl, const struct slot *s, enum call_status 
 	const struct xprt_call *c = &s->c;
 
 	if (s->proc == ECHO_PROC_ECHO)
-		printf("%u bytes from %s: seq=%llu", s->size, peer_addr(cl),
+		fprintf(cl->out, "%u bytes from %s: seq=%llu", s->size, peer_addr(cl),
 		       (unsigned long long)s->seq);
 	else
-		printf("%s from %s: seq=%llu", proc_name(s->proc), peer_addr(cl),
+		fprintf(cl->out, "%s from %s: seq=%llu", proc_name(s->proc), peer_addr(cl),
 		       (unsigned long long)s->seq);
 	if (st != CS_OK) {
-		printf(": %s\n", detail);
+		fprintf(cl->out, ": %s\n", detail);
 		return;
 	}
 	if (s->proc == ECHO_PROC_NULL) {
-		printf(" vers=%u", cl->info.vers);
+		fprintf(cl->out, " vers=%u", cl->info.vers);
 		if (cl->info.v2_refused)
-			printf(" (V2 refused: ERR_VERS %u..%u)", cl->info.vers_low,
+			fprintf(cl->out, " (V2 refused: ERR_VERS %u..%u)", cl->info.vers_low,
 			       cl->info.vers_high);
 	} else if (s->proc == ECHO_PROC_ECHO) {
-		printf(" call=%s reply=%s", xprt_path_name(c->call_path),
+		fprintf(cl->out, " call=%s reply=%s", xprt_path_name(c->call_path),
 		       xprt_path_name(c->reply_path));
 	} else {
-		printf(" identical=%u", s->result);
+		fprintf(cl->out, " identical=%u", s->result);
 	}
-	printf(" time=%.3f ms\n", (double)rtt / 1e6);
+	fprintf(cl->out, " time=%.3f ms\n", (double)rtt / 1e6);
 }
 
 void out_call(struct client *cl, const struct slot *s, enum call_status st,
@@ -246,15 +246,15 @@ static void json_summary(struct client *cl, int rc, bool interrupted,
 	json_line_end(cl);
 }
 
-static void text_paths(const char *what, const uint64_t *n)
+static void text_paths(FILE *f, const char *what, const uint64_t *n)
 {
 	const char *sep = " ";
 	unsigned i;
 
-	printf("%s", what);
+	fprintf(f, "%s", what);
 	for (i = 0; i < 5; i++)
 		if (n[i]) {
-			printf("%s%s %llu", sep, xprt_path_name((enum xprt_path)i),
+			fprintf(f, "%s%s %llu", sep, xprt_path_name((enum xprt_path)i),
 			       (unsigned long long)n[i]);
 			sep = ", ";
 		}
@@ -278,40 +278,40 @@ void out_summary(struct client *cl, int rc, bool interrupted)
 	}
 	for (i = 1; i < CS_COUNT_; i++)
 		failed += cl->status[i];
-	printf("--- %s rpcrdma-echo statistics ---\n", cl->peer);
-	printf("%llu calls, %llu replies, %llu ECHO identical (%llu bytes), "
+	fprintf(cl->out, "--- %s rpcrdma-echo statistics ---\n", cl->peer);
+	fprintf(cl->out, "%llu calls, %llu replies, %llu ECHO identical (%llu bytes), "
 	       "%llu failed", (unsigned long long)cl->calls,
 	       (unsigned long long)cl->replies, (unsigned long long)cl->identical,
 	       (unsigned long long)cl->echo_bytes, (unsigned long long)failed);
 	for (i = 1; i < CS_COUNT_; i++)
 		if (cl->status[i]) {
-			printf("%s%llu %s", sep, (unsigned long long)cl->status[i],
+			fprintf(cl->out, "%s%llu %s", sep, (unsigned long long)cl->status[i],
 			       status_names[i]);
 			sep = ", ";
 		}
-	printf("%s, time %.0f ms\n", failed ? ")" : "",
+	fprintf(cl->out, "%s, time %.0f ms\n", failed ? ")" : "",
 	       (double)(cl->t_end - cl->t_begin) / 1e6);
 	if (cl->rtt_n)
-		printf("rtt min/avg/max/mdev = %.3f/%.3f/%.3f/%.3f ms\n",
+		fprintf(cl->out, "rtt min/avg/max/mdev = %.3f/%.3f/%.3f/%.3f ms\n",
 		       (double)cl->rtt_min / 1e6, avg / 1e6, (double)cl->rtt_max / 1e6,
 		       mdev / 1e6);
-	text_paths("paths: call", cl->call_paths);
-	text_paths("; reply", cl->reply_paths);
-	printf("\n");
+	text_paths(cl->out, "paths: call", cl->call_paths);
+	text_paths(cl->out, "; reply", cl->reply_paths);
+	fprintf(cl->out, "\n");
 	if (cl->o->backward) {
-		printf("backward: %u asked, %llu received, %llu identical; ", cl->o->backward,
+		fprintf(cl->out, "backward: %u asked, %llu received, %llu identical; ", cl->o->backward,
 		       (unsigned long long)cl->bw_received,
 		       (unsigned long long)cl->bw_identical);
 		if (cl->have_r0 && cl->have_r1)
-			printf("the server counted %u identical replies\n", cl->r1 - cl->r0);
+			fprintf(cl->out, "the server counted %u identical replies\n", cl->r1 - cl->r0);
 		else
-			printf("the server's count is missing\n");
+			fprintf(cl->out, "the server's count is missing\n");
 	}
-	printf("RPC-over-RDMA Version %u", p->vers);
+	fprintf(cl->out, "RPC-over-RDMA Version %u", p->vers);
 	if (p->v2_refused)
-		printf(" (Version 2 refused: ERR_VERS %u..%u)", p->vers_low, p->vers_high);
-	printf(", %u credits granted, inline thresholds send %u receive %u\n",
+		fprintf(cl->out, " (Version 2 refused: ERR_VERS %u..%u)", p->vers_low, p->vers_high);
+	fprintf(cl->out, ", %u credits granted, inline thresholds send %u receive %u\n",
 	       p->credits_granted, p->inline_send, p->inline_recv);
 	if (rc && interrupted)
-		printf("interrupted\n");
+		fprintf(cl->out, "interrupted\n");
 }

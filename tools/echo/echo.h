@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "echo_ulb.h"
 #include "xprt.h"
 
@@ -48,6 +49,19 @@ struct echo_opts {
 
 int echo_client_main(const struct echo_opts *o);
 int echo_server_main(const struct echo_opts *o);
+
+/* The same on a loop of the caller's (a server and its clients in one
+ * process share one: the tests over the fake verbs), output to `out`.
+ * The client connects with o->x, runs, closes; returns the exit status.
+ * The server listens with o->x until echo_server_finish() (close every
+ * connection, print the summary); echo_server_free() after the loop is
+ * destroyed (it may still complete backward calls). */
+struct server;
+int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out);
+struct server *echo_server_start(const struct echo_opts *o, struct xprt_loop *l,
+				 FILE *out, struct xprt_error *err);
+void echo_server_finish(struct server *sv);
+void echo_server_free(struct server *sv);
 
 /* -------- the responder (respond.c): a call to the ECHO program, in
  * either direction -------- */

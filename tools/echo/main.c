@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include "cliopt.h"
+#include "numarg.h"
 #include "echo.h"
 #include "rpc_names.h"
 
@@ -124,12 +125,33 @@ static void usage(FILE *f)
 
 #define usage_error(...) cli_usage_error(PROG, __VA_ARGS__)
 
+/* A number (numarg.h) with an optional binary suffix, k or m */
+static bool parse_size(const char *s, uint64_t max, uint64_t *out)
+{
+	char digits[32];
+	size_t n = strlen(s);
+	uint64_t mult = 1, v;
+
+	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K'))
+		mult = 1024, n--;
+	else if (n && (s[n - 1] == 'm' || s[n - 1] == 'M'))
+		mult = 1024 * 1024, n--;
+	if (n >= sizeof(digits))
+		return false;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	if (!parse_u64(digits, max / mult, &v))
+		return false;
+	*out = v * mult;
+	return true;
+}
+
 static bool num_opt(const char *name, const char *arg, uint64_t min,
 		    uint64_t max, uint32_t *out)
 {
 	uint64_t v;
 
-	if (!cli_parse_u64(arg, max, false, &v) || v < min) {
+	if (!parse_u64(arg, max, &v) || v < min) {
 		usage_error("%s: '%s' is not a number from %llu to %llu", name,
 			    arg, (unsigned long long)min, (unsigned long long)max);
 		return false;
@@ -148,7 +170,7 @@ static int sizes_opt(const char *arg, struct echo_opts *o)
 	strcpy(buf, arg);
 	o->nsizes = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!cli_parse_u64(tok, ECHO_DATA_MAX, true, &v))
+		if (!parse_size(tok, ECHO_DATA_MAX, &v))
 			return usage_error("-S: '%s' is not a size from 0 to %u "
 					   "(k and m suffixes allowed)", tok, ECHO_DATA_MAX);
 		if (o->nsizes == ECHO_MAX_SIZES)
@@ -215,7 +237,7 @@ static int program_opt(const char *arg, struct echo_opts *o)
 
 	if (rpc_prog_by_name(arg, &o->prog))
 		return 0;
-	if (cli_parse_u64(arg, UINT32_MAX, false, &v)) {
+	if (parse_u64(arg, UINT32_MAX, &v)) {
 		o->prog = (uint32_t)v;
 		return 0;
 	}

@@ -22,3 +22,16 @@ CHECK_DEPS += $(ECHO_RAW)
 LIVE_CHECK_DEPS += $(ECHO_RAW)
 $(ECHO_RAW): tests/live/echo_raw.c tests/unit/vectors.c tests/unit/vectors.h $(XPRT_A) $(CODEC_A) | $(BUILD)/live/.dir
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itests/unit -o $@ tests/live/echo_raw.c tests/unit/vectors.c $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
+
+# The client against the server in one process over the fake verbs
+# (tests/unit/test_echo_run.c), plain and under ASan+UBSan, in the unit suites
+ECHO_RUN_TEST_SRCS := tests/unit/test_echo_run.c tests/unit/tap.c \
+	$(filter-out tools/echo/main.c,$(sort $(wildcard tools/echo/*.c))) $(TOOLS_COMMON_SRCS) \
+	tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
+ECHO_RUN_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/echo -Itests/unit -Itests/transport
+$(BUILD)/unit/test_echo_run: $(ECHO_RUN_TEST_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(ECHO_RUN_TEST_CPPFLAGS) -o $@ $(ECHO_RUN_TEST_SRCS) \
+		$(XPRT_A) $(CODEC_A) $(XPRT_LIBS) -lm
+$(BUILD)/asan/test_echo_run: $(ECHO_RUN_TEST_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(ECHO_RUN_TEST_CPPFLAGS) -Ilibcodec/src -o $@ \
+		$(ECHO_RUN_TEST_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS) -lm

@@ -11,20 +11,27 @@
 #include "echo.h"
 
 /* Read chunks may sit at position zero (a Long Call) or at the one
- * DDP-eligible item; backward calls carry no chunks at all (ULB §5). */
-static bool ddp_violation(const struct xprt_req *r, const struct echo_args *a)
+ * DDP-eligible item of a call that decodes; backward calls carry no chunks
+ * at all (ULB §5).  Data reduced anywhere else makes the call undecodable
+ * (GARBAGE_ARGS) or lands where no DDP-eligible item is: either way the
+ * call is not processed (V1 §8.1.1). */
+static bool ddp_violation(const struct xprt_req *r, enum echo_call_status s,
+			  const struct echo_args *a)
 {
 	const struct rpcrdma_msg *m = r->hdr;
 	struct rpcrdma_read_iter it;
-	struct rpcrdma_read_segment s;
+	struct rpcrdma_read_segment rs;
 
 	if (r->backward)
 		return m->nreads || m->nwrites || m->has_reply;
+	if (s != ECHO_CALL_OK && s != ECHO_CALL_GARBAGE_ARGS)
+		return false;       /* no ULB to judge by, or not even its version */
 	rpcrdma_read_iter_init(m, &it);
-	while (rpcrdma_read_next(&it, &s)) {
-		if (s.rdma_position == 0)
+	while (rpcrdma_read_next(&it, &rs)) {
+		if (rs.rdma_position == 0)
 			continue;
-		if (a->proc == ECHO_PROC_NULL || s.rdma_position != a->data_off)
+		if (s != ECHO_CALL_OK || a->proc == ECHO_PROC_NULL ||
+		    rs.rdma_position != a->data_off)
 			return true;
 	}
 	return false;
@@ -73,15 +80,15 @@ enum echo_resp_result echo_respond(struct xprt_req *r, struct echo_args *a,
 		st->dropped++;
 		return ECHO_RESP_DROPPED;
 	}
+	if (ddp_violation(r, s, a)) {
+		st->ddp_violations++;
+		return send_badheader(r, credits) ? ECHO_RESP_FAILED :
+		       ECHO_RESP_REPLIED;
+	}
 	if (s != ECHO_CALL_OK) {
 		st->rpc_errors++;
 		n = echo_encode_error(buf, sizeof(buf), a->xid, s);
 		return xprt_reply(r, buf, n, 0, 0) ? ECHO_RESP_FAILED :
-		       ECHO_RESP_REPLIED;
-	}
-	if (ddp_violation(r, a)) {
-		st->ddp_violations++;
-		return send_badheader(r, credits) ? ECHO_RESP_FAILED :
 		       ECHO_RESP_REPLIED;
 	}
 	switch (a->proc) {

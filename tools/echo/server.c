@@ -231,44 +231,74 @@ static void close_all(struct server *sv)
 		xprt_loop_run(sv->l, 100);
 }
 
+struct server *echo_server_start(const struct echo_opts *o, struct xprt_loop *l,
+				 FILE *out, struct xprt_error *err)
+{
+	struct server *sv = calloc(1, sizeof(*sv));
+
+	if (!sv) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		err->code = XPRT_E_RESOURCE;
+		return NULL;
+	}
+	sv->o = o;
+	sv->l = l;
+	sv->out = out;
+	sv->tail = &sv->conns;
+	sv->h = (struct xprt_handlers){
+		.on_call = on_call, .on_connect = on_connect,
+		.on_disconnect = on_disconnect, .arg = sv,
+	};
+	ob_init(&sv->ob, out);
+	json_init(&sv->j, &sv->ob);
+	if (xprt_listen_opts(l, &o->x, &sv->h, err)) {
+		free(sv);
+		return NULL;
+	}
+	sv_out_listening(sv);
+	return sv;
+}
+
+void echo_server_finish(struct server *sv)
+{
+	close_all(sv);
+	sv_out_summary(sv);
+}
+
+void echo_server_free(struct server *sv)
+{
+	if (sv)
+		free_records(sv);
+	free(sv);
+}
+
 int echo_server_main(const struct echo_opts *o)
 {
-	struct server sv = { .o = o };
-	struct xprt_handlers h = {
-		.on_call = on_call, .on_connect = on_connect,
-		.on_disconnect = on_disconnect, .arg = &sv,
-	};
 	struct xprt_error err = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct xprt_loop *l = xprt_loop_create(&o->x, &err);
+	struct server *sv = l ? echo_server_start(o, l, stdout, &err) : NULL;
 	int rc = ECHO_EXIT_OK;
 
-	sv.tail = &sv.conns;
-	ob_init(&sv.ob, stdout);
-	json_init(&sv.j, &sv.ob);
-	sv.l = xprt_loop_create(&o->x, &err);
-	if (!sv.l || xprt_listen(sv.l, &h, &err)) {
+	if (!sv) {
 		echo_print_xprt_error(NULL, &err);
-		rc = echo_exit_for(err.code);
-		goto out;
+		xprt_loop_destroy(l);
+		return echo_exit_for(err.code);
 	}
-	signal_loop = sv.l;
+	signal_loop = l;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	sv_out_listening(&sv);
 	while (!interrupted)
-		if (xprt_loop_run(sv.l, -1) < 0) {
+		if (xprt_loop_run(l, -1) < 0) {
 			fputs(PROG ": the event loop failed\n", stderr);
 			rc = ECHO_EXIT_INTERNAL;
 			break;
 		}
-	close_all(&sv);
-	sv_out_summary(&sv);
-out:
+	echo_server_finish(sv);
 	signal_loop = NULL;
-	if (sv.l)
-		xprt_loop_destroy(sv.l);
-	free_records(&sv);
+	xprt_loop_destroy(l);     /* may still complete backward calls */
+	echo_server_free(sv);
 	return rc;
 }

@@ -46,6 +46,8 @@ struct server {
 	unsigned nconns, nrecords, open;
 	struct conn_counts total;      /* of the records dropped */
 	uint64_t dropped_records;
+	FILE *out;
+	struct xprt_handlers h;
 	struct obuf ob;
 	struct json j;
 };

@@ -96,9 +96,9 @@ static void json_conn(struct json *j, const struct conn *c)
 	json_counts(j, &c->n);
 }
 
-static void text_counts(const struct conn_counts *n)
+static void text_counts(FILE *f, const struct conn_counts *n)
 {
-	printf("%llu calls (%llu NULL, %llu ECHO of %llu bytes, %llu CALLBACK), "
+	fprintf(f, "%llu calls (%llu NULL, %llu ECHO of %llu bytes, %llu CALLBACK), "
 	       "%llu RPC errors, %llu DDP violations, %llu dropped; backward %llu "
 	       "sent, %llu identical, %llu failed; transport %llu errors sent, "
 	       "%llu discarded",
@@ -131,11 +131,11 @@ void sv_out_listening(struct server *sv)
 		line_end(sv);
 		return;
 	}
-	printf("rpcrdma-echo: listening on %s port %s, versions %s, %u credits\n",
+	fprintf(sv->out, "rpcrdma-echo: listening on %s port %s, versions %s, %u credits\n",
 	       x->host ? x->host : "all addresses", port,
 	       versions_text(x->versions ? x->versions : XPRT_V1 | XPRT_V2),
 	       x->credits ? x->credits : 32);
-	fflush(stdout);
+	fflush(sv->out);
 }
 
 void sv_out_connect(struct server *sv, const struct conn *c)
@@ -149,8 +149,8 @@ void sv_out_connect(struct server *sv, const struct conn *c)
 		line_end(sv);
 		return;
 	}
-	printf("connection %u from %s via %s\n", c->id, c->addr, c->device);
-	fflush(stdout);
+	fprintf(sv->out, "connection %u from %s via %s\n", c->id, c->addr, c->device);
+	fflush(sv->out);
 }
 
 void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args *a,
@@ -172,9 +172,9 @@ void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args
 		line_end(sv);
 		return;
 	}
-	printf("connection %u: xid 0x%08x V%u %s %u bytes, call %s\n", c->id, r->xid,
+	fprintf(sv->out, "connection %u: xid 0x%08x V%u %s %u bytes, call %s\n", c->id, r->xid,
 	       r->vers, proc, a->len, xprt_path_name(r->call_path));
-	fflush(stdout);
+	fflush(sv->out);
 }
 
 void sv_out_disconnect(struct server *sv, const struct conn *c)
@@ -186,11 +186,11 @@ void sv_out_disconnect(struct server *sv, const struct conn *c)
 		line_end(sv);
 		return;
 	}
-	printf("connection %u %s after %.3f s: ", c->id, why_text(c),
+	fprintf(sv->out, "connection %u %s after %.3f s: ", c->id, why_text(c),
 	       (double)(c->t_close - c->t_open) / 1e9);
-	text_counts(&c->n);
-	printf("\n");
-	fflush(stdout);
+	text_counts(sv->out, &c->n);
+	fprintf(sv->out, "\n");
+	fflush(sv->out);
 }
 
 void sv_out_summary(struct server *sv)
@@ -220,16 +220,16 @@ void sv_out_summary(struct server *sv)
 		line_end(sv);
 		return;
 	}
-	printf("--- rpcrdma-echo server statistics ---\n");
+	fprintf(sv->out, "--- rpcrdma-echo server statistics ---\n");
 	for (c = sv->conns; c; c = c->next) {
-		printf("connection %u %s %s: ", c->id, c->addr, why_text(c));
-		text_counts(&c->n);
-		printf("\n");
+		fprintf(sv->out, "connection %u %s %s: ", c->id, c->addr, why_text(c));
+		text_counts(sv->out, &c->n);
+		fprintf(sv->out, "\n");
 	}
 	if (sv->dropped_records)
-		printf("(%llu older connections not listed, in the total)\n",
+		fprintf(sv->out, "(%llu older connections not listed, in the total)\n",
 		       (unsigned long long)sv->dropped_records);
-	printf("%u connections: ", sv->nconns);
-	text_counts(&total);
-	printf("\n");
+	fprintf(sv->out, "%u connections: ", sv->nconns);
+	text_counts(sv->out, &total);
+	fprintf(sv->out, "\n");
 }
