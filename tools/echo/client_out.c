@@ -42,6 +42,7 @@ static void json_line_end(struct client *cl)
 	json_obj_end(&cl->j);
 	ob_putc(&cl->ob, '\n');
 	ob_flush(&cl->ob);
+	fflush(cl->out);                /* a line as soon as it happens */
 	json_init(&cl->j, &cl->ob);
 }
 
@@ -146,6 +147,7 @@ void out_call(struct client *cl, const struct slot *s, enum call_status st,
 		return;
 	if (!cl->o->json) {
 		text_call(cl, s, st, detail, rtt);
+		fflush(cl->out);
 		return;
 	}
 	json_obj_begin(&cl->j);

@@ -16,6 +16,8 @@ EA=$build/asan/rpcrdma-echo RAW=$build/live/echo-raw
 out=${LIVE_OUT:?}/echo
 rm -rf "$out" && mkdir -p "$out"
 P=20050 P1=20051 PR=20052     # knfsd has 20049
+# ECHO_PARTS=robust runs the robustness part alone (when working on it)
+parts=${ECHO_PARTS:-all}
 
 result() { printf 'RESULT echo-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "echo.sh: $*" >&2; }
@@ -71,6 +73,7 @@ client() {
     return $rc
 }
 
+if [[ $parts == all ]]; then
 # ---------------------------------------------------------------- the cable
 tcpdump -i veth0 -s 0 -B 65536 -U -w "$out/echo-$kind.pcap" 2> "$out/tcpdump.err" &
 td=$!
@@ -170,14 +173,20 @@ if [[ ! -x $D ]]; then
 elif [[ ! -s $pcap ]]; then
     result capture-check fail "no capture"
 else
+    # Every end here announces 4 KiB inline sizes in its RFC 8797 private
+    # data (the clients' "inline_send"/"inline_recv" show it: Linux's too),
+    # which rpcrdma-decode does not read yet: its --check would hold V1
+    # messages to V1's default of 1024 bytes.
+    th=$(jget inline_recv "$out/v1-auto.json")
     msgs=$("$D" -r "$pcap" 2> "$out/decode.err" | wc -l)
-    if "$D" -r "$pcap" --check -q > "$out/check.out" 2>&1; then
-        result capture-check ok "rpcrdma-decode --check: no violation in $msgs messages on the cable over $kind ($(grep -o '[0-9]* packets captured' "$out/tcpdump.err"))"
+    if "$D" -r "$pcap" --check -q --inline-threshold "${th:-4096}" > "$out/check.out" 2>&1; then
+        result capture-check ok "rpcrdma-decode --check --inline-threshold ${th:-4096}: no violation in $msgs messages on the cable over $kind ($(grep -o '[0-9]* packets captured' "$out/tcpdump.err"))"
     else
         result capture-check fail "rpcrdma-decode --check over $kind: $(head -3 "$out/check.out" | tr '\n' ' ')"
     fi
 fi
 
+fi
 # ---------------------------------------------------------------- robustness (item 5)
 robust=(robust-vectors robust-flood robust-killed robust-64-clients robust-alive robust-clean)
 if [[ ! -x $EA || ! -x $RAW ]]; then
@@ -186,23 +195,27 @@ if [[ ! -x $EA || ! -x $RAW ]]; then
 fi
 export ASAN_OPTIONS=detect_leaks=1:log_path=$out/asan:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:log_path=$out/asan
-if ! start_server robust-server "$EA" -p $PR --credits 8; then
+if ! start_server robust-server "$EA" -p $PR --credits 8 -d; then
     for id in "${robust[@]}"; do result "$id" fail "the ASan server did not start"; done
     exit 0
 fi
 rs=$srv_pid
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
-timeout 120 "$RAW" --vectors "$top/tests/vectors/vectors.txt" -p $PR "$A" > "$out/raw-vectors.out" 2>&1 &
+# Under TCG an ASan server with some seventy connections answers slowly:
+# every call here may take up to a minute.
+T=60000
+timeout 200 "$RAW" --vectors "$top/tests/vectors/vectors.txt" --timeout $T -p $PR "$A" \
+    > "$out/raw-vectors.out" 2>&1 &
 vec=$!
-timeout 60 "$RAW" --flood 64 --credits 8 -p $PR "$A" > "$out/raw-flood.out" 2>&1 &
+timeout 200 "$RAW" --flood 64 --credits 8 --timeout $T -p $PR "$A" > "$out/raw-flood.out" 2>&1 &
 fl=$!
-"$E" -q -c 0 -S 1m --chunk read -p $PR "$A" > "$out/killed.out" 2>&1 &
+"$E" -q -c 0 -S 1m --chunk read --timeout $T -p $PR "$A" > "$out/killed.out" 2>&1 &
 kl=$!
 pids+=("$vec" "$fl" "$kl")
 clients=()
 for i in $(seq 64); do
-    timeout 120 "$E" -q -c 2 -S 4k,64k --credits 4 -p $PR "$A" > "$out/c$i.out" 2>&1 &
+    timeout 200 "$E" -c 1 -S 4k,64k --credits 4 --timeout $T -p $PR "$A" > "$out/c$i.out" 2>&1 &
     clients+=($!)
 done
 sleep 2
@@ -225,9 +238,9 @@ fi
 kill -0 "$kl" 2>/dev/null && result robust-killed fail "the client did not die" ||
     result robust-killed ok "a client killed (SIGKILL) during 1 MiB read-chunk calls over $kind"
 if ((good == 64)); then
-    result robust-64-clients ok "64 clients at once over $kind, each 2 x 4 KiB and 64 KiB, all identical"
+    result robust-64-clients ok "64 clients at once over $kind, each 4 KiB and 64 KiB (a read and a write chunk) and a backward call, all identical"
 else
-    result robust-64-clients fail "$good of 64 clients succeeded over $kind: $(grep -h 'rpcrdma-echo:' "$out"/c*.out | sort | uniq -c | sort -rn | head -2 | tr '\n' ' ')"
+    result robust-64-clients fail "$good of 64 clients succeeded over $kind: $(grep -hE 'rpcrdma-echo:|seq=[0-9]*: ' "$out"/c*.out | sed 's/seq=[0-9]*/seq=N/' | sort | uniq -c | sort -rn | head -3 | tr '\n' ' ')"
 fi
 f=$out/robust-alive.json
 if kill -0 "$rs" 2>/dev/null && client robust-alive -S 0,1m -p $PR "$A"; then
