@@ -19,6 +19,11 @@ P=20050 P1=20051 PR=20052     # knfsd has 20049
 # ECHO_PARTS=robust runs the robustness part alone (when working on it)
 parts=${ECHO_PARTS:-all}
 
+# siw counts every registration against RLIMIT_MEMLOCK, even root's (6.1's
+# siw_umem_get has no CAP_IPC_LOCK bypass): the default 8 MiB is some forty
+# connections' buffers.  A server for many clients lifts it, as here.
+ulimit -l unlimited 2>/dev/null || note "cannot raise RLIMIT_MEMLOCK: $(ulimit -l) KiB"
+
 result() { printf 'RESULT echo-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "echo.sh: $*" >&2; }
 # jget KEY FILE: the first value of "KEY": in the file's last line (the summary)
