@@ -291,7 +291,7 @@ static void ddp_violation(void)
 	struct raw w = { 0 };
 	struct xprt_handlers h = { .on_recv = raw_recv, .arg = &w };
 	struct xprt_error err;
-	struct rpcrdma_segment seg;
+	struct rpcrdma_segment seg = { 0, 0, 0 };
 	struct rpcrdma_read_segment rs;
 	struct rpcrdma_hdr hd = {
 		.rdma_xid = 0x5eed0001, .rdma_vers = 1, .rdma_credit = 4,

@@ -129,10 +129,10 @@ int echo_decode_reply(const uint8_t *msg, size_t len, enum echo_proc proc,
 		if (left < 4)
 			return -1;
 		n = be32(msg + off);
-		/* the pad may be missing when the data came in a write
-		 * chunk (V1 §4.4.6.1: the round-up is not written) */
+		/* strict XDR: the pad is there (the transport restores a
+		 * write chunk's, V1 §4.4.6.1; D-ULB-2) */
 		if (n > ECHO_DATA_MAX ||
-		    (left - 4 != n && left - 4 != roundup4(n)))
+		    left - 4 != roundup4(n))
 			return -1;
 		if (data)
 			*data = msg + off + 4;
@@ -176,8 +176,9 @@ size_t echo_reply_ddp_max(enum echo_proc proc, uint32_t len)
 
 /* -------- the responder's side -------- */
 
-/* opaque<max> at msg[off..len): exactly to the end of the message, the
- * pad optional (a read chunk may come without its round-up, V1 §4.4.5.1) */
+/* opaque<max> at msg[off..len): exactly to the end of the message, pad
+ * included (restoring a read chunk's round-up is the transport's job,
+ * V1 §4.4.5.1; docs/spec-decisions.md D-ULB-2) */
 static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 		       uint32_t max, struct echo_args *a)
 {
@@ -186,7 +187,7 @@ static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 	if (len - off < 4)
 		return false;
 	n = be32(msg + off);
-	if (n > max || (len - off - 4 != n && len - off - 4 != roundup4(n)))
+	if (n > max || len - off - 4 != roundup4(n))
 		return false;
 	a->data = msg + off + 4;
 	a->len = n;
