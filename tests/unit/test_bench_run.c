@@ -149,6 +149,26 @@ static bool counts_agree(const struct bench_result *r, const struct srv *s)
 	return true;
 }
 
+/* bench_run with what it says on stderr kept in *err (freed by the caller) */
+static int run_quiet(const struct bench_opts *o, struct bench_result *r, char **err)
+{
+	FILE *saved = stderr, *f;
+	size_t len = 0;
+	int rc;
+
+	*err = NULL;
+	f = open_memstream(err, &len);
+	if (!f)
+		return -1;
+	stderr = f;
+	rc = bench_run(o, r);
+	stderr = saved;
+	fclose(f);
+	if (*err && len && (*err)[len - 1] == '\n')
+		(*err)[len - 1] = 0;
+	return rc;
+}
+
 static void test_path(const char *name, enum xprt_chunk_mode mode, uint32_t size,
 		      enum bench_path call, enum bench_path reply)
 {
@@ -186,20 +206,14 @@ static void test_credits(void)
 	static struct bench_result r;
 	struct bench_opts o;
 	struct srv s;
-	char *err = NULL;
-	size_t len = 0;
-	FILE *saved = stderr, *f;
+	char *err;
 	int rc;
 
 	opts_init(&o, &s, 64, XPRT_CHUNK_AUTO);
 	s.o.credits = 3;
 	o.depth = 16;
 	info_init(&r, &o);
-	f = open_memstream(&err, &len);
-	stderr = f;
-	rc = bench_run(&o, &r);
-	stderr = saved;
-	fclose(f);
+	rc = run_quiet(&o, &r, &err);
 	tap_ok(rc == 0 && r.info.credits == 3 && r.rows[0].outstanding == 3 &&
 	       r.counts.max_outstanding <= 3,
 	       "-t 16 against 3 credits: 3 outstanding (most seen %u)", r.counts.max_outstanding);
@@ -214,9 +228,7 @@ static void test_null_other_program(void)
 	static struct bench_result r;
 	struct bench_opts o;
 	struct srv s;
-	char *err = NULL;
-	size_t len = 0;
-	FILE *saved = stderr, *f;
+	char *err;
 	int rc;
 
 	opts_init(&o, &s, 0, XPRT_CHUNK_AUTO);
@@ -224,14 +236,8 @@ static void test_null_other_program(void)
 	o.prog = 100003;
 	o.vers = 3;
 	info_init(&r, &o);
-	f = open_memstream(&err, &len);
-	stderr = f;
-	rc = bench_run(&o, &r);
-	stderr = saved;
-	fclose(f);
+	rc = run_quiet(&o, &r, &err);
 	tap_ok(rc == 1 && r.nrows == 0, "NULL to a program the server lacks: the run fails");
-	if (err && len && err[len - 1] == '\n')
-		err[len - 1] = 0;
 	tap_ok(err && strstr(err, "PROG_UNAVAIL"), "naming the reply (%s)", err ? err : "");
 	free(err);
 	tap_ok(no_leaks(), "failed run: no verbs object left");
@@ -245,12 +251,16 @@ static void test_refused(void)
 	struct srv s;
 	int rc;
 
+	char *err;
+
 	opts_init(&o, &s, 64, XPRT_CHUNK_AUTO);
 	o.on_loop = NULL;
 	info_init(&r, &o);
-	fflush(stderr);
-	rc = bench_run(&o, &r);
+	rc = run_quiet(&o, &r, &err);
 	tap_ok(rc == 1 && r.nrows == 0 && no_leaks(), "nobody listening: exit status 1, nothing left");
+	tap_ok(err && strstr(err, "rpcrdma-bench: ") && strstr(err, "refused"),
+	       "and says so (%s)", err ? err : "");
+	free(err);
 	fake_verbs_reset();
 }
 
