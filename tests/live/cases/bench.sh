@@ -80,7 +80,14 @@ run read -s 8192 -n 10 -t 4 --chunk read
 run pos0 -s 8192 -n 10 -t 4 --chunk pos0
 run write -s 512 -n 10 -t 4 --chunk write      # an inline call, the reply's data in a write chunk
 run reply -s 8192 -n 10 -t 4 --chunk reply     # the reply in the reply chunk (RDMA_NOMSG)
-sleep 0.5
+# tcpdump lags under TCG: stop it once its file has stopped growing
+size=-1
+for _ in $(seq 20); do
+    sleep 1
+    now=$(stat -c %s "$cap" 2>/dev/null || echo 0)
+    ((now == size)) && break
+    size=$now
+done
 kill -INT "$dump_pid" 2>/dev/null
 wait "$dump_pid" 2>/dev/null
 dump_pid=
