@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 #include <rpcrdma/rpc.h>
 #include "bench.h"
+#include "cliopt.h"
 #include "echo_ulb.h"
 #include "numarg.h"
 #include "rpc_names.h"
@@ -25,7 +25,7 @@
 #define RPCRDMA_TOOLS_VERSION "0.1.0"
 #endif
 
-enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+enum { EXIT_RUN = 1, EXIT_USAGE = CLI_EXIT_USAGE, EXIT_INTERRUPTED = 130 };
 
 enum {
 	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_VERSIONS, OPT_CREDITS,
@@ -115,18 +115,7 @@ static void usage(FILE *f)
 	      "See rpcrdma-bench(1).\n", f);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(BENCH_PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry '" BENCH_PROG " --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) cli_usage_error(BENCH_PROG, __VA_ARGS__)
 
 static bool num_opt(const char *name, const char *arg, uint64_t min,
 		    uint64_t max, uint64_t *out)
@@ -247,20 +236,6 @@ static int parse_one(int c, const char *arg, struct cli *cl)
 	}
 }
 
-static int getopt_failure(int c, char *const argv[])
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':') {
-		if (optopt && optopt < 256 && arg[1] != '-')
-			return usage_error("option -%c needs a value", optopt);
-		return usage_error("option %s needs a value", arg);
-	}
-	if (optopt && optopt < 256 && arg[1] != '-')
-		return usage_error("unknown option -%c", optopt);
-	return usage_error("unknown or ambiguous option '%s'", arg);
-}
-
 /* the checks between options, and the defaults that depend on others */
 static int finish_opts(struct cli *cl)
 {
@@ -338,7 +313,7 @@ int main(int argc, char *argv[])
 			puts(BENCH_PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
 			return 0;
 		}
-		rc = (c == '?' || c == ':') ? getopt_failure(c, argv) : parse_one(c, optarg, &cl);
+		rc = (c == '?' || c == ':') ? cli_getopt_failure(BENCH_PROG, c, argv) : parse_one(c, optarg, &cl);
 		if (rc)
 			return rc;
 	}

@@ -45,8 +45,7 @@ rxe) filter="udp port 4791" ;;
 esac
 tcpdump -i veth0 -U -w "$cap" "$filter" 2> "$out/tcpdump.err" &
 dump_pid=$!
-# line-buffered: rpcrdma-echo --json does not flush its lines to a file itself
-stdbuf -oL "$bin/rpcrdma-echo" -s -a "$A" -p "$port" --json > "$out/server.jsonl" 2> "$out/server.err" &
+"$bin/rpcrdma-echo" -s -a "$A" -p "$port" --json > "$out/server.jsonl" 2> "$out/server.err" &
 srv_pid=$!
 for _ in $(seq 100); do
     grep -q '"listening"' "$out/server.jsonl" 2>/dev/null && break
