@@ -28,10 +28,20 @@ $(BUILD)/fuzz/fuzz_codec_%: tests/fuzz/fuzz_codec_%.c $(CODEC_SRCS) $(CODEC_HDRS
 # the capture pipeline (tools/capture + tools/common), without main(); small
 # tables so that each input sets up fast and the limits are reached
 FUZZ_CAPTURE_SRCS = $(CODEC_SRCS) $(TOOLS_COMMON_SRCS) $(sort $(wildcard tools/capture/*.c))
+# and CRCs that pass unless their field is all ones (-DCAP_FUZZ_CRC), so that
+# inputs get past the VCRC, ICRC and MPA CRC
+FUZZ_CAP_FLAGS := -DCAP_FUZZ_CRC -DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=256u -DCAP_MAX_SEGS=256u \
+	-DCAP_OOO_MAX=16u -DCAP_MAX_BUFFERED=1048576u
 $(BUILD)/fuzz/fuzz_capture: tests/fuzz/fuzz_capture.c $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=256u -DCAP_MAX_SEGS=256u \
+		$(FUZZ_CAP_FLAGS) \
 		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz -lm
+
+# per-layer capture targets: frames from the link layer up, one TCP
+# connection's segments, InfiniBand transport packets (tests/fuzz/fuzz_cap_*.c)
+$(BUILD)/fuzz/fuzz_cap_%: tests/fuzz/fuzz_cap_%.c tests/fuzz/fuzz_cap.h $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz -lm
 
 # the NFSv4 COMPOUND operation reader of the printers
 $(BUILD)/fuzz/fuzz_nfs4_ops: tests/fuzz/fuzz_nfs4_ops.c tools/common/nfs4_ops.c tools/common/nfs4_ops.h | $(BUILD)/fuzz/.dir

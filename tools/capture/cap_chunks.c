@@ -11,18 +11,17 @@
 #include <string.h>
 #include "cap_state.h"
 
-#define HMASK 65535u
 
 static uint32_t call_bucket(uint32_t conv, int dir, uint32_t xid)
 {
 	uint32_t h = (xid ^ conv * 0x9e3779b1u ^ (uint32_t)dir << 31) * 2654435761u;
-	return (h >> 16 ^ h) & HMASK;
+	return (h >> 16 ^ h) & (CAP_CALL_BUCKETS - 1);
 }
 
 static uint32_t seg_bucket(uint32_t conv, uint32_t handle)
 {
 	uint32_t h = (handle ^ conv * 0x9e3779b1u) * 2654435761u;
-	return (h >> 16 ^ h) & HMASK;
+	return (h >> 16 ^ h) & (CAP_SEG_BUCKETS - 1);
 }
 
 static void seg_unlink(struct cap_state *st, uint32_t i)

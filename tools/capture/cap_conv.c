@@ -455,7 +455,9 @@ bool cap_conv_init(struct cap_state *st)
 {
 	struct cap_conv_tab *t = &st->ct;
 
-	st->convs = calloc(CAP_MAX_CONVS, sizeof(*st->convs));
+	/* a conversation is cleared when opened (new_conv); before, only
+	 * `used` and `id` are read (cap_conv_by_slot) */
+	st->convs = malloc(CAP_MAX_CONVS * sizeof(*st->convs));
 	t->lru = calloc(CAP_MAX_CONVS, sizeof(*t->lru));
 	t->ord = calloc(CAP_MAX_CONVS, sizeof(*t->ord));
 	t->open = calloc(CAP_MAX_CONVS, sizeof(*t->open));
@@ -466,8 +468,11 @@ bool cap_conv_init(struct cap_state *st)
 	if (!st->convs || !t->lru || !t->ord || !t->open || !t->hnode ||
 	    !t->half || !t->open_head || !t->open_tail)
 		return false;
-	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++)
+	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++) {
+		st->convs[i].used = false;
+		st->convs[i].id = 0;
 		t->lru[i].next = i + 2 <= CAP_MAX_CONVS ? i + 2 : 0;
+	}
 	t->free = 1;
 	return true;
 }

@@ -57,8 +57,8 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 
 	if (t == CAP_T_IWARP)
 		return true;
-	if (len < 4 || hdr_len > sizeof(st->crcbuf) - pre ||
-	    len - 4 > sizeof(st->crcbuf) - pre - hdr_len)
+	if (len < 4 || hdr_len > CAP_CRCBUF - pre ||
+	    len - 4 > CAP_CRCBUF - pre - hdr_len)
 		return true;               /* over 16 KiB: not an IB packet */
 	memset(h, 0xff, pre);
 	h += pre;

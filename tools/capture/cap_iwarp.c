@@ -6,6 +6,7 @@
  * operations RPC-over-RDMA uses: Send (with Invalidate / Solicited Event),
  * RDMA Write, Read Request, Read Response, Terminate (RFC 5040 4, 5).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cap_cur.h"
 #include "cap_state.h"
@@ -360,6 +361,10 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 		uint32_t total = 2 + L + pad + 4;
 		uint32_t crc_at = 0;
 		bool copy = t->markers;
+		if (copy && !st->fpdu && !(st->fpdu = malloc(CAP_FPDU_MAX))) {
+			t->mpa = MPA_BAD;          /* out of memory */
+			break;
+		}
 		uint32_t end = gather(b, n, 0, phase, t->markers,
 				      copy ? st->fpdu : NULL, total, total - 4,
 				      &crc_at);

@@ -24,20 +24,28 @@ struct cap_state *cap_open(const struct cap_opts *o, FILE *out)
 	st->progress = isatty(STDERR_FILENO) &&
 		       (!isatty(fileno(out)) || o->check || o->stats || o->quiet);
 	bool convs_ok = cap_conv_init(st);
-	st->calls = calloc(CAP_MAX_CALLS, sizeof(*st->calls));
-	st->segs = calloc(CAP_MAX_SEGS, sizeof(*st->segs));
-	if (!convs_ok || !st->calls || !st->segs) {
+	/* not cleared: an entry is cleared when it is taken from its free
+	 * list; only `used` and the free-list link are read before */
+	st->calls = malloc(CAP_MAX_CALLS * sizeof(*st->calls));
+	st->segs = malloc(CAP_MAX_SEGS * sizeof(*st->segs));
+	st->crcbuf = malloc(CAP_CRCBUF);
+	if (!convs_ok || !st->calls || !st->segs || !st->crcbuf) {
 		free(st->calls);
 		free(st->segs);
+		free(st->crcbuf);
 		cap_conv_free(st);
 		free(st);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++)
+	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++) {
+		st->calls[i].used = false;
 		st->calls[i].hnext = i + 2 <= CAP_MAX_CALLS ? i + 2 : 0;
+	}
 	st->call_free = 1;
-	for (uint32_t i = 0; i < CAP_MAX_SEGS; i++)
+	for (uint32_t i = 0; i < CAP_MAX_SEGS; i++) {
+		st->segs[i].used = false;
 		st->segs[i].hnext = i + 2 <= CAP_MAX_SEGS ? i + 2 : 0;
+	}
 	st->seg_free = 1;
 	return st;
 }
@@ -86,6 +94,10 @@ int cap_close(struct cap_state *st)
 		fclose(st->stats.closed);
 	free(st->calls);
 	free(st->segs);
+	free(st->stats.procs);
+	free(st->scratch);
+	free(st->fpdu);
+	free(st->crcbuf);
 	free(st);
 	return rc;
 }

@@ -6,6 +6,7 @@
  * rebuild the RPC message from its chunks (V1 4.4.5, 4.5.3), keep the
  * credit books (V1 4.3.1), run the per-message lint and print it.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cap_state.h"
 #include "msgprint.h"
@@ -130,6 +131,14 @@ static void emit(struct cap_state *st, struct cap_conv *c, int dir,
 	}
 }
 
+/* where a rebuilt message goes; NULL when memory is short */
+static uint8_t *scratch(struct cap_state *st)
+{
+	if (!st->scratch)
+		st->scratch = malloc(CAP_MAX_SEND);
+	return st->scratch;
+}
+
 /* The call's RPC message: inline payload with its read chunks inserted at
  * their positions (V1 4.4.5; round-up to 4 supplied, 4.4.5.1). */
 static const uint8_t *rebuild_call(struct cap_state *st,
@@ -138,7 +147,7 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 {
 	const uint8_t *pl = rpcrdma_payload(m);
 	uint32_t plen = m->payload_len, pi = 0, out = 0, cap = CAP_MAX_SEND;
-	uint8_t *b = st->scratch;
+	uint8_t *b;
 
 	if (!k->rb || !k->rb_split)
 		return NULL;
@@ -146,6 +155,8 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 		*len = k->read_got < k->rb_split ? k->read_got : k->rb_split;
 		return k->rb;
 	}
+	if (!(b = scratch(st)))
+		return NULL;
 	for (uint32_t i = k->segs; i; ) {
 		const struct cap_seg *s = &st->segs[i - 1];
 		if (s->kind != CAP_SEG_READ)
@@ -188,7 +199,7 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	uint32_t out = 0;
 
 	if (!k || !k->rb || k->rb_cap <= k->rb_split ||
-	    !rpcrdma_reply_chunk(m, &si))
+	    !rpcrdma_reply_chunk(m, &si) || !scratch(st))
 		return NULL;
 	uint32_t i = k->segs;
 	while (i && st->segs[i - 1].kind != CAP_SEG_REPLY)

@@ -31,7 +31,8 @@ static bool append(struct cap_state *st, const struct cap_frame *f,
 		d->sactive = false;
 		return false;
 	}
-	memcpy(d->sbuf + d->slen, p, len);
+	if (len)                           /* sbuf may not exist yet */
+		memcpy(d->sbuf + d->slen, p, len);
 	d->slen += len;
 	return true;
 }

@@ -126,6 +126,13 @@ struct cap_conv {
 	} txt[2];
 };
 
+/* hash buckets of calls and segments: as many as entries, at least 64 */
+#define CAP_CALL_BUCKETS (CAP_MAX_CALLS < 64u ? 64u : CAP_MAX_CALLS)
+#define CAP_SEG_BUCKETS (CAP_MAX_SEGS < 64u ? 64u : CAP_MAX_SEGS)
+_Static_assert((CAP_CALL_BUCKETS & (CAP_CALL_BUCKETS - 1)) == 0 &&
+	       (CAP_SEG_BUCKETS & (CAP_SEG_BUCKETS - 1)) == 0,
+	       "CAP_MAX_CALLS and CAP_MAX_SEGS must be powers of two");
+
 /* An outstanding call, from its Send until its reply */
 struct cap_call {
 	bool used;
@@ -244,11 +251,11 @@ struct cap_state {
 	bool evicting;               /* closing a conversation for room */
 	/* calls and segments: fixed pools with hash chains */
 	struct cap_call *calls;      /* CAP_MAX_CALLS */
-	uint32_t call_hash[65536];
+	uint32_t call_hash[CAP_CALL_BUCKETS];
 	uint32_t call_free, ncalls;
 	uint32_t calls_head, calls_tail; /* every call, oldest first */
 	struct cap_seg *segs;        /* CAP_MAX_SEGS */
-	uint32_t seg_hash[65536];
+	uint32_t seg_hash[CAP_SEG_BUCKETS];
 	uint32_t seg_free, nsegs;
 	size_t buffered;             /* bytes under CAP_MAX_BUFFERED */
 	bool warned[CAP_W_COUNT];
@@ -262,10 +269,15 @@ struct cap_state {
 	bool progress_shown;
 	uint64_t msg_first;          /* the Send being handed over: its first */
 	uint32_t msg_frags;          /* packet and how many packets */
-	uint8_t scratch[CAP_MAX_SEND]; /* rebuilt RPC messages */
-	uint8_t fpdu[65536 + 16];    /* one FPDU with its markers removed */
-	uint8_t crcbuf[16384];       /* one packet, ICRC variant fields masked */
+	/* work areas, allocated once (the first two when first needed), not
+	 * cleared: always written before they are read */
+	uint8_t *scratch;            /* CAP_MAX_SEND: rebuilt RPC messages */
+	uint8_t *fpdu;               /* CAP_FPDU_MAX: one FPDU, markers removed */
+	uint8_t *crcbuf;             /* CAP_CRCBUF: one packet, ICRC variant
+				      * fields masked */
 };
+#define CAP_FPDU_MAX (65536u + 16u)
+#define CAP_CRCBUF 16384u
 
 /* cap_conv.c */
 /* the conversation of an IB/RoCE packet to QP `dqp`; a new one only when

@@ -87,6 +87,10 @@ void cap_stats_latency(struct cap_state *st, uint32_t prog, uint32_t vers,
 	struct cap_stats_proc *free_slot = NULL;
 	uint32_t h = (prog * 31u + vers * 7u + proc) % CAP_PROCS_MAX;
 
+	if (!st->stats.procs &&
+	    !(st->stats.procs = calloc(CAP_PROCS_MAX, sizeof(*st->stats.procs))))
+		return;
+
 	for (uint32_t i = 0; i < CAP_PROCS_MAX; i++) {
 		struct cap_stats_proc *p = &st->stats.procs[(h + i) % CAP_PROCS_MAX];
 		if (p->used && p->prog == prog && p->vers == vers && p->proc == proc) {
@@ -275,7 +279,7 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 	/* the latency table in program, version, procedure order */
 	const struct cap_stats_proc *order[CAP_PROCS_MAX];
 	unsigned n = 0;
-	for (unsigned i = 0; i < CAP_PROCS_MAX; i++)
+	for (unsigned i = 0; i < CAP_PROCS_MAX && st->stats.procs; i++)
 		if (st->stats.procs[i].used)
 			order[n++] = &st->stats.procs[i];
 	qsort(order, n, sizeof(order[0]), by_proc);

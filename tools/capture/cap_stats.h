@@ -46,7 +46,7 @@ struct cap_stats_proc {
 
 struct cap_stats_all {
 	struct cap_stats_conv total;
-	struct cap_stats_proc procs[CAP_PROCS_MAX];
+	struct cap_stats_proc *procs; /* CAP_PROCS_MAX, with the first latency */
 	uint64_t frames, frames_rdma, frames_truncated, frames_invalid;
 	FILE *closed;                /* summaries of conversations closed early */
 	uint32_t nclosed;
