@@ -78,7 +78,8 @@ int capw_close(struct capw *w);
 
 /* ---- eth_ip.c: links and networks ---- */
 enum linkkind { LK_ETH, LK_VLAN, LK_SLL, LK_SLL2, LK_IB, LK_ERF };
-enum netkind { NET_IPV4, NET_IPV6, NET_GRH, NET_LRH };
+/* NET_LRH_GRH: native IB, LRH with LNH = IBA global then a GRH (routed) */
+enum netkind { NET_IPV4, NET_IPV6, NET_GRH, NET_LRH, NET_LRH_GRH };
 
 struct path {
 	struct capw *w;

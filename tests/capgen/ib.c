@@ -62,6 +62,25 @@ uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
 		o += 40;
 		net = 40;
 		break;
+	case NET_LRH_GRH:
+		/* a routed packet: VL 2, SL 5 in the LRH (a router rewrites
+		 * it: not in the ICRC); traffic class 0x12, flow label 0xabcde,
+		 * hop limit 0x40 in the GRH (masked) */
+		l3 = o;
+		f[o] = 0x20;                              /* VL 2, LVer 0 */
+		f[o + 1] = 0x53;                          /* SL 5, LNH: IBA global */
+		put16(f + o + 2, pa->lid[!dir]);
+		put16(f + o + 4, (uint32_t)((8 + 40 + ibl + 4) / 4) & 0x7ff);
+		put16(f + o + 6, pa->lid[dir]);
+		put32(f + o + 8, 6u << 28 | 0x12u << 20 | 0xabcdeu);
+		put16(f + o + 12, (uint32_t)(ibl + 4));   /* PayLen: BTH..ICRC */
+		f[o + 14] = 0x1b;                         /* next header: BTH */
+		f[o + 15] = 0x40;                         /* hop limit */
+		side_gid(pa, dir, f + o + 16);
+		side_gid(pa, !dir, f + o + 32);
+		o += 48;
+		net = 48;
+		break;
 	case NET_LRH:
 	default:
 		l3 = o;
@@ -84,19 +103,28 @@ uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
 	memset(f + o, 0, pad);
 	o += pad;
 
-	/* ICRC over the masked copy of the network headers, then the rest */
+	/* ICRC over the masked copy of the network headers, then the rest:
+	 * RoCE and a global IB packet replace the LRH with 8 bytes of ones
+	 * (IBTA 7.8.1, annexes A16/A17) */
 	ml = 0;
-	if (pa->net != NET_LRH) {
+	if (pa->net == NET_LRH_GRH) {
+		memset(m, 0xff, 8);
+		memcpy(m + 8, f + l3 + 8, 40 + 12);
+		ml = 8;
+		net = 40;                                 /* masked like RoCEv1 */
+	} else if (pa->net != NET_LRH) {
 		memset(m, 0xff, 8);
 		ml = 8;
 	}
-	memcpy(m + ml, f + l3, net + 12);
+	if (pa->net != NET_LRH_GRH)
+		memcpy(m + ml, f + l3, net + 12);
 	if (pa->net == NET_IPV4) {
 		m[ml + 1] = 0xff;                         /* TOS */
 		m[ml + 8] = 0xff;                         /* TTL */
 		m[ml + 10] = m[ml + 11] = 0xff;           /* header checksum */
 		m[ml + 26] = m[ml + 27] = 0xff;           /* UDP checksum */
-	} else if (pa->net == NET_IPV6 || pa->net == NET_GRH) {
+	} else if (pa->net == NET_IPV6 || pa->net == NET_GRH ||
+		   pa->net == NET_LRH_GRH) {
 		m[ml] |= 0x0f;                            /* traffic class, */
 		m[ml + 1] = m[ml + 2] = m[ml + 3] = 0xff; /* flow label */
 		m[ml + 7] = 0xff;                         /* hop limit */
@@ -115,7 +143,7 @@ uint64_t ib_emit(struct conn *c, int dir, const uint8_t *hdr,
 	icrc_at = o;
 	putle32(f + o, icrc);
 	o += 4;
-	if (pa->net == NET_LRH) {
+	if (pa->net == NET_LRH || pa->net == NET_LRH_GRH) {
 		putle16(f + o, crc16_vcrc(f + l3, o - l3));
 		o += 2;
 	}

@@ -284,6 +284,14 @@ static int iberf(struct gen *g)
 		    traffic_chunks);
 }
 
+/* routed native IB (LNH = IBA global, a GRH), in ERF records so that
+ * tshark reads them too */
+static int ibgrh(struct gen *g)
+{
+	return roce(g, FMT_PCAP, LINKTYPE_ERF, LK_ERF, NET_LRH_GRH, 1024, 1,
+		    traffic_chunks);
+}
+
 static int cm(struct gen *g)
 {
 	struct conn c;
@@ -339,6 +347,8 @@ const struct scenario scenarios_transport[] = {
 	  "DLT_INFINIBAND: LRH, ICRC, VCRC, chunks" },
 	{ "ib-erf", "ib-erf.pcap", iberf,
 	  "DLT_ERF type 21 (InfiniBand) records, chunks" },
+	{ "ib-grh", "ib-grh.pcap", ibgrh,
+	  "routed InfiniBand: LRH (LNH global, VL 2, SL 5) + GRH (traffic class, flow label, hop limit set) in ERF records, chunks" },
 	{ "rocev2-cm", "rocev2-cm.pcap", cm,
 	  "CM REQ/REP/RTU on QP1 (UD), then the chunks traffic" },
 	{ "sll", "sll.pcap", sll, "Linux cooked v1 (DLT 113), chunks" },

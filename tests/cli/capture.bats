@@ -302,11 +302,11 @@ for l in sys.stdin:
 
 @test "every link type and transport gives the same messages" {
 	need rocev2-v1-chunks.pcap rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng \
-		rocev1.pcap ib-247.pcap ib-erf.pcap sll.pcap sll2.pcap
+		rocev1.pcap ib-247.pcap ib-erf.pcap ib-grh.pcap sll.pcap sll2.pcap
 	ref=$(messages "$CAPS/rocev2-v1-chunks.pcap")
 	[ "$(wc -l <<<"$ref")" -ge 8 ]
 	for f in rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap \
-		 ib-247.pcap ib-erf.pcap sll.pcap sll2.pcap; do
+		 ib-247.pcap ib-erf.pcap ib-grh.pcap sll.pcap sll2.pcap; do
 		got=$(messages "$CAPS/$f")
 		[ "$got" = "$ref" ] || { echo "$f differs:"; diff <(echo "$ref") <(echo "$got"); return 1; }
 	done

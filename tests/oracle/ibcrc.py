@@ -5,8 +5,9 @@
 # UDP headers with TOS/TTL/checksum (IPv4) or traffic class/flow label/hop
 # limit (IPv6, GRH) and the UDP checksum set to ones, the BTH with resv8a
 # set to ones, and the rest up to the ICRC, which is sent low byte first.
-# Native IB: the LRH with VL set to ones; VCRC = CRC-16 0x100B reflected over
-# LRH..ICRC.  Reads pcap and pcapng.  Prints "checked N bad M" and one
+# Native IB: the LRH with VL set to ones (LNH = IBA local), or 64 one bits
+# instead of the LRH and the GRH masked as above (LNH = IBA global, 7.8.1);
+# VCRC = CRC-16 0x100B reflected over LRH..ICRC.  Reads pcap and pcapng.  Prints "checked N bad M" and one
 # "bad FRAME icrc|vcrc" line per failure.  Usage: ibcrc.py FILE
 import struct
 import sys
@@ -73,14 +74,29 @@ def check(dlt, f):
                 return None
             o = 16
         lrh = f[o:o + 8]
-        if lrh[1] & 3 != 2:
-            return None          # only LNH = IBA local here
+        lnh = lrh[1] & 3
+        if lnh < 2:
+            return None          # raw packets: no ICRC
         plen = (struct.unpack('>H', lrh[4:6])[0] & 0x7ff) * 4
         pkt = f[o:o + plen]
-        m = bytearray(pkt[:20])
-        m[0] |= 0xf0
-        m[12] = 0xff
-        icrc = zlib.crc32(bytes(m) + pkt[20:plen - 4]) & 0xffffffff
+        if lnh == 2:
+            # local: the LRH with VL as ones, then the BTH (resv8a ones)
+            m = bytearray(pkt[:20])
+            m[0] |= 0xf0
+            m[12] = 0xff
+            icrc = zlib.crc32(bytes(m) + pkt[20:plen - 4]) & 0xffffffff
+        else:
+            # global (7.8.1): 64 one bits instead of the LRH (a router
+            # rewrites it), the GRH with traffic class, flow label and
+            # hop limit as ones, the BTH with resv8a as ones
+            g = bytearray(pkt[8:48])
+            g[0] |= 0x0f
+            g[1:4] = b'\xff\xff\xff'
+            g[7] = 0xff
+            b = bytearray(pkt[48:60])
+            b[4] = 0xff
+            icrc = zlib.crc32(b'\xff' * 8 + bytes(g) + bytes(b) +
+                              pkt[60:plen - 4]) & 0xffffffff
         ok = struct.unpack('<I', pkt[plen - 4:plen])[0] == icrc
         v = struct.unpack('<H', f[o + plen:o + plen + 2])[0]
         return ok, v == vcrc16(pkt)

@@ -30,7 +30,7 @@ fi
 $CAPGEN --list >"$tmp/list"
 need="rocev2-v1-basic rocev2-v1-chunks rocev2-v1-multisend rocev2-v1-multichunk rocev2-v2 rocev2-bidir rocev2-cm rocev2-two-qps
 rocev2-vlan rocev2-ipv6 rocev2-pcapng rocev2-badcrc rocev2-truncated rocev2-snaplen
-rocev1 ib-247 ib-erf sll sll2 iwarp-basic iwarp-markers iwarp-split iwarp-ooo iwarp-badcrc"
+rocev1 ib-247 ib-erf ib-grh sll sll2 iwarp-basic iwarp-markers iwarp-split iwarp-ooo iwarp-badcrc"
 checks="credits-exceeded zero-credit inline-too-large xid-mismatch nomsg-without-chunks
 msgp-sent done-sent write-chunk-overrun reply-chunk-overrun write-chunk-segments-changed
 unused-write-chunk-nonzero unadvertised-rdma direction-mismatch error-answered-with-error
@@ -148,7 +148,7 @@ F="-Y rpcordma -T fields -E separator=/t -E occurrence=a -e rpcordma.xid -e rpco
 TS -r rocev2-v1-chunks.pcap $F >"$tmp/ref"
 check "rocev2-v1-chunks: tshark decodes $(wc -l <"$tmp/ref") RPC-over-RDMA messages" \
 	test "$(wc -l <"$tmp/ref")" -eq 10
-for f in rocev2-cm.pcap rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap ib-erf.pcap sll.pcap sll2.pcap; do
+for f in rocev2-cm.pcap rocev2-vlan.pcap rocev2-ipv6.pcap rocev2-pcapng.pcapng rocev1.pcap ib-erf.pcap ib-grh.pcap sll.pcap sll2.pcap; do
 	check "$f: the same RPC-over-RDMA fields as rocev2-v1-chunks" \
 		diff <(TS -r "$f" $F) "$tmp/ref"
 done

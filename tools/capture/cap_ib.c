@@ -3,8 +3,9 @@
  * cap_ib.c - InfiniBand transport headers (IBTA vol. 1 ch. 9): BTH, RETH,
  * AETH, IETH, ImmDt for the Reliable Connected opcodes RPC-over-RDMA uses
  * (SEND, RDMA WRITE, RDMA READ request/response, ACKNOWLEDGE), and the
- * ICRC (IBTA 7.8.1; RoCE annexes A16/A17: the LRH replaced by 8 bytes of
- * 0xff, variant IP/UDP/GRH/BTH fields masked to ones).
+ * ICRC (IBTA 7.8.1; RoCE annexes A16/A17 and routed IB packets: the LRH
+ * replaced by 8 bytes of 0xff, variant IP/UDP/GRH/BTH fields masked to
+ * ones; local IB packets: the LRH with its VL masked).
  */
 #include <string.h>
 #include "cap_cur.h"
@@ -78,9 +79,15 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 		mask_v6(h);
 		break;
 	case CAP_T_IB:
-		h[0] |= 0xf0;                  /* VL */
-		if (hdr_len >= 48)
+		if (hdr_len >= 48) {
+			/* global (LNH 3): a router rewrites the LRH, so 64
+			 * one bits stand for it, and the GRH's variant fields
+			 * are masked (IBTA 7.8.1) */
+			memset(h, 0xff, 8);
 			mask_v6(h + 8);
+		} else {
+			h[0] |= 0xf0;          /* local: the LRH, VL masked */
+		}
 		break;
 	case CAP_T_IWARP:
 		break;
