@@ -13,9 +13,11 @@ for suite in "$here"/suites/*.sh; do
 	[ -x "$suite" ] || continue
 	name=$(basename "$suite" .sh)
 	echo "# suite $name"
+	t_suite=$SECONDS
 	"$suite" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	echo "# suite $name: $((SECONDS - t_suite)) s"
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')

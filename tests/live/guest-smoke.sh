@@ -121,7 +121,10 @@ for case in "$here"/cases/*.sh; do
     [[ -f $case ]] || continue
     name=${case##*/}
     echo "+ case $name" >> "$log"
+    t_case=$SECONDS
     timeout 300 bash "$case" 2>> "$log" ||
         result "case-${name%.sh}" fail "$name exited with status $?"
+    echo "+ case $name: $((SECONDS - t_case)) s" >> "$log"
+    echo "# case $name: $((SECONDS - t_case)) s"
 done
 exit 0

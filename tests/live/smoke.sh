@@ -18,7 +18,7 @@ BIN=${BIN:-$BUILD/bin}
 kinds=("$@")
 ((${#kinds[@]})) || kinds=(rxe siw)
 out=$BUILD/live/smoke
-guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-420}
+guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-900}
 
 n=0 passed=0 failed=0 skipped=0
 tap() {     # tap ok|fail|skip DESCRIPTION [REASON]
@@ -132,6 +132,7 @@ for kind in "${kinds[@]}"; do
         --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
         > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
     echo "# $kind guest: exit status $grc after $((SECONDS - t1)) s (log: $out/$kind/guest-$kind.log)"
+    grep '^# case ' "$out/$kind/guest.out" | sed "s/^# case /# $kind case /"
     declare -A res=() txt=()
     extra=()
     while read -r tag id status text; do
