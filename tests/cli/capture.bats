@@ -586,7 +586,7 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	assert_line --regexp 'v1 messages: 10 \(MSG 8, NOMSG 2\)'
 	assert_line --regexp 'credits granted: min 32, max 32, final 32'
 	assert_line --regexp 'calls 5, replies 5'
-	assert_line --regexp '^  NFS v3 READ +1( +[0-9]+){4}$'
+	assert_line --regexp '^  NFS v3 READ +1( +[0-9]+){5}$'
 }
 
 @test "--stats: the RFC 8797 private data of both ends, RoCE (CM) and iWARP (MPA v2)" {
@@ -623,11 +623,12 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	[ -z "$output" ]
 }
 
-@test "--roce-port: another port sees no RoCEv2" {
+@test "--roce-port: another port sees no RoCEv2, and says so (exit 4)" {
 	need rocev2-v1-basic.pcap
-	run "$D" --roce-port 9999 -r "$CAPS/rocev2-v1-basic.pcap"
-	assert_success
+	run --separate-stderr "$D" --roce-port 9999 -r "$CAPS/rocev2-v1-basic.pcap"
+	assert_failure 4
 	[ -z "$output" ]
+	[[ $stderr == *"no RPC-over-RDMA traffic found in "*" frames"*"(most to port 4791): RoCEv2 on another port? --roce-port 4791"* ]]
 }
 
 @test "unsupported link type: named, with the supported ones" {

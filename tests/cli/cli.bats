@@ -150,7 +150,7 @@ completion_options() {
 @test "--help lists every long option the parser knows" {
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 16 ]
+	[ "$(parser_long_options | wc -l)" -eq 19 ]
 }
 
 @test "completion offers every option the parser and --help know" {
@@ -167,7 +167,7 @@ completion_options() {
 		COMP_WORDS=(rpcrdma-decode --program n); COMP_CWORD=2; _rpcrdma_decode
 		echo \"\${COMPREPLY[*]}\""
 	assert_line --index 0 "1 2"
-	assert_line --index 1 "nfs nfs-cb nlm"
+	assert_line --index 1 "nfs nfs-cb nlm nfs_acl"
 	mkdir -p "$BATS_TEST_TMPDIR/c/dir"
 	touch "$BATS_TEST_TMPDIR"/c/{a.pcap,b.pcapng,c.cap,d.erf,e.txt}
 	run bash -c "cd '$BATS_TEST_TMPDIR/c'; source '$TOP/completion/rpcrdma-decode'

@@ -6,4 +6,4 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build}
 export BIN=${BIN:-$BUILD/bin}
 exec bats --tap "$TOP/tests/cli/capture.bats" "$TOP/tests/cli/reading.bats" \
-	"$TOP/tests/cli/output.bats"
+	"$TOP/tests/cli/output.bats" "$TOP/tests/cli/modes.bats"

@@ -289,6 +289,7 @@ static void touch(struct cap_state *st, struct cap_conv *c,
 	uint32_t slot = (uint32_t)(c - st->convs);
 	int b = c->busy;
 	c->last_frame = f->num;
+	st->frame_conv = c->id;  /* for violations outside a message */
 	if (st->ct.lru_tail[b] != slot + 1) {
 		list_remove(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
 		list_append(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
@@ -349,6 +350,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	list_append(st->ct.lru, &st->ct.lru_head[0], &st->ct.lru_tail[0], slot);
 	list_append(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
 	c->last_frame = f->num;
+	st->frame_conv = c->id;  /* for violations outside a message */
 	return c;
 }
 

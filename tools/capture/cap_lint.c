@@ -1,57 +1,123 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cap_lint.c - reporting one protocol violation for --check (docs/capture.md
- * lists every check with its spec section): text "frame N: check: text
- * [section]" or, with --json, {"frame":N,"check":..,"text":..,"section":..}.
- * Outside --check, CRC failures and cut frames still go to stderr.
+ * cap_lint.c - one protocol violation for --check (docs/capture.md lists
+ * every check with its spec section).  A violation found while a message
+ * is being decoded is held until the message is out (cap_emit.c): it then
+ * goes with the message (--check=inline), alone, or nowhere when the
+ * filters do not want the message.  Alone: text "frame N: check: text
+ * [section]" or, with --json, {"frame":N,"check":..,"text":..,"section":..,
+ * "xid":..,"conversation":..,"file":..}.  Outside --check, CRC failures
+ * and cut frames still go to stderr.
  */
 #include <stdarg.h>
 #include <string.h>
 #include "cap_state.h"
+#include "json.h"
 
-static void json_str(FILE *out, const char *s)
+void cap_lint_print(struct cap_state *st, const struct cap_finding *f)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			putc(ch, out);
+	st->violations++;
+	st->stats.total.violations++;
+	if (!st->o->check) {
+		if (!strcmp(f->check, "crc-error") || !strcmp(f->check, "truncated-frame")) {
+			struct cap_frame fr = { .num = f->frame };
+			cap_frame_error(st, &fr, "%s [%s]", f->text, f->section);
+		}
+		return;
 	}
-	putc('"', out);
+	struct obuf o;
+	ob_init(&o, st->out);
+	if (st->o->json) {
+		struct json j;
+		json_init(&j, &o);
+		json_obj_begin(&j);
+		json_ku64(&j, "frame", f->frame);
+		json_kstr(&j, "check", f->check);
+		json_kstr(&j, "text", f->text);
+		json_kstr(&j, "section", f->section);
+		if (f->have_xid)
+			json_khex(&j, "xid", f->xid, 8);
+		if (f->conv)
+			json_ku64(&j, "conversation", f->conv);
+		json_kstr(&j, "file", st->file);
+		json_obj_end(&j);
+	} else {
+		if (st->o->name_files) {
+			ob_puts(&o, st->file);
+			ob_puts(&o, ": ");
+		}
+		ob_puts(&o, "frame ");
+		ob_u64(&o, f->frame);
+		ob_puts(&o, ": ");
+		ob_puts(&o, f->check);
+		ob_puts(&o, ": ");
+		ob_puts(&o, f->text);
+		ob_puts(&o, " [");
+		ob_puts(&o, f->section);
+		ob_putc(&o, ']');
+	}
+	ob_putc(&o, '\n');
+	ob_flush(&o);
+}
+
+/* A violation that no printed message carries: it passes the filters when
+ * those it can be judged by (its conversation, its XID) let it */
+static void alone(struct cap_state *st, const struct cap_finding *f)
+{
+	const struct cap_opts *o = st->o;
+
+	if (o->have_vers || o->nprogs || o->nprocs || o->nproc_names)
+		return;
+	if (o->nconvs && !cap_in_list(o->convs, o->nconvs, f->conv))
+		return;
+	if (o->nxids && (!f->have_xid || !cap_in_list(o->xids, o->nxids, f->xid)))
+		return;
+	cap_lint_print(st, f);
 }
 
 void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
 	      const char *section, const char *fmt, ...)
 {
-	char text[512];
+	struct cap_finding f = {
+		.frame = frame, .check = check, .section = section,
+		.conv = st->hold_depth ? st->msg_conv : st->frame_conv,
+		.have_xid = st->hold_depth && st->msg_have_xid,
+		.xid = st->msg_xid,
+	};
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vsnprintf(f.text, sizeof(f.text), fmt, ap);
 	va_end(ap);
-	st->violations++;
-	st->stats.total.violations++;
-	if (!st->o->check) {
-		if (!strcmp(check, "crc-error") || !strcmp(check, "truncated-frame")) {
-			struct cap_frame f = { .num = frame };
-			cap_frame_error(st, &f, "%s [%s]", text, section);
-		}
+	if (st->hold_depth && st->nheld < CAP_HELD_MAX) {
+		st->held[st->nheld++] = f;
 		return;
 	}
-	if (st->o->json) {
-		fprintf(st->out, "{\"frame\":%llu,\"check\":", (unsigned long long)frame);
-		json_str(st->out, check);
-		fputs(",\"text\":", st->out);
-		json_str(st->out, text);
-		fputs(",\"section\":", st->out);
-		json_str(st->out, section);
-		fputs("}\n", st->out);
-	} else {
-		fprintf(st->out, "frame %llu: %s: %s [%s]\n",
-			(unsigned long long)frame, check, text, section);
-	}
+	alone(st, &f);
+}
+
+struct cap_hold cap_lint_hold(struct cap_state *st, uint32_t conv,
+			      bool have_xid, uint32_t xid)
+{
+	struct cap_hold saved = { st->held_base, st->msg_conv, st->msg_have_xid,
+				  st->msg_xid };
+
+	st->held_base = st->nheld;
+	st->hold_depth++;
+	st->msg_conv = conv;
+	st->msg_have_xid = have_xid;
+	st->msg_xid = xid;
+	return saved;
+}
+
+void cap_lint_release(struct cap_state *st, struct cap_hold saved)
+{
+	for (unsigned i = st->held_base; i < st->nheld; i++)
+		alone(st, &st->held[i]);
+	st->nheld = st->held_base;
+	st->held_base = saved.base;
+	st->msg_conv = saved.conv;
+	st->msg_have_xid = saved.have_xid;
+	st->msg_xid = saved.xid;
+	st->hold_depth--;
 }

@@ -87,11 +87,14 @@ int cap_close(struct cap_state *st)
 		if (st->violations && rc == CAP_EXIT_OK)
 			rc = CAP_EXIT_FAULT;
 	}
+	/* (a capture that could not be read at all says so itself) */
+	if ((rc == CAP_EXIT_OK || st->stats.frames) && cap_none_report(st) &&
+	    rc == CAP_EXIT_OK)
+		rc = CAP_EXIT_NONE;
 	if (ferror(st->out))
 		rc = CAP_EXIT_READ;
 	cap_conv_free(st);
-	if (st->stats.closed)
-		fclose(st->stats.closed);
+	cap_stats_free(st);
 	free(st->calls);
 	free(st->segs);
 	free(st->stats.procs);

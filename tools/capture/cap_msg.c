@@ -15,122 +15,6 @@
 
 #define MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
-/* One token per endpoint, whatever the transport: "198.18.0.1:20049"
- * (iWARP), "198.18.0.1/qp=0x11" (IB, RoCE; "qp=?" while the sending QP is
- * not known); and the same as separate fields for --json */
-static void endpoint_text(struct cap_conv *c, int dir)
-{
-	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
-	const char *dn = cap_dir_name(c, dir), *pn = cap_dir_name(c, 1 - dir);
-	char src[sizeof(c->txt[dir].src)], dst[sizeof(c->txt[dir].dst)];
-
-	cap_addr_text(c->txt[dir].addr, sizeof(c->txt[dir].addr), c->family,
-		      c->addr[dir], 0, false);
-	if (c->transport == CAP_T_IWARP) {
-		snprintf(src, sizeof(src), "%s", dn);
-		snprintf(dst, sizeof(dst), "%s", pn);
-	} else {
-		if (p->have_qp)
-			snprintf(src, sizeof(src), "%s/qp=0x%x", dn, p->qp);
-		else
-			snprintf(src, sizeof(src), "%s/qp=?", dn);
-		snprintf(dst, sizeof(dst), "%s/qp=0x%x", pn, d->qp);
-	}
-	memcpy(c->txt[dir].src, src, sizeof(src));
-	memcpy(c->txt[dir].dst, dst, sizeof(dst));
-	c->d[dir].txt_ok = true;
-}
-
-static void endpoints(struct cap_conv *c, int dir, struct msg_ctx *x)
-{
-	const struct cap_dir *d = &c->d[dir], *p = &c->d[1 - dir];
-
-	if (!d->txt_ok)
-		endpoint_text(c, dir);
-	if (!p->txt_ok)
-		endpoint_text(c, 1 - dir);
-	x->src = c->txt[dir].src;
-	x->dst = c->txt[dir].dst;
-	x->src_ep.addr = c->txt[dir].addr;
-	x->dst_ep.addr = c->txt[1 - dir].addr;
-	if (c->transport == CAP_T_IWARP) {
-		x->src_ep.have_port = x->dst_ep.have_port = true;
-		x->src_ep.port = c->port[dir];
-		x->dst_ep.port = c->port[1 - dir];
-	} else {
-		x->src_ep.have_qp = p->have_qp;
-		x->src_ep.qp = p->qp;
-		x->dst_ep.have_qp = true;
-		x->dst_ep.qp = d->qp;
-	}
-}
-
-static bool wanted(const struct cap_state *st, const struct cap_conv *c,
-		   const struct rpcrdma_msg *m, bool have_rpc, uint32_t prog,
-		   uint32_t proc)
-{
-	const struct cap_opts *o = st->o;
-
-	if (o->have_xid && m->rdma_xid != o->xid)
-		return false;
-	if (o->have_conv && c->id != o->conv)
-		return false;
-	if (o->have_vers && m->rdma_vers != o->vers)
-		return false;
-	if (o->have_prog && (!have_rpc || prog != o->prog))
-		return false;
-	if (o->have_proc && (!have_rpc || proc != o->proc))
-		return false;
-	return true;
-}
-
-struct emit_src {
-	const struct cap_call *k;   /* the call (for chunk data), or NULL */
-	bool is_call, backward;
-	uint64_t first;             /* first packet of the Send */
-	uint32_t frags;
-};
-
-static void emit(struct cap_state *st, struct cap_conv *c, int dir,
-		 const struct rpcrdma_msg *m, struct msg_ctx *x, bool have_rpc,
-		 uint32_t prog, uint32_t proc, const struct emit_src *es)
-{
-	if (st->o->check || st->o->stats || st->o->quiet)
-		return;
-	if (!wanted(st, c, m, have_rpc, prog, proc))
-		return;
-	endpoints(c, dir, x);
-	x->in_capture = true;
-	x->file = st->file;
-	x->file_prefix = st->o->name_files;
-	x->transport = cap_transport_name(c->transport);
-	x->conversation = c->id;
-	if (es) {
-		const struct cap_call *k = es->k;
-		if (k && k->have_ops)
-			x->ops = &k->ops;
-		x->backward = es->backward;
-		x->first_frame = es->first;
-		x->nframes = es->frags;
-		if (k && es->is_call)
-			x->read_data = (struct msg_chunk_data){ k->rd_bytes,
-					k->rd_first, k->rd_last };
-		if (k && !es->is_call) {
-			x->write_data = (struct msg_chunk_data){ k->wr_bytes,
-					 k->wr_first, k->wr_last };
-			x->reply_data = (struct msg_chunk_data){ k->rp_bytes,
-					 k->wr_first, k->wr_last };
-		}
-	}
-	if (st->o->json) {
-		msgprint_json(st->out, m, x);
-	} else if (st->o->verbose) {
-		msgprint_tree(st->out, m, x);
-	} else {
-		msgprint_line(st->out, m, x);
-	}
-}
-
 /* where a rebuilt message goes; NULL when memory is short */
 static uint8_t *scratch(struct cap_state *st)
 {
@@ -253,6 +137,7 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 		return;
 	memset(&x, 0, sizeof(x));
 	rpcrdma_decode(k->msg, k->msg_len, &m);
+	struct cap_hold held = cap_lint_hold(st, k->conv, true, m.rdma_xid);
 	size_t rlen = 0;
 	const uint8_t *rpc = rebuild_call(st, k, &m, &rlen);
 	if (rpc) {
@@ -270,9 +155,11 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	x.frame = k->frame;
 	x.ts_sec = k->ts_sec;
 	x.ts_usec = k->ts_usec;
-	struct emit_src es = { k, true, k->backward, k->msg_first, k->msg_frags };
+	struct cap_emit e = { .k = k, .is_call = true, .backward = k->backward,
+			      .first = k->msg_first, .frags = k->msg_frags };
 	if (c)
-		emit(st, c, k->dir, &m, &x, k->have_rpc, k->prog, k->proc, &es);
+		cap_emit(st, c, k->dir, &m, &x, &e);
+	cap_lint_release(st, held);
 	cap_budget_free(st, k->msg, k->msg_len);
 	k->msg = NULL;
 	k->msg_len = 0;
@@ -326,7 +213,8 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 }
 
 static void on_call(struct cap_state *st, const struct cap_frame *f,
-		    struct cap_conv *c, int dir, const struct rpcrdma_msg *m)
+		    struct cap_conv *c, int dir, const struct rpcrdma_msg *m,
+		    bool partial)
 {
 	struct cap_dir *d = &c->d[dir];
 	struct msg_ctx x;
@@ -354,10 +242,7 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 				 "%u calls outstanding before the peer granted any "
 				 "credit (one may be assumed)", d->outstanding);
 	}
-	if (dir == c->client) {
-		c->stats.calls++;
-	} else {
-		c->stats.backward++;
+	if (dir != c->client) {
 		if (m->rdma_credit == 0)
 			cap_lint(st, f->num, "zero-credit", "V1 7.2.1",
 				 "backward-direction call with zero credits");
@@ -385,19 +270,24 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	x.frame = f->num;
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
-	struct emit_src es = { k, true, k->backward, st->msg_first, st->msg_frags };
-	emit(st, c, dir, m, &x, k->have_rpc, k->prog, k->proc, &es);
+	struct cap_emit e = { .k = k, .is_call = true, .backward = k->backward,
+			      .partial = partial, .first = st->msg_first,
+			      .frags = st->msg_frags };
+	cap_emit(st, c, dir, m, &x, &e);
 }
 
 static void on_reply(struct cap_state *st, const struct cap_frame *f,
-		     struct cap_conv *c, int dir, const struct rpcrdma_msg *m)
+		     struct cap_conv *c, int dir, const struct rpcrdma_msg *m,
+		     bool partial)
 {
 	struct cap_dir *caller = &c->d[1 - dir];
 	struct cap_call *k = cap_call_find(st, c, 1 - dir, m->rdma_xid);
 	struct msg_ctx x;
 
+	struct cap_emit e = { .k = k, .is_reply = true, .partial = partial,
+			      .first = st->msg_first, .frags = st->msg_frags };
+
 	memset(&x, 0, sizeof(x));
-	c->stats.replies++;
 	if (m->rdma_proc == RDMA_ERROR) {
 		if (caller->have_err && caller->err_xid == m->rdma_xid)
 			cap_lint(st, f->num, "error-answered-with-error", "V1 5.5",
@@ -410,8 +300,8 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 	    m->rdma_proc != RDMA_ERROR && m->rdma_credit) {
 		caller->granted = m->rdma_credit;
 		caller->have_grant = true;
-		cap_stats_credit(&c->stats, m->rdma_credit);
-		cap_stats_credit(&st->stats.total, m->rdma_credit);
+		e.grant = true;
+		e.credit = m->rdma_credit;
 	}
 	if (k) {
 		c->synced = true;
@@ -428,9 +318,6 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		x.have_latency = true;
 		x.latency_us = cap_elapsed_us(k->ts_sec, k->ts_usec, f->ts_sec,
 					      f->ts_usec);
-		if (k->have_rpc)
-			cap_stats_latency(st, k->prog, k->vers, k->proc,
-					  x.latency_us);
 		if (caller->outstanding)
 			caller->outstanding--;
 		x.have_call = k->have_rpc;
@@ -451,16 +338,12 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 					 "rdma_xid 0x%08x but the RPC reply in the reply "
 					 "chunk has another XID", m->rdma_xid);
 		}
-	} else {
-		c->stats.unmatched++;
 	}
 	x.frame = f->num;
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
-	struct emit_src es = { k, false, k ? k->backward : dir == c->client,
-			       st->msg_first, st->msg_frags };
-	emit(st, c, dir, m, &x, k && k->have_rpc, k ? k->prog : 0,
-	     k ? k->proc : 0, &es);
+	e.backward = k ? k->backward : dir == c->client;
+	cap_emit(st, c, dir, m, &x, &e);
 	if (k)
 		cap_call_free(st, k);
 }
@@ -473,33 +356,25 @@ void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 	struct msg_ctx x;
 
 	rpcrdma_decode(p, len, &m);
-	bool chunked = m.nreads || m.nwrites || m.has_reply;
-	cap_stats_msg(&c->stats, m.rdma_vers, m.rdma_proc, chunked, len, f->num);
-	cap_stats_msg(&st->stats.total, m.rdma_vers, m.rdma_proc, chunked, len,
-		      f->num);
+	st->stats.messages++;
+	struct cap_hold held = cap_lint_hold(st, c->id, m.nfixed >= 1, m.rdma_xid);
 	if (m.nfixed >= 2 && m.rdma_vers == 2)
 		c->d[dir].speaks_v2 = true;
 	/* a message the snapshot length cut is judged only if it is whole */
-	if (!partial || m.action == RPCRDMA_ACCEPT) {
-		if (m.action != RPCRDMA_ACCEPT &&
-		    m.action != RPCRDMA_REPLY_INVAL_OPTION) {
-			c->stats.bad_headers++;
-			st->stats.total.bad_headers++;
-		}
+	if (!partial || m.action == RPCRDMA_ACCEPT)
 		header_lint(st, f, &m, len, partial);
-	}
 	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
-		on_call(st, f, c, dir, &m);
-		return;
+		on_call(st, f, c, dir, &m, partial);
+	} else if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {
+		on_reply(st, f, c, dir, &m, partial);
+	} else {
+		memset(&x, 0, sizeof(x));
+		x.frame = f->num;
+		x.ts_sec = f->ts_sec;
+		x.ts_usec = f->ts_usec;
+		struct cap_emit e = { .partial = partial, .first = st->msg_first,
+				      .frags = st->msg_frags };
+		cap_emit(st, c, dir, &m, &x, &e);
 	}
-	if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {
-		on_reply(st, f, c, dir, &m);
-		return;
-	}
-	memset(&x, 0, sizeof(x));
-	x.frame = f->num;
-	x.ts_sec = f->ts_sec;
-	x.ts_usec = f->ts_usec;
-	struct emit_src es = { NULL, false, false, st->msg_first, st->msg_frags };
-	emit(st, c, dir, &m, &x, false, 0, 0, &es);
+	cap_lint_release(st, held);
 }

@@ -58,8 +58,10 @@ static enum cap_res l4(struct cap_state *st, const struct cap_frame *f,
 			return cut(st, f, "UDP header", 8, cur_left(c));
 		(void)cur_peek16(c, 0, &a->sport);
 		(void)cur_peek16(c, 2, &a->dport);
-		if (a->dport != st->o->roce_port)
+		if (a->dport != st->o->roce_port) {
+			cap_seen_port(&st->seen.udp, a->dport);
 			return CAP_NOT_OURS;
+		}
 		if (ulen < 8)
 			return bad(st, f, "UDP length below 8");
 		if (ulen < cur_left(c))
@@ -72,8 +74,15 @@ static enum cap_res l4(struct cap_state *st, const struct cap_frame *f,
 		(void)cur_skip(c, 8);
 		return cap_ib_packet(st, f, CAP_T_ROCEV2, a, &hdr, c);
 	}
-	if (proto == IPPROTO_TCP_)
-		return cap_tcp_segment(st, f, a, c);
+	if (proto == IPPROTO_TCP_) {
+		struct cap_cur ports = *c;
+		uint16_t sp, dp;
+		enum cap_res r = cap_tcp_segment(st, f, a, c);
+		if (r == CAP_NOT_OURS && cur_peek16(&ports, 0, &sp) &&
+		    cur_peek16(&ports, 2, &dp))          /* the lower: the service */
+			cap_seen_port(&st->seen.tcp, sp < dp ? sp : dp);
+		return r;
+	}
 	return CAP_NOT_OURS;
 }
 

@@ -71,7 +71,10 @@ static void progress(struct cap_state *st, uint64_t n)
 bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f)
 {
 	st->frame_no = f->num;
+	st->frame_conv = 0;
 	st->stats.frames++;
+	if (f->len < f->wire_len)
+		st->seen.snapped++;
 	(void)cap_link_frame(st, dlt, f);
 	if (st->progress && (f->num & 0x3ffff) == 0)
 		progress(st, f->num);

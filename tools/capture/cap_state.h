@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "cap_stats.h"
+#include "msgprint.h"
 #include "nfs4_ops.h"
 #include "rpcrdma/codec.h"
 
@@ -236,6 +237,36 @@ struct cap_lost {
 	uint64_t sends;              /* Sends too large to reassemble */
 };
 
+/* What was not RPC-over-RDMA, to say why nothing was found (cap_none.c) */
+#define CAP_SEEN_PORTS 8u
+struct cap_seen_ports {
+	uint64_t total;
+	uint16_t port[CAP_SEEN_PORTS];
+	uint64_t n[CAP_SEEN_PORTS];
+};
+struct cap_seen {
+	uint64_t snapped;            /* frames cut by the snapshot length */
+	struct cap_seen_ports udp;   /* UDP to other ports than --roce-port */
+	struct cap_seen_ports tcp;   /* TCP segments not of an iWARP stream */
+};
+
+/* A violation, held until the message it concerns is out (cap_lint.c) */
+struct cap_finding {
+	uint64_t frame;
+	const char *check, *section; /* literals */
+	uint32_t conv;               /* 0: not known */
+	bool have_xid;
+	uint32_t xid;
+	char text[256];
+};
+#define CAP_HELD_MAX 16u
+struct cap_hold {                    /* the context a nested hold saves */
+	unsigned base;
+	uint32_t conv;
+	bool have_xid;
+	uint32_t xid;
+};
+
 struct cap_state {
 	struct cap_opts opts;        /* the caller's, copied */
 	const struct cap_opts *o;    /* = &opts */
@@ -267,6 +298,18 @@ struct cap_state {
 	unsigned cm_next;
 	bool progress;               /* stderr is a terminal */
 	bool progress_shown;
+	/* violations of the message being decoded (cap_lint.c) */
+	struct cap_finding held[CAP_HELD_MAX];
+	unsigned nheld, held_base, hold_depth;
+	uint32_t msg_conv, msg_xid;
+	bool msg_have_xid;
+	uint32_t frame_conv;         /* conversation of the current frame */
+	struct cap_seen seen;
+	/* output (cap_emit.c) */
+	uint64_t emitted;            /* messages that passed the filters */
+	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
+	int64_t ts0_sec, tsp_sec;    /* time stamps printed */
+	uint32_t ts0_usec, tsp_usec;
 	uint64_t msg_first;          /* the Send being handed over: its first */
 	uint32_t msg_frags;          /* packet and how many packets */
 	/* work areas, allocated once (the first two when first needed), not
@@ -352,7 +395,40 @@ struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
 void cap_call_free(struct cap_state *st, struct cap_call *k);
 void cap_calls_flush(struct cap_state *st, struct cap_conv *c);
 
-/* cap_lint.c */
+/* cap_emit.c: one message out: the filters, its --stats tally, the
+ * violations found in it, the printer */
+struct cap_emit {
+	const struct cap_call *k;    /* a call's own, a reply's call, or NULL */
+	bool is_call, is_reply, backward;
+	bool partial;                /* cut by the snapshot length */
+	bool grant;                  /* a reply granting `credit` (V1 4.3.1) */
+	uint32_t credit;
+	uint64_t first;              /* first packet of the Send */
+	uint32_t frags;
+};
+void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
+	      const struct rpcrdma_msg *m, struct msg_ctx *x,
+	      const struct cap_emit *e);
+/* any filter given */
+bool cap_filtering(const struct cap_state *st);
+static inline bool cap_in_list(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* cap_none.c: "no RPC-over-RDMA traffic found" and why */
+void cap_seen_port(struct cap_seen_ports *s, uint16_t port);
+bool cap_none_report(struct cap_state *st);
+
+/* cap_lint.c; between cap_lint_hold() and cap_lint_release() violations
+ * are held for the message decoded (conversation, XID) */
+struct cap_hold cap_lint_hold(struct cap_state *st, uint32_t conv,
+			      bool have_xid, uint32_t xid);
+void cap_lint_release(struct cap_state *st, struct cap_hold saved);
+void cap_lint_print(struct cap_state *st, const struct cap_finding *f);
 void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
 	      const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -24,12 +24,29 @@ struct cap_opts {
 	uint32_t inline_threshold;     /* 0: per version (V1 4.3.2, V2 5) */
 	bool name_files;               /* text output names the capture on
 					* every line (several files) */
-	/* filters on printed messages; have_* false = no filter */
-	bool have_xid; uint32_t xid;
-	bool have_conv; uint32_t conv;
+	bool check_inline;             /* --check findings after the message
+					* they concern, in every output mode */
+	uint64_t count;                /* stop after this many messages (0: all) */
+	uint8_t time_format;           /* enum cap_time: the TIME column */
+	/* Filters, in every mode (printing, --stats, --check): a message
+	 * passes when it matches one value of each kind given */
+	const uint32_t *xids; uint32_t nxids;
+	const uint32_t *convs; uint32_t nconvs;
 	bool have_vers; uint32_t vers;
-	bool have_prog; uint32_t prog;
-	bool have_proc; uint32_t proc;
+	const uint32_t *progs; uint32_t nprogs;
+	const uint32_t *procs; uint32_t nprocs;      /* procedure numbers */
+	/* procedure names (any program's) or NFSv4 COMPOUND operation names */
+	const char *const *proc_names; uint32_t nproc_names;
+};
+
+/* The TIME column, as tcpdump's -t ... -ttttt */
+enum cap_time {
+	CAP_TIME_EPOCH,                /* -tt, the default: 1700000000.123456 */
+	CAP_TIME_NONE,                 /* -t */
+	CAP_TIME_DELTA,                /* -ttt: since the previous message */
+	CAP_TIME_DATE,                 /* -tttt: 2023-11-14T22:13:20.123456 */
+	CAP_TIME_RELATIVE,             /* -ttttt: since the first message */
+	CAP_TIME_CLOCK,                /* 22:13:20.123456, tcpdump's default */
 };
 
 /* Exit statuses, as rpcrdma-decode(1) documents them */
@@ -38,6 +55,7 @@ enum {
 	CAP_EXIT_FAULT = 1,          /* a violation (--check) */
 	CAP_EXIT_READ = 3,           /* a capture not read whole, the output
 				      * not written, or state lost to a limit */
+	CAP_EXIT_NONE = 4,           /* no RPC-over-RDMA message at all */
 };
 
 struct cap_state;

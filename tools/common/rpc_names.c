@@ -68,6 +68,9 @@ const char *rpc_proc_name(uint32_t prog, uint32_t vers, uint32_t proc)
 	}
 }
 
+/* The short names first (rpc_prog_short_name(), --help, completion), then
+ * what the output prints (rpc_program_name(), msgprint_program_name())
+ * and other spellings users type */
 static const struct {
 	const char *name;
 	uint32_t prog;
@@ -78,6 +81,19 @@ static const struct {
 	{ "nlm", RPC_PROG_NLM },
 	{ "portmap", RPC_PROG_PORTMAP },
 	{ "echo", RPC_PROG_RPCRDMA_ECHO },
+	{ "nfs_acl", RPC_PROG_NFS_ACL },
+};
+#define SHORT_NAMES 7u
+
+static const struct {
+	const char *name;
+	uint32_t prog;
+} prog_aliases[] = {
+	{ "nfs_cb", RPC_PROG_NFS_CB }, { "nfs callback", RPC_PROG_NFS_CB },
+	{ "callback", RPC_PROG_NFS_CB }, { "nfs-acl", RPC_PROG_NFS_ACL },
+	{ "nfsacl", RPC_PROG_NFS_ACL }, { "rpcrdma-echo", RPC_PROG_RPCRDMA_ECHO },
+	{ "rpcbind", RPC_PROG_PORTMAP }, { "nlockmgr", RPC_PROG_NLM },
+	{ "mountd", RPC_PROG_MOUNT },
 };
 
 const char *msgprint_program_name(uint32_t prog)
@@ -94,8 +110,16 @@ bool rpc_prog_by_name(const char *name, uint32_t *prog)
 	size_t i;
 
 	for (i = 0; i < N(prog_names); i++) {
-		if (strcasecmp(name, prog_names[i].name) == 0) {
+		const char *printed = msgprint_program_name(prog_names[i].prog);
+		if (strcasecmp(name, prog_names[i].name) == 0 ||
+		    (printed && strcasecmp(name, printed) == 0)) {
 			*prog = prog_names[i].prog;
+			return true;
+		}
+	}
+	for (i = 0; i < N(prog_aliases); i++) {
+		if (strcasecmp(name, prog_aliases[i].name) == 0) {
+			*prog = prog_aliases[i].prog;
 			return true;
 		}
 	}
@@ -104,5 +128,20 @@ bool rpc_prog_by_name(const char *name, uint32_t *prog)
 
 const char *rpc_prog_short_name(size_t i)
 {
-	return i < N(prog_names) ? prog_names[i].name : NULL;
+	return i < SHORT_NAMES ? prog_names[i].name : NULL;
+}
+
+bool rpc_proc_name_known(const char *name)
+{
+	static const struct { const char *const *t; size_t n; } tabs[] = {
+		{ nfs3, N(nfs3) }, { nfs4, N(nfs4) }, { nfs4_cb, N(nfs4_cb) },
+		{ mount3, N(mount3) }, { nlm4, N(nlm4) }, { pmap2, N(pmap2) },
+		{ echo1, N(echo1) }, { nfsacl3, N(nfsacl3) },
+	};
+
+	for (size_t i = 0; i < N(tabs); i++)
+		for (size_t k = 0; k < tabs[i].n; k++)
+			if (tabs[i].t[k] && !strcasecmp(name, tabs[i].t[k]))
+				return true;
+	return false;
 }

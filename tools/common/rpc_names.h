@@ -15,9 +15,13 @@
 /* rpc_program_name(), and the programs libcodec does not name (NFS_ACL) */
 const char *msgprint_program_name(uint32_t prog);
 
-/* "nfs", "nfs-cb", "mount", "nlm", "portmap", "echo" (any case) */
+/* "nfs", "nfs-cb", "mount", "nlm", "portmap", "echo", "nfs_acl", every
+ * name the output prints ("NFS callback", "rpcrdma-echo", "NFS_ACL", ...)
+ * and a few other spellings (nfs_cb, rpcbind, ...), in any case */
 bool rpc_prog_by_name(const char *name, uint32_t *prog);
-/* the i-th of those names, NULL past the end */
+/* the i-th short name, NULL past the end */
 const char *rpc_prog_short_name(size_t i);
+/* a procedure name of any program we name ("READ", "MNT", "CB_COMPOUND") */
+bool rpc_proc_name_known(const char *name);
 
 #endif

@@ -11,15 +11,18 @@ int decode_capture_main(const struct decode_opts *o)
 {
 	const struct cap_opts co = {
 		.json = o->json, .verbose = o->verbose, .stats = o->stats,
-		.check = o->check, .quiet = o->quiet,
+		.check = o->check, .check_inline = o->check_inline,
+		.quiet = o->quiet, .count = o->count,
+		.time_format = o->time_format,
 		.roce_port = o->roce_port,
 		.inline_threshold = o->inline_threshold,
 		.name_files = o->nfiles > 1,
-		.have_xid = o->have_xid, .xid = o->xid,
-		.have_conv = o->have_conv, .conv = o->conv,
+		.xids = o->xids, .nxids = o->nxids,
+		.convs = o->convs, .nconvs = o->nconvs,
 		.have_vers = o->have_vers, .vers = o->vers,
-		.have_prog = o->have_prog, .prog = o->prog,
-		.have_proc = o->have_proc, .proc = o->proc,
+		.progs = o->progs, .nprogs = o->nprogs,
+		.procs = o->procs, .nprocs = o->nprocs,
+		.proc_names = o->proc_names, .nproc_names = o->nproc_names,
 	};
 
 	/* one large buffer for the whole run, set before any output */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * decode.h - rpcrdma-decode's options and its two modes: one message given
- * as hex (decode_hex.c) and captures (tools/capture/).  main.c parses the
- * options and calls one of them.
+ * as hex (decode_hex.c) and captures (capture_mode.c over tools/capture/).
+ * main.c parses the options and calls one of them.
  */
 #ifndef RPCRDMA_DECODE_H
 #define RPCRDMA_DECODE_H
@@ -18,15 +18,19 @@ struct decode_opts {
 	bool verbose;                  /* -V: full tree */
 	bool stats;                    /* --stats */
 	bool check;                    /* --check */
+	bool check_inline;             /* --check=inline */
 	bool quiet;                    /* -q: no per-message output */
+	uint64_t count;                /* -c COUNT, 0 = no limit */
+	uint8_t time_format;           /* -t.. / --time-format: enum cap_time */
 	uint16_t roce_port;            /* --roce-port, default 4791 */
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */
-	/* filters; have_* false = no filter */
-	bool have_xid; uint32_t xid;               /* --xid */
-	bool have_conv; uint32_t conv;             /* --conversation */
+	/* filters, each repeatable (any of the values); n* 0 = no filter */
+	uint32_t *xids; uint32_t nxids;            /* --xid */
+	uint32_t *convs; uint32_t nconvs;          /* --conversation */
 	bool have_vers; uint32_t vers;             /* --rdma-version */
-	bool have_prog; uint32_t prog;             /* --program */
-	bool have_proc; uint32_t proc;             /* --procedure */
+	uint32_t *progs; uint32_t nprogs;          /* --program */
+	uint32_t *procs; uint32_t nprocs;          /* --procedure N */
+	const char **proc_names; uint32_t nproc_names; /* --procedure NAME */
 };
 
 /* Exit statuses (man/rpcrdma-decode.1, EXIT STATUS) */

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "capture.h"
+#include "nfs4_ops.h"
 #include "decode.h"
 #include "numarg.h"
 #include "rpc_names.h"
@@ -27,7 +29,7 @@
 enum {
 	OPT_HEX = 256, OPT_JSON, OPT_STATS, OPT_CHECK, OPT_ROCE_PORT,
 	OPT_INLINE, OPT_XID, OPT_CONV, OPT_RDMA_VERS, OPT_PROGRAM,
-	OPT_PROCEDURE, OPT_VERSION,
+	OPT_PROCEDURE, OPT_VERSION, OPT_TIME,
 };
 
 static const struct option long_opts[] = {
@@ -36,8 +38,11 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "verbose", no_argument, NULL, 'V' },
 	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "check", optional_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "time-format", required_argument, NULL, OPT_TIME },
+	{ "numeric", no_argument, NULL, 'n' },
 	{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
 	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
 	{ "xid", required_argument, NULL, OPT_XID },
@@ -50,6 +55,12 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --time-format words, in enum cap_time order (tcpdump's -t count + 1 for
+ * the first five) */
+static const char *const time_words[] = {
+	"epoch", "none", "delta", "date", "relative", "clock",
+};
+
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " --hex HEX [--json]\n"
@@ -59,17 +70,27 @@ static void usage(FILE *f)
 	      "\n"
 	      "Modes (exactly one):\n"
 	      "      --hex HEX              one transport message as hex digits (spaces\n"
-	      "                             and ':' allowed); '-' reads standard input\n"
+	      "                             and ':' allowed); '-' reads one message per\n"
+	      "                             line of standard input ('#' starts a comment)\n"
 	      "  -r, --read FILE            a pcap or pcapng capture, maybe gzipped;\n"
 	      "                             repeatable; '-' is standard input\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 one JSON object per message\n"
 	      "  -V, --verbose              the full tree for every message (captures)\n"
-	      "      --stats                totals at the end (captures)\n"
-	      "      --check                report protocol violations; exit 1 if any\n"
+	      "      --stats                totals at the end instead of the messages\n"
 	      "                             (captures)\n"
+	      "      --check[=inline]       report protocol violations; exit 1 if any;\n"
+	      "                             =inline: with the messages (captures)\n"
 	      "  -q, --quiet                no per-message output (captures)\n"
+	      "  -c, --count COUNT          stop after COUNT messages (captures)\n"
+	      "  -t                         the time column, repeated as in tcpdump:\n"
+	      "                             1 none, 2 epoch (default), 3 since the\n"
+	      "                             previous message, 4 date and time, 5 since\n"
+	      "                             the first message\n"
+	      "      --time-format FORMAT   epoch, none, delta, date, relative, clock\n"
+	      "  -n, --numeric              accepted, as in tcpdump (addresses are never\n"
+	      "                             resolved)\n"
 	      "\n"
 	      "Capture decoding:\n"
 	      "      --roce-port PORT       UDP port of RoCEv2 (default 4791)\n"
@@ -78,20 +99,23 @@ static void usage(FILE *f)
 	      "                             1048576 (default: 1024 for Version One, 4096\n"
 	      "                             for Version Two)\n"
 	      "\n"
-	      "Filters (captures; all given must match):\n"
+	      "Filters (captures, every mode; each repeatable, matching any of its\n"
+	      "values; all kinds given must match):\n"
 	      "      --xid XID              rdma_xid, decimal or 0x hex\n"
 	      "      --conversation N       conversation number (1-based)\n"
 	      "      --rdma-version 1|2     rdma_vers\n"
-	      "      --program PROG         RPC program: a number or nfs, nfs-cb, mount,\n"
-	      "                             nlm, portmap, echo\n"
-	      "      --procedure N          RPC procedure number\n"
+	      "      --program PROG         RPC program: a number or a name the output\n"
+	      "                             prints (nfs, nfs-cb, mount, nlm, portmap,\n"
+	      "                             echo, nfs_acl, ...)\n"
+	      "      --procedure PROC       RPC procedure number or name, or the name of\n"
+	      "                             an NFSv4 operation in a COMPOUND (READ)\n"
 	      "\n"
 	      "  -h, --help                 this text\n"
 	      "      --version              the version\n"
 	      "\n"
 	      "Exit status: 0 accepted (or no violation), 1 not accepted or a\n"
 	      "violation, 2 usage error, 3 a capture not read whole or output not\n"
-	      "written.  See rpcrdma-decode(1).\n", f);
+	      "written, 4 no RPC-over-RDMA traffic found.  See rpcrdma-decode(1).\n", f);
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -133,13 +157,47 @@ static bool program_opt(const char *arg, uint32_t *prog)
 		return true;
 	}
 	usage_error("--program: '%s' is neither a number from 0 to 4294967295 "
-		    "nor one of nfs, nfs-cb, mount, nlm, portmap, echo", arg);
+		    "nor one of nfs, nfs-cb, mount, nlm, portmap, echo, nfs_acl "
+		    "(or a name the output prints)", arg);
 	return false;
+}
+
+/* a number, a procedure name or an NFSv4 operation name */
+static int procedure_opt(const char *arg, struct decode_opts *o)
+{
+	uint64_t v;
+	uint32_t op;
+
+	if (parse_u64(arg, UINT32_MAX, &v)) {
+		o->procs[o->nprocs++] = (uint32_t)v;
+		return 0;
+	}
+	if (rpc_proc_name_known(arg) || nfs4_op_by_name(arg, false, &op) ||
+	    nfs4_op_by_name(arg, true, &op)) {
+		o->proc_names[o->nproc_names++] = arg;
+		return 0;
+	}
+	return usage_error("--procedure: '%s' is neither a number from 0 to "
+			   "4294967295 nor a procedure or NFSv4 operation name "
+			   "(NULL, GETATTR, READ, SEQUENCE, CB_RECALL, ...)", arg);
+}
+
+static int time_opt(const char *arg, struct decode_opts *o)
+{
+	for (size_t i = 0; i < sizeof(time_words) / sizeof(time_words[0]); i++) {
+		if (!strcmp(arg, time_words[i])) {
+			o->time_format = (uint8_t)i;
+			return 0;
+		}
+	}
+	return usage_error("--time-format: '%s' is not one of epoch, none, delta, "
+			   "date, relative, clock", arg);
 }
 
 /* What each capture-only option is called, to name it in an error */
 struct seen {
 	const char *capture_only;      /* the last capture-only option given */
+	unsigned t;                    /* -t given that many times */
 };
 
 static int parse_one(int c, const char *arg, struct decode_opts *o,
@@ -158,9 +216,36 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case 'V': o->verbose = true; return 0;
+	case 'n': return 0;
 	case OPT_STATS: o->stats = true; seen->capture_only = "--stats"; return 0;
-	case OPT_CHECK: o->check = true; seen->capture_only = "--check"; return 0;
+	case OPT_CHECK:
+		seen->capture_only = "--check";
+		o->check = true;
+		if (arg && strcmp(arg, "inline"))
+			return usage_error("--check=%s: the only value is 'inline'", arg);
+		o->check_inline = arg != NULL;
+		return 0;
 	case 'q': o->quiet = true; seen->capture_only = "--quiet"; return 0;
+	case 'c': {
+		uint64_t n;
+		seen->capture_only = "-c";
+		if (!parse_u64(arg, UINT64_MAX, &n) || !n)
+			return usage_error("-c: '%s' is not a number from 1 to "
+					   "18446744073709551615", arg);
+		o->count = n;
+		return 0;
+	}
+	case 't':
+		seen->capture_only = "-t";
+		if (++seen->t > 5)
+			return usage_error("-t: at most five (-ttttt)");
+		o->time_format = (uint8_t)(seen->t == 1 ? CAP_TIME_NONE :
+			seen->t == 2 ? CAP_TIME_EPOCH : seen->t == 3 ? CAP_TIME_DELTA :
+			seen->t == 4 ? CAP_TIME_DATE : CAP_TIME_RELATIVE);
+		return 0;
+	case OPT_TIME:
+		seen->capture_only = "--time-format";
+		return time_opt(arg, o);
 	case OPT_ROCE_PORT:
 		seen->capture_only = "--roce-port";
 		if (!num_opt("roce-port", arg, 1, 65535, &v))
@@ -173,26 +258,22 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 			       &o->inline_threshold) ? 0 : DECODE_EXIT_USAGE;
 	case OPT_XID:
 		seen->capture_only = "--xid";
-		o->have_xid = true;
-		return num_opt("xid", arg, 0, UINT32_MAX, &o->xid) ? 0 : DECODE_EXIT_USAGE;
+		return num_opt("xid", arg, 0, UINT32_MAX, &o->xids[o->nxids++]) ?
+		       0 : DECODE_EXIT_USAGE;
 	case OPT_CONV:
 		seen->capture_only = "--conversation";
-		o->have_conv = true;
-		return num_opt("conversation", arg, 1, UINT32_MAX, &o->conv) ?
-		       0 : DECODE_EXIT_USAGE;
+		return num_opt("conversation", arg, 1, UINT32_MAX,
+			       &o->convs[o->nconvs++]) ? 0 : DECODE_EXIT_USAGE;
 	case OPT_RDMA_VERS:
 		seen->capture_only = "--rdma-version";
 		o->have_vers = true;
 		return num_opt("rdma-version", arg, 1, 2, &o->vers) ? 0 : DECODE_EXIT_USAGE;
 	case OPT_PROGRAM:
 		seen->capture_only = "--program";
-		o->have_prog = true;
-		return program_opt(arg, &o->prog) ? 0 : DECODE_EXIT_USAGE;
+		return program_opt(arg, &o->progs[o->nprogs++]) ? 0 : DECODE_EXIT_USAGE;
 	case OPT_PROCEDURE:
 		seen->capture_only = "--procedure";
-		o->have_proc = true;
-		return num_opt("procedure", arg, 0, UINT32_MAX, &o->proc) ?
-		       0 : DECODE_EXIT_USAGE;
+		return procedure_opt(arg, o);
 	default:
 		return usage_error("internal: unhandled option %d", c);
 	}
@@ -216,19 +297,26 @@ static int getopt_failure(int c, char *const argv[])
 int main(int argc, char *argv[])
 {
 	struct decode_opts o = { .roce_port = ROCE_PORT_DEFAULT };
-	struct seen seen = { NULL };
+	struct seen seen = { NULL, 0 };
 	const char **files;
 	int c, rc = 0;
 
-	/* argc bounds the number of -r options */
-	files = calloc((size_t)argc + 1, sizeof(*files));
-	if (!files) {
+	/* argc bounds the number of each repeatable option */
+	size_t n = (size_t)argc + 1;
+	files = calloc(n, sizeof(*files));
+	o.xids = calloc(n, sizeof(*o.xids));
+	o.convs = calloc(n, sizeof(*o.convs));
+	o.progs = calloc(n, sizeof(*o.progs));
+	o.procs = calloc(n, sizeof(*o.procs));
+	o.proc_names = calloc(n, sizeof(*o.proc_names));
+	if (!files || !o.xids || !o.convs || !o.progs || !o.procs || !o.proc_names) {
 		fputs(PROG ": out of memory\n", stderr);
-		return DECODE_EXIT_FAULT;
+		rc = DECODE_EXIT_READ;
+		goto out;
 	}
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":r:Vqh", long_opts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":r:Vqhc:tn", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			goto out;
@@ -269,5 +357,10 @@ int main(int argc, char *argv[])
 	}
 out:
 	free(files);
+	free(o.xids);
+	free(o.convs);
+	free(o.progs);
+	free(o.procs);
+	free(o.proc_names);
 	return rc;
 }
