@@ -77,6 +77,6 @@ CAPUNIT_ASAN := $(patsubst tests/capunit/%.c,$(BUILD)/capunit-asan/%,$(CAPUNIT_S
 CHECK_DEPS += $(CAPUNIT_BINS) $(CAPUNIT_ASAN)
 CAPUNIT_FLAGS = $(TOOLS_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itests/capunit
 $(BUILD)/capunit/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit/.dir
-	$(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz
+	$(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
 $(BUILD)/capunit-asan/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit-asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz
+	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
