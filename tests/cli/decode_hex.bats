@@ -4,6 +4,7 @@
 # procedure names, and the printers with capture context (a small harness).
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	export HARNESS=$BATS_FILE_TMPDIR/msgprint_harness
@@ -47,12 +48,42 @@ setup() {
 }
 
 @test "--hex -: reads standard input" {
-	run bash -c "printf '%s\n' '$CALL' | '$D' --hex - --json"
+	# (a message is one line of standard input)
+	run bash -c "printf '%s\n' '$(echo $CALL)' | '$D' --hex - --json"
 	assert_success
 	assert_output --partial '"xid":"0x0a000001"'
 	run bash -c "printf 'zz' | '$D' --hex -"
 	assert_failure 2
 	assert_output --partial "bad character at position 1: 'z'"
+}
+
+@test "--hex -: one message per line, '#' comments and blank lines skipped (samples/)" {
+	n=$(grep -v '^#' "$TOP/samples/messages.hex" | grep -c .)
+	run --separate-stderr "$D" --hex - --json <"$TOP/samples/messages.hex"
+	[ "${#lines[@]}" -eq "$n" ] && [ "$n" -ge 10 ]
+	# each line as its own --hex gives the same object
+	i=0
+	while read -r hex; do
+		[ "$("$D" --hex "$hex" --json)" = "${lines[$i]}" ]
+		i=$((i + 1))
+	done < <(grep -v '^#' "$TOP/samples/messages.hex" | grep .)
+	# trees are separated by a blank line
+	run "$D" --hex - <"$TOP/samples/messages.hex"
+	[ "$(grep -c '^RPC-over-RDMA' <<<"$output")" -eq "$n" ]
+	[ "$(grep -c '^$' <<<"$output")" -eq $((n - 1)) ]
+	# a comment after the digits; exit 1 when any message is not accepted
+	run bash -c "printf '%s # NULL call\n\n# nothing\n%s\n' '$(echo $CALL)' 0a0000 | '$D' --hex - --json"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 2 ]
+	printf '%s\n' "${lines[0]}" | jq -e '.valid'
+	run bash -c "printf '%s\n' '$(echo $CALL)' '$(echo $CALL)' | '$D' --hex - --json"
+	assert_success
+	[ "${#lines[@]}" -eq 2 ]
+	# a bad line: the messages before it, then its number
+	run --separate-stderr bash -c "printf '%s\n00 0g\n' '$(echo $CALL)' | '$D' --hex - --json"
+	assert_failure 2
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$stderr" = "rpcrdma-decode: --hex -: line 2: bad character at position 5: 'g' (expected hex digits, spaces or ':')" ]
 }
 
 @test "--hex: input errors are clear and exit 2" {
@@ -83,7 +114,7 @@ setup() {
 	printf '%s\n' "$output" | jq -e '.verdict.action == "reply_err_vers"'
 	run bash -c "head -c 2097154 /dev/zero | tr '\\0' 0 | '$D' --hex - --json"
 	assert_failure 2
-	assert_output "rpcrdma-decode: --hex: message too large (need at most 1048576 bytes, have more)"
+	assert_output "rpcrdma-decode: --hex -: line 1: message too large (need at most 1048576 bytes, have more)"
 }
 
 @test "--json: exactly one object, valid and verdict agree with the exit status" {
