@@ -30,6 +30,7 @@ static expert_field ei_rpcrdma_zero_credit = EI_INIT;
 static expert_field ei_rpcrdma_trailing_bytes = EI_INIT;
 static expert_field ei_rpcrdma_v1_msg_type = EI_INIT;
 static expert_field ei_rpcrdma_inline_exceeded = EI_INIT;
+static expert_field ei_rpcrdma_retransmission = EI_INIT;
 
 static expert_field *reason_ei(enum rpcrdma_reason r)
 {
@@ -74,6 +75,8 @@ void rpcrdma_register_expert(void)
 		{ &ei_rpcrdma_inline_exceeded, { "rpcrdma.expert.inline_exceeded",
 		  PI_PROTOCOL, PI_WARN, "Send exceeds the inline threshold",
 		  EXPFILL } },
+		{ &ei_rpcrdma_retransmission, { "rpcrdma.expert.retransmission",
+		  PI_SEQUENCE, PI_NOTE, "Send retransmitted", EXPFILL } },
 	};
 	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
 
@@ -136,4 +139,13 @@ void rpcrdma_expert_inline(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb,
 		"inline_exceeded: a %u-byte Send exceeds the V%u inline "
 		"threshold of %u bytes [%s]", len, m->rdma_vers, threshold,
 		m->rdma_vers == 2 ? "V2 2.3" : "V1 4.3.2");
+}
+
+void rpcrdma_expert_retransmission(packet_info *pinfo, proto_tree *tree,
+				   tvbuff_t *tvb, uint32_t first)
+{
+	proto_tree_add_expert_format(tree, pinfo, &ei_rpcrdma_retransmission,
+		tvb, 0, 0, "retransmission: this Send packet's PSN was sent in "
+		"frame %u; the same message (RC retransmission), not decoded again",
+		first);
 }

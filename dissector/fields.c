@@ -84,6 +84,9 @@ void rpcrdma_register_fields(void)
 		   FT_UINT32, BASE_DEC, NULL, "RPC message rebuilt from chunks"),
 		HF(reasm_from, "Reassembled", "rpcrdma.reassembled", FT_NONE,
 		   BASE_NONE, NULL, NULL),
+		HF(retx_of, "Retransmission of", "rpcrdma.retransmission_of",
+		   FT_FRAMENUM, BASE_NONE, NULL,
+		   "The frame that first carried this Send packet (same PSN)"),
 	};
 	static int *ett[] = {
 		&rpcrdma_ett.top, &rpcrdma_ett.read_list,

@@ -137,12 +137,106 @@ static tvbuff_t *send_last(tvbuff_t *tvb, packet_info *pinfo,
 	return rpcrdma_send_done(tvb, pinfo, s);
 }
 
+/*
+ * Retransmitted Send packets.  An RC requester resends from a PSN the
+ * responder NAKed or did not acknowledge; the bytes are the same.  A Send
+ * packet whose PSN this side already used for a Send we claimed, within the
+ * last RETX_WINDOW PSNs of that side, is shown as a retransmission and not
+ * decoded as a new message (rpcrdma-decode counts it once too: cap_ib.c).
+ */
+#define RETX_WINDOW 1024u
+static wmem_map_t *send_psn;     /* RPCRDMA_KEY(side, PSN) -> first frame */
+static wmem_map_t *send_top;     /* side -> highest Send PSN + 1 */
+
+static uint32_t retransmitted(tvbuff_t *tvb, packet_info *pinfo, uint32_t psn,
+			      const struct rpcrdma_where *w)
+{
+	uint32_t side = rpcrdma_side_id(w, w->dir), top, first;
+	uint64_t k = RPCRDMA_KEY(side, psn);
+
+	if (PINFO_FD_VISITED(pinfo))
+		return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo,
+			proto_rpcrdma, rpcrdma_key(KEY_RETX, tvb)));
+	if (!side)
+		return 0;
+	first = GPOINTER_TO_UINT(wmem_map_lookup(send_psn, &k));
+	top = GPOINTER_TO_UINT(wmem_map_lookup(send_top, GUINT_TO_POINTER(side)));
+	if (!first || first == pinfo->num || PSN(top - 1 - psn) >= RETX_WINDOW)
+		return 0;
+	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+			 rpcrdma_key(KEY_RETX, tvb), GUINT_TO_POINTER(first));
+	return first;
+}
+
+/* A Send packet we claimed: remember its PSN */
+static void sent(packet_info *pinfo, uint32_t psn, const struct rpcrdma_where *w)
+{
+	uint32_t side = rpcrdma_side_id(w, w->dir), top;
+	uint64_t *k;
+
+	if (PINFO_FD_VISITED(pinfo) || !side)
+		return;
+	k = wmem_new(wmem_file_scope(), uint64_t);
+	*k = RPCRDMA_KEY(side, psn);
+	if (!wmem_map_lookup(send_psn, k))
+		wmem_map_insert(send_psn, k, GUINT_TO_POINTER(pinfo->num));
+	top = GPOINTER_TO_UINT(wmem_map_lookup(send_top, GUINT_TO_POINTER(side)));
+	if (!top || PSN(psn + 1 - top) < 0x800000u)   /* ahead of the top */
+		wmem_map_insert(send_top, GUINT_TO_POINTER(side),
+				GUINT_TO_POINTER(PSN(psn + 1) ? PSN(psn + 1) : 0x1000000u));
+}
+
+static gboolean show_retx(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			  uint32_t first)
+{
+	proto_item *it;
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	col_add_fstr(pinfo->cinfo, COL_INFO,
+		     "RDMA Send retransmission (first sent in frame %u)", first);
+	proto_tree *t;
+
+	it = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1, ENC_NA);
+	proto_item_append_text(it, ", retransmission of frame %u", first);
+	t = proto_item_add_subtree(it, rpcrdma_ett.top);
+	proto_item_set_generated(proto_tree_add_uint(t, rpcrdma_hf.retx_of, tvb,
+						     0, 0, first));
+	rpcrdma_expert_retransmission(pinfo, t, tvb, first);
+	return TRUE;
+}
+
+static gboolean sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+		      const struct infinibandinfo *ib,
+		      const struct rpcrdma_where *w)
+{
+	tvbuff_t *whole;
+
+	switch (ib->opCode) {
+	case RC_SEND_ONLY:
+	case RC_SEND_ONLY_IMM:
+	case RC_SEND_ONLY_INVAL:
+		if (!rpcrdma_claims(tvb, pinfo))
+			return FALSE;
+		rpcrdma_dissect_msg(tvb, pinfo, tree, w);
+		return TRUE;
+	case RC_SEND_FIRST:
+	case RC_SEND_MIDDLE:
+		return send_part(tvb, pinfo, tree, ib,
+				 ib->opCode == RC_SEND_FIRST, w);
+	default:                /* LAST, LAST with Immediate or Invalidate */
+		whole = send_last(tvb, pinfo, ib, w);
+		if (!whole)
+			return FALSE;
+		rpcrdma_dissect_msg(whole, pinfo, tree, w);
+		return TRUE;
+	}
+}
+
 static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			void *data)
 {
 	const struct infinibandinfo *ib = data;
 	struct rpcrdma_where w;
-	tvbuff_t *whole;
+	uint32_t psn, first;
 
 	if (!ib)
 		return FALSE;
@@ -151,26 +245,31 @@ static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	case RC_SEND_ONLY:
 	case RC_SEND_ONLY_IMM:
 	case RC_SEND_ONLY_INVAL:
-		if (!rpcrdma_claims(tvb, pinfo))
-			return FALSE;
-		rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
-		return TRUE;
 	case RC_SEND_FIRST:
 	case RC_SEND_MIDDLE:
-		return send_part(tvb, pinfo, tree, ib,
-				 ib->opCode == RC_SEND_FIRST, &w);
 	case RC_SEND_LAST:
 	case RC_SEND_LAST_IMM:
 	case RC_SEND_LAST_INVAL:
-		whole = send_last(tvb, pinfo, ib, &w);
-		if (!whole)
+		psn = PSN(ib->packet_seq_num);
+		first = retransmitted(tvb, pinfo, psn, &w);
+		if (first)
+			return show_retx(tvb, pinfo, tree, first);
+		if (!sends(tvb, pinfo, tree, ib, &w))
 			return FALSE;
-		rpcrdma_dissect_msg(whole, pinfo, tree, &w);
+		sent(pinfo, psn, &w);
 		return TRUE;
 	default:
 		track(pinfo, tvb, ib, &w);
 		return rpcrdma_late_call(tvb, pinfo, tree);
 	}
+}
+
+void rpcrdma_ib_register(void)
+{
+	send_psn = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+					  g_int64_hash, g_int64_equal);
+	send_top = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+					  g_direct_hash, g_direct_equal);
 }
 
 void rpcrdma_ib_handoff(void)

@@ -106,6 +106,20 @@ static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	return TRUE;
 }
 
+/* The last segment of a Send of several: Wireshark's DDP dissector has put
+ * the segments together itself (iwarp_ddp_rdmap.reassemble_iwarp_rdma_send,
+ * on by default) and hands us the whole message, unless we have been
+ * collecting the segments ourselves (that preference off). */
+static bool whole_from_ddp(tvbuff_t *tvb, packet_info *pinfo,
+			   const rdmap_info_t *info, const struct rpcrdma_where *w)
+{
+	if (PINFO_FD_VISITED(pinfo))
+		return !p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
+					 rpcrdma_key(KEY_SEND, tvb));
+	return !rpcrdma_pending_peek(PEND_SEQ,
+		RPCRDMA_KEY(rpcrdma_side_id(w, w->dir), info->message_seq_num));
+}
+
 static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   void *data)
 {
@@ -122,7 +136,8 @@ static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	case RDMA_SEND_SE_INVALIDATE:
 		if (info->is_tagged)
 			return FALSE;
-		if (info->last_flag && info->message_offset == 0) {
+		if (info->last_flag && (info->message_offset == 0 ||
+					whole_from_ddp(tvb, pinfo, info, &w))) {
 			if (!rpcrdma_claims(tvb, pinfo))
 				return FALSE;
 			rpcrdma_dissect_msg(tvb, pinfo, tree, &w);

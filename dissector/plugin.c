@@ -23,6 +23,7 @@ static void proto_register_rpcrdma(void)
 	rpcrdma_reasm_init();
 	rpcrdma_conn_init();
 	rpcrdma_ddp_register();
+	rpcrdma_ib_register();
 	rpcrdma_dissect_register();
 }
 

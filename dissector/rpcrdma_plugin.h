@@ -23,6 +23,7 @@ struct rpcrdma_hf {
 	int action, reason, note;
 	int rpc_xid;
 	int chunk_frames, reasm_len, reasm_from;
+	int retx_of;
 };
 extern struct rpcrdma_hf rpcrdma_hf;
 
@@ -42,6 +43,10 @@ void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 /* Inline threshold check for a message of `len` bytes (preferences). */
 void rpcrdma_expert_inline(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb,
 			   const struct rpcrdma_msg *m, uint32_t threshold);
+
+/* An IB Send packet sent again (same PSN): first sent in frame `first` */
+void rpcrdma_expert_retransmission(packet_info *pinfo, proto_tree *tree,
+				   tvbuff_t *tvb, uint32_t first);
 
 /* ---- prefs.c ---- */
 struct rpcrdma_prefs {
@@ -136,6 +141,7 @@ uint64_t rpcrdma_reasm_coverage(tvbuff_t *parent, packet_info *pinfo,
 				uint64_t *total);
 
 /* ---- ib.c, iwarp.c: heuristics and RDMA traffic bookkeeping ---- */
+void rpcrdma_ib_register(void);
 void rpcrdma_ib_handoff(void);
 void rpcrdma_iwarp_handoff(void);
 

@@ -219,7 +219,7 @@ static void untagged_msg(struct conn *c, int dir, uint8_t op, uint32_t inv,
 	uint32_t msn = c->umsn[dir][qn]++;
 
 	do {
-		size_t l = len - off < DDP_MAX ? len - off : DDP_MAX;
+		size_t l = len - off < c->mtu ? len - off : c->mtu;
 		bool last = off + l == len;
 		size_t hl = ddp_untagged(h, last, op, inv, qn, msn, (uint32_t)off);
 
@@ -236,7 +236,7 @@ static void tagged_msg(struct conn *c, int dir, uint8_t op, uint32_t stag,
 	size_t off = 0;
 
 	do {
-		size_t l = len - off < DDP_MAX ? len - off : DDP_MAX;
+		size_t l = len - off < c->mtu ? len - off : c->mtu;
 		bool last = off + l == len;
 		size_t hl = ddp_tagged(h, last, op, stag, to + off);
 

@@ -76,6 +76,65 @@ static int window(struct gen *g)
 	return gen_close(g);
 }
 
+/* Sends larger than one DDP segment (here at most 256 payload octets, so
+ * that Version One messages stay under their 1024-byte inline threshold):
+ * each goes out as 2 to 4 untagged DDP segments of one MSN, with rising MO
+ * and L on the last (RFC 5041 §5.3). */
+static int multisend(struct gen *g)
+{
+	struct conn c;
+	struct sess s;
+	struct rpcrdma_hdr h;
+	struct rpcrdma_segment segs[50];
+	struct rpcrdma_write_chunk wc = { segs, 50 };
+	struct xw x;
+	uint32_t xid, i;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_iwarp(&c, &g->w, LK_ETH, NET_IPV4, false, true);
+	c.mtu = 256;
+	iw_connect(&c);
+	sess_init(&s, &c, 1, 0x6d000001u);
+	ex_getattr3(&s);
+	/* a 700-byte SYMLINK call, its short reply */
+	xid = s.xid++;
+	nfs3_symlink_call(&x, xid, 600);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	sess_send(&s, 0, &h, x.b, x.len, 0);
+	nfs3_symlink_reply(&x, xid);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	sess_send(&s, 1, &h, x.b, x.len, 0);
+	/* a READ call whose header alone (a Write chunk of 50 segments, 836
+	 * bytes) spans four segments; its NFS3ERR_IO reply returns them unused */
+	xid = s.xid++;
+	for (i = 0; i < 50; i++)
+		segs[i] = sess_seg(&s, 4096);
+	nfs3_read_call(&x, xid, 0, 4096);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	h.writes = &wc;
+	h.nwrites = 1;
+	sess_send(&s, 0, &h, x.b, x.len, 0);
+	nfs3_read_reply_err(&x, xid);
+	for (i = 0; i < 50; i++)
+		segs[i].rdma_length = 0;         /* unused (V1 4.4.6.2) */
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	h.writes = &wc;
+	h.nwrites = 1;
+	sess_send(&s, 1, &h, x.b, x.len, 0);
+	/* a READDIR reply of about 900 bytes, inline */
+	xid = s.xid++;
+	nfs3_readdir_call(&x, xid);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	sess_send(&s, 0, &h, x.b, x.len, 0);
+	nfs3_readdir_reply(&x, xid, 20);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	sess_send(&s, 1, &h, x.b, x.len, 0);
+	ex_getattr3(&s);
+	iw_terminate(&c, 0, 0x00, 0x00);
+	return gen_close(g);
+}
+
 static int badcrc(struct gen *g)
 {
 	struct conn c;
@@ -116,6 +175,8 @@ const struct scenario scenarios_iwarp[] = {
 	  "iWARP: 400-byte segments, out of order, one retransmitted" },
 	{ "iwarp-window", "iwarp-window.pcap", window,
 	  "iWARP: a 60 KiB RDMA Write whose first TCP segment comes last" },
+	{ "iwarp-multisend", "iwarp-multisend.pcap", multisend,
+	  "iWARP: Sends of 2 to 4 DDP segments (long call, long header, long reply)" },
 	{ "iwarp-badcrc", "iwarp-badcrc.pcap", badcrc,
 	  "iWARP: one FPDU with a wrong CRC32c, then Terminate" },
 	{ NULL, NULL, NULL, NULL },

@@ -3,7 +3,15 @@
 
   compare.py json  PLUGIN.tsv DECODE.jsonl [EXCLUDE]
                                              plugin vs rpcrdma-decode (every frame
-                                             but those listed in EXCLUDE)
+                                             but those listed in EXCLUDE), one
+                                             message per frame
+  compare.py msgs  PLUGIN.pdml DECODE.jsonl [EXCLUDE]
+                                             the same message by message: every
+                                             rpcrdma protocol item of
+                                             `tshark -T pdml -j rpcrdma`, in
+                                             order, against the JSON lines of
+                                             its frame (iWARP frames carry
+                                             several Sends)
   compare.py builtin PLUGIN.tsv BUILTIN.tsv  plugin vs rpcordma (accepted v1 frames)
 
 PLUGIN.tsv is `tshark -T fields -E occurrence=a -E aggregator=,` with the
@@ -12,6 +20,7 @@ Prints one line per disagreement and a summary; exits 1 on any.
 """
 import json
 import sys
+import xml.etree.ElementTree as ET
 
 PLUGIN_FIELDS = [
     "frame.number", "rpcrdma.xid", "rpcrdma.vers", "rpcrdma.credits",
@@ -146,7 +155,8 @@ def cmp_json(tsv, jsonl, exclude=None):
         for line in f:
             if line.strip():
                 o = unhex(json.loads(line))
-                theirs[o["frame"]] = json_view(o)
+                if "frame" in o:             # not the "lost" record
+                    theirs[o["frame"]] = json_view(o)
     skip = set()
     if exclude:
         with open(exclude) as f:
@@ -162,6 +172,57 @@ def cmp_json(tsv, jsonl, exclude=None):
         else:
             diff(fr, mine[fr], theirs[fr], bad)
     return len((set(mine) | set(theirs)) - skip), bad
+
+
+def read_pdml(path):
+    """frame -> [plugin_view of each rpcrdma item that is a message]"""
+    frames = {}
+    for _, pkt in ET.iterparse(path):
+        if pkt.tag != "packet":
+            continue
+        num = None
+        for proto in pkt.findall("proto"):
+            if proto.get("name") == "geninfo":
+                for f in proto.findall("field"):
+                    if f.get("name") == "num":
+                        num = int(f.get("show"))
+            if proto.get("name") != "rpcrdma" or num is None:
+                continue
+            row = {k: "" for k in PLUGIN_FIELDS}
+            for f in proto.iter("field"):
+                k = f.get("name")
+                if k in row:
+                    row[k] = (row[k] + "," if row[k] else "") + f.get("show", "")
+            v = plugin_view(row)
+            if v is not None:
+                frames.setdefault(num, []).append(v)
+        pkt.clear()
+    return frames
+
+
+def cmp_msgs(pdml, jsonl, exclude=None):
+    mine = read_pdml(pdml)
+    theirs = {}
+    with open(jsonl) as f:
+        for line in f:
+            if line.strip():
+                o = unhex(json.loads(line))
+                if "frame" in o:             # not the "lost" record
+                    theirs.setdefault(o["frame"], []).append(json_view(o))
+    skip = set()
+    if exclude:
+        with open(exclude) as f:
+            skip = {int(x) for x in f.read().split()}
+    bad, n = [], 0
+    for fr in sorted((set(mine) | set(theirs)) - skip):
+        a, b = mine.get(fr, []), theirs.get(fr, [])
+        n += max(len(a), len(b))
+        if len(a) != len(b):
+            bad.append("frame %d: %d messages from the plugin, %d from "
+                       "rpcrdma-decode" % (fr, len(a), len(b)))
+        for x, y in zip(a, b):
+            diff(fr, x, y, bad)
+    return n, bad
 
 
 def cmp_builtin(tsv, builtin_tsv):
@@ -195,14 +256,15 @@ def cmp_builtin(tsv, builtin_tsv):
 
 
 def main():
-    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("json", "builtin"):
+    modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin}
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in modes:
         sys.stderr.write(__doc__)
         return 2
-    fn = cmp_json if sys.argv[1] == "json" else cmp_builtin
-    n, bad = fn(*sys.argv[2:])
+    n, bad = modes[sys.argv[1]](*sys.argv[2:])
     for b in bad[:50]:
         print(b)
-    print("%d frames compared, %d disagreements" % (n, len(bad)))
+    print("%d %s compared, %d disagreements"
+          % (n, "messages" if sys.argv[1] == "msgs" else "frames", len(bad)))
     return 1 if bad else 0
 
 

@@ -34,6 +34,11 @@ plugin_tsv() {
 	# shellcheck disable=SC2086
 	ts -r "$cap" "$@" -Y rpcrdma -T fields -E occurrence=a -E aggregator=, $PLUGIN_E >"$out"
 }
+# plugin_pdml CAPTURE OUT: every rpcrdma item with all its fields, one per
+# message (a frame can carry several iWARP Sends)
+plugin_pdml() {
+	ts -r "$1" -Y rpcrdma -T pdml -J rpcrdma >"$2"
+}
 # builtin_tsv CAPTURE OUT: the built-in dissector, with our plugin declining v1
 builtin_tsv() {
 	# shellcheck disable=SC2086

@@ -132,7 +132,8 @@ if [ "$with" -ge 22 ] && [ "$without" = 0 ]; then ok "Decode As infiniband -> rp
 else nok "Decode As infiniband -> rpcrdma" "with=$with without=$without"; fi
 
 # ---- the generated test captures and real captures vs rpcrdma-decode ----
-caps=$(ls "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng 2>/dev/null)
+caps=$(ls "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng \
+	"$TOP"/tests/captures/crafted/*.pcap "$TOP"/tests/oracle/regress/*.pcap 2>/dev/null)
 if [ -z "$caps" ]; then
 	skip "agreement on the test captures" "no captures (make captures)"
 fi
@@ -161,13 +162,23 @@ for c in $caps; do
 	nbad=$(wc -l <"$T/$b.excl")
 	ts -r "$T/$b" -Y "frame.cap_len < frame.len" -T fields -e frame.number 2>/dev/null >>"$T/$b.excl"
 	ncut=$(( $(wc -l <"$T/$b.excl") - nbad ))
-	out=$(python3 "$TOP/tests/plugin/compare.py" json "$T/$b.tsv" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
+	# ... and a retransmission of such a frame: the plugin, seeing the
+	# corrupt copy first, shows the resent one as a retransmission
+	ts -r "$T/$b" -Y rpcrdma.retransmission_of -T fields -e frame.number -e rpcrdma.retransmission_of 2>/dev/null |
+		awk 'NR == FNR { bad[$1] = 1; next } $2 in bad { print $1 }' "$T/$b.excl" - >"$T/$b.retx"
+	nretx=$(wc -l <"$T/$b.retx")
+	cat "$T/$b.retx" >>"$T/$b.excl"
+	# message by message (several Sends share an iWARP frame; a Send of
+	# several DDP segments or IB packets is one message in its last frame)
+	plugin_pdml "$T/$b" "$T/$b.pdml" 2>/dev/null
+	out=$(python3 "$TOP/tests/plugin/compare.py" msgs "$T/$b.pdml" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
 	rc=$?
 	note=""
 	[ "$nbad" -gt 0 ] && note="$note; $nbad CRC-corrupt frames excluded"
 	[ "$ncut" -gt 0 ] && note="$note; $ncut snaplen-cut frames excluded"
+	[ "$nretx" -gt 0 ] && note="$note; $nretx retransmissions of them excluded"
 	if [ $rc = 0 ] || { [ ! -s "$T/$b.tsv" ] && [ ! -s "$T/$b.jsonl" ]; }; then
-		ok "$b: plugin agrees with rpcrdma-decode field for field: $(echo "$out" | tail -1)$note"
+		ok "$b: plugin agrees with rpcrdma-decode on every message, field for field: $(echo "$out" | tail -1)$note"
 	else
 		nok "$b: plugin agrees with rpcrdma-decode field for field" "$(echo "$out" | tail -8)"
 	fi
@@ -181,6 +192,33 @@ for c in $caps; do
 	   else nok "$b: v1 fields agree with the built-in rpcordma" "$(echo "$out" | tail -8)"; fi ;;
 	esac
 done
+
+# iWARP Sends of several DDP segments: Wireshark's DDP dissector puts them
+# together (iwarp_ddp_rdmap.reassemble_iwarp_rdma_send, on by default) and
+# hands us the whole message; with that off, the plugin collects them
+MS=$T/iwarp-multisend.pcap
+if [ -f "$MS" ] && [ -s "$MS.jsonl" ]; then
+	for o in TRUE FALSE; do
+		for pass in "" -2; do
+			ts $pass -o iwarp_ddp_rdmap.reassemble_iwarp_rdma_send:$o -r "$MS" -Y rpcrdma \
+				-T pdml -J rpcrdma >"$T/ms.pdml" 2>/dev/null
+			out=$(python3 "$TOP/tests/plugin/compare.py" msgs "$T/ms.pdml" "$MS.jsonl" 2>&1)
+			if [ $? = 0 ]; then ok "iWARP multi-segment Sends (Wireshark reassembly $o, ${pass:-one pass}): $(echo "$out" | tail -1)"
+			else nok "iWARP multi-segment Sends (Wireshark reassembly $o, ${pass:-one pass})" "$(echo "$out" | tail -5)"; fi
+		done
+	done
+fi
+
+# an RC requester resending Send packets from a NAKed PSN (a live cut):
+# shown as a retransmission, not as a second message
+if [ -f "$T/rocev2-psn-nak.pcap" ]; then
+	got=$(ts -r "$T/rocev2-psn-nak.pcap" -Y "frame.number == 28" -T fields -e _ws.col.Info -e rpcrdma.xid 2>/dev/null)
+	case $got in
+	"RDMA Send retransmission (first sent in frame 26)"*[0-9]*) nok "IB Send retransmission shown, not decoded again" "got: $got" ;;
+	"RDMA Send retransmission (first sent in frame 26)"*) ok "IB Send retransmission (same PSN) shown as such, not decoded again" ;;
+	*) nok "IB Send retransmission shown, not decoded again" "got: $got" ;;
+	esac
+fi
 
 # ---- expert infos vs rpcrdma-decode --check, one-frame violations ----
 for c in $caps; do
