@@ -1,4 +1,4 @@
-/* mkpcap_ddp.c - mkpcap --ddp: NFS replies whose READ data or READLINK path the server RDMA-Wrote into Write chunks (V1 4.4.6, RFC 8267), and two connections with the same handles and PSNs. */
+/* mkpcap_ddp.c - mkpcap --ddp: NFS replies whose READ data or READLINK path the server RDMA-Wrote into Write chunks (V1 4.4.6, RFC 8267), and two connections with the same handles, PSNs and XIDs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +262,57 @@ static void r4_secinfo_read(struct xb *x, const struct ddp_case *c)
 	reply4(x, c->xid, secinfo_read, 3, c->word);
 }
 
+/* The same two connections: a two-packet Send on each, interleaved, with
+ * equal PSNs (XIDs 0x6001, 0x6002); then a Long Call on each whose
+ * Position Zero read chunk has the same handle and offset, read with equal
+ * PSNs (XIDs 0x6003, 0x6004). */
+static void two_conns_sends(struct out *o)
+{
+	static uint8_t b[2][4096];
+	struct rpcrdma_read_segment pos0 = { 0, { 0x300, 0, 0x7f0000500000ull } };
+	struct rpcrdma_hdr h;
+	struct xb rpc[2];
+	size_t n[2];
+	uint8_t reth[16];
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		hdr(&h, 2, 0x6001 + k, 0);
+		rpc[k].n = nfs_call(rpc[k].b, 0x6001 + k, 1, 1500);
+		n[k] = build(b[k], sizeof b[k], &h, rpc[k].b, rpc[k].n);
+	}
+	for (k = 0; k < 2; k++) {
+		o->conn = k;
+		packet(o, 0, SEND_FIRST, NULL, false, b[k], 1024);
+	}
+	for (k = 0; k < 2; k++) {
+		o->conn = k;
+		packet(o, 0, SEND_LAST, NULL, false, b[k] + 1024, n[k] - 1024);
+		expect(o, b[k], n[k]);
+	}
+	for (k = 0; k < 2; k++) {              /* NOMSG, then the server reads */
+		o->conn = k;
+		rpc[k].n = nfs_call(rpc[k].b, 0x6003 + k, 1, 1200);
+		pos0.rdma_target.rdma_length = (uint32_t)rpc[k].n;
+		hdr(&h, 2, 0x6003 + k, 0);
+		h.rdma_proc = RDMA2_NOMSG;
+		h.reads = &pos0;
+		h.nreads = 1;
+		send_rpc(o, 0, &h, NULL);
+	}
+	reth_of(reth, 0x300, pos0.rdma_target.rdma_offset,
+		pos0.rdma_target.rdma_length);
+	for (k = 0; k < 2; k++) {
+		o->conn = k;
+		packet(o, 1, READ_REQUEST, reth, false, NULL, 0);
+	}
+	for (k = 0; k < 2; k++) {
+		o->conn = k;
+		packet(o, 0, READ_RESPONSE_ONLY, NULL, true, rpc[k].b, rpc[k].n);
+	}
+	o->conn = 0;
+}
+
 void ddp_scenarios(struct out *o)
 {
 	struct xb call;
@@ -365,4 +416,5 @@ void ddp_scenarios(struct out *o)
 		}
 		o->conn = 0;
 	}
+	two_conns_sends(o);
 }

@@ -71,6 +71,11 @@ for pass in "" -2; do
 	want="$(hexof CONNECTION-ZERO: 3000) $(hexof CONNECTION-ONE: 3000) "
 	if [ "$got" = "$want" ]; then ok "$p: two connections with the same handles and PSNs: each reply gets its own connection's data"
 	else nok "$p: two connections with the same handles and PSNs keep their data apart" "got $(echo "$got" | cut -c1-60)"; fi
+	got=$(ts $pass -r "$D" -Y "rpc.msgtyp == 0 && rpc.xid >= 0x6001" -T fields -e rpc.xid \
+		-e infiniband.bth.destqp 2>/dev/null | tr '\t\n' ': ')
+	if [ "$got" = "0x00006001:0x000012 0x00006002:0x000112 0x00006003:0x000012 0x00006004:0x000112 " ]; then
+		ok "$p: two connections, interleaved two-packet Sends and Long Call reads with equal PSNs and handles: each call on its own connection"
+	else nok "$p: two connections: interleaved Sends and Long Calls each on their own connection" "got: $got"; fi
 	bad=$(ts $pass -r "$D" -Y "_ws.malformed" -T fields -e frame.number 2>/dev/null | wc -l)
 	if [ "$bad" = 0 ]; then ok "$p: no malformed frame in the Write chunk capture"
 	else nok "$p: no malformed frame in the Write chunk capture" "$bad frames"; fi
