@@ -151,3 +151,45 @@ PY
 	assert_failure 3
 	[[ $stderr == *"empty: not a capture file (0 bytes)"* ]]
 }
+
+@test "-w FILE without filters: every frame read, as pcapng; read back, the same messages" {
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	run --separate-stderr "$D" -r "$f" -w "$FIX/all.pcapng"
+	assert_success
+	[ "$(head -c 4 "$FIX/all.pcapng" | xxd -p)" = 0a0d0d0a ]
+	[ "$("$D" -r "$FIX/all.pcapng")" = "$output" ]
+	if command -v capinfos >/dev/null; then
+		[ "$(capinfos -c -M "$FIX/all.pcapng" | awk '/Number of packets/ { print $4 }')" = \
+		  "$(capinfos -c -M "$f" | awk '/Number of packets/ { print $4 }')" ]
+	fi
+	# -w - : the capture on standard output (messages not printed), as tcpdump
+	"$D" -r "$f" -w - | "$D" -r - --json | jq -c 'del(.file)' >"$FIX/a"
+	"$D" -r "$f" --json | jq -c 'del(.file)' >"$FIX/b"
+	cmp "$FIX/a" "$FIX/b"
+	run "$D" -r "$f" -w - --stats
+	usage_error "-w - writes the capture to standard output"
+}
+
+@test "-w FILE with filters: the frames of the messages that pass (Send and chunk data)" {
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	run "$D" -r "$f" --procedure READ -w "$FIX/read.pcapng"
+	assert_success
+	[ "${#lines[@]}" -ge 2 ]
+	# read back: the same messages (numbered in the smaller file)
+	sel='[.xid, .direction, .time, .rpc.proc_name, .rpc.ops, .verdict.action]'
+	[ "$("$D" -r "$FIX/read.pcapng" --json | jq -c "$sel")" = \
+	  "$("$D" -r "$f" --procedure READ --json | jq -c "$sel")" ]
+	# and their chunk data with them
+	a=$("$D" -r "$f" --procedure READ --json | jq -c '.chunk_data // empty | map_values(.bytes)')
+	b=$("$D" -r "$FIX/read.pcapng" --json | jq -c '.chunk_data // empty | map_values(.bytes)')
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	n=$(capinfos -c -M "$FIX/read.pcapng" 2>/dev/null | awk '/Number of packets/ { print $4 }')
+	[ -z "$n" ] || [ "$n" -lt "$(capinfos -c -M "$f" | awk '/Number of packets/ { print $4 }')" ]
+	# -c with it: only the first message's frames
+	run "$D" -r "$f" --procedure GETATTR -c 1 -w "$FIX/one.pcapng"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$("$D" -r "$FIX/one.pcapng" | wc -l)" -eq 1 ]
+	run "$D" -r "$f" -w /nonexistent/dir/x.pcapng
+	assert_failure 3
+	assert_output --partial "-w /nonexistent/dir/x.pcapng: No such file or directory"
+}

@@ -202,6 +202,13 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	if (++st->emitted == o->count)
 		st->stop = true;
 	tally(st, c, m, x, e);
+	if (st->writer) {                  /* -w: its frames */
+		cap_write_mark(st, c->id, e->first ? e->first : x->frame, x->frame);
+		if (e->k && e->is_call)
+			cap_write_mark(st, c->id, e->k->rd_first, e->k->rd_last);
+		if (e->k && e->is_reply)
+			cap_write_mark(st, c->id, e->k->wr_first, e->k->wr_last);
+	}
 	bool print = !o->stats && !o->quiet && (!o->check || o->check_inline);
 	if (!print || !o->check_inline) {
 		for (unsigned i = 0; i < n; i++)

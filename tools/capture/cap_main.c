@@ -62,6 +62,7 @@ void cap_source_end(struct cap_state *st)
 	cap_calls_flush(st, NULL);
 	cap_conv_close_all(st);
 	cap_cm_reset(st);
+	cap_write_flush(st);
 }
 
 int cap_close(struct cap_state *st)
@@ -91,7 +92,7 @@ int cap_close(struct cap_state *st)
 	if ((rc == CAP_EXIT_OK || st->stats.frames) && cap_none_report(st) &&
 	    rc == CAP_EXIT_OK)
 		rc = CAP_EXIT_NONE;
-	if (ferror(st->out))
+	if (ferror(st->out) || !cap_write_close(st))
 		rc = CAP_EXIT_READ;
 	cap_conv_free(st);
 	cap_stats_free(st);
@@ -112,6 +113,10 @@ int cap_run(const struct cap_opts *o, const char *const *files, int nfiles)
 	if (!st) {
 		fprintf(stderr, "rpcrdma-decode: out of memory\n");
 		return CAP_EXIT_READ;
+	}
+	if (o->write_path && !cap_write_open(st, o->write_path)) {
+		st->status = CAP_EXIT_READ;
+		nfiles = 0;
 	}
 	for (int i = 0; i < nfiles && !st->stop; i++)
 		if (cap_read_file(st, files[i]) != CAP_EXIT_OK)

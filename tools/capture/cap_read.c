@@ -75,7 +75,11 @@ bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f)
 	st->stats.frames++;
 	if (f->len < f->wire_len)
 		st->seen.snapped++;
+	if (st->writer)
+		cap_write_frame(st, dlt, f);
 	(void)cap_link_frame(st, dlt, f);
+	if (st->writer)
+		cap_write_owner(st);
 	if (st->progress && (f->num & 0x3ffff) == 0)
 		progress(st, f->num);
 	return !st->stop;

@@ -305,6 +305,7 @@ struct cap_state {
 	bool msg_have_xid;
 	uint32_t frame_conv;         /* conversation of the current frame */
 	struct cap_seen seen;
+	struct cap_writer *writer;   /* -w (cap_write.c), or NULL */
 	/* output (cap_emit.c) */
 	uint64_t emitted;            /* messages that passed the filters */
 	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
@@ -418,6 +419,16 @@ static inline bool cap_in_list(const uint32_t *v, uint32_t n, uint32_t x)
 			return true;
 	return false;
 }
+
+/* cap_write.c: -w FILE */
+struct cap_writer;
+bool cap_write_open(struct cap_state *st, const char *path);
+void cap_write_frame(struct cap_state *st, int dlt, const struct cap_frame *f);
+void cap_write_owner(struct cap_state *st);
+void cap_write_mark(struct cap_state *st, uint32_t conv, uint64_t first,
+		    uint64_t last);
+void cap_write_flush(struct cap_state *st);
+bool cap_write_close(struct cap_state *st);
 
 /* cap_none.c: "no RPC-over-RDMA traffic found" and why */
 void cap_seen_port(struct cap_seen_ports *s, uint16_t port);

@@ -27,6 +27,8 @@ struct cap_opts {
 	bool check_inline;             /* --check findings after the message
 					* they concern, in every output mode */
 	uint64_t count;                /* stop after this many messages (0: all) */
+	const char *write_path;        /* -w: frames to this pcapng file ("-":
+					* standard output) */
 	uint8_t time_format;           /* enum cap_time: the TIME column */
 	/* Filters, in every mode (printing, --stats, --check): a message
 	 * passes when it matches one value of each kind given */

@@ -13,6 +13,7 @@ int decode_capture_main(const struct decode_opts *o)
 		.json = o->json, .verbose = o->verbose, .stats = o->stats,
 		.check = o->check, .check_inline = o->check_inline,
 		.quiet = o->quiet, .count = o->count,
+		.write_path = o->write_path,
 		.time_format = o->time_format,
 		.roce_port = o->roce_port,
 		.inline_threshold = o->inline_threshold,

@@ -21,6 +21,7 @@ struct decode_opts {
 	bool check_inline;             /* --check=inline */
 	bool quiet;                    /* -q: no per-message output */
 	uint64_t count;                /* -c COUNT, 0 = no limit */
+	const char *write_path;        /* -w FILE */
 	uint8_t time_format;           /* -t.. / --time-format: enum cap_time */
 	uint16_t roce_port;            /* --roce-port, default 4791 */
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */

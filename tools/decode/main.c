@@ -41,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "check", optional_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "write", required_argument, NULL, 'w' },
 	{ "time-format", required_argument, NULL, OPT_TIME },
 	{ "numeric", no_argument, NULL, 'n' },
 	{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
@@ -84,6 +85,9 @@ static void usage(FILE *f)
 	      "                             =inline: with the messages (captures)\n"
 	      "  -q, --quiet                no per-message output (captures)\n"
 	      "  -c, --count COUNT          stop after COUNT messages (captures)\n"
+	      "  -w, --write FILE           write the frames read (with filters: those\n"
+	      "                             of the messages that pass) to a pcapng\n"
+	      "                             file; '-' is standard output\n"
 	      "  -t                         the time column, repeated as in tcpdump:\n"
 	      "                             1 none, 2 epoch (default), 3 since the\n"
 	      "                             previous message, 4 date and time, 5 since\n"
@@ -235,6 +239,10 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		o->count = n;
 		return 0;
 	}
+	case 'w':
+		seen->capture_only = "-w";
+		o->write_path = arg;
+		return 0;
 	case 't':
 		seen->capture_only = "-t";
 		if (++seen->t > 5)
@@ -316,7 +324,7 @@ int main(int argc, char *argv[])
 	}
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":r:Vqhc:tn", long_opts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":r:Vqhc:tnw:", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			goto out;
@@ -348,6 +356,14 @@ int main(int argc, char *argv[])
 		rc = usage_error("%s applies to captures (-r), not to --hex",
 				 seen.capture_only);
 		goto out;
+	}
+	if (o.write_path && !strcmp(o.write_path, "-")) {
+		if (o.stats || o.check || o.json || o.verbose) {
+			rc = usage_error("-w - writes the capture to standard output: "
+					 "no --stats, --check, --json or -V with it");
+			goto out;
+		}
+		o.quiet = true;                /* as tcpdump -w - */
 	}
 	o.files = files;
 	rc = o.hex ? decode_hex_main(&o) : decode_capture_main(&o);
