@@ -319,3 +319,73 @@ print("0.000000 %.6f %.6f" % (a[1] - a[0], a[2] - a[0]))' $t1 $t2 $t3)
 	assert_success
 	[ -z "$output" ]
 }
+
+# ------------------------------------------------------------ CRCs, MPA
+
+@test "--no-crc-check: packets whose CRC is wrong are decoded (a NIC that fills them late)" {
+	need rocev2-v1-basic.pcap iwarp-badcrc.pcap
+	want=$("$D" -r "$CAPS/rocev2-v1-basic.pcap" | cut -c8-)
+	run --separate-stderr "$D" --no-crc-check -r "$FIX/allbadcrc.pcap"
+	assert_success
+	[ "$(cut -c8- <<<"$output")" = "$want" ]
+	run --separate-stderr "$D" --no-crc-check --check -r "$FIX/allbadcrc.pcap"
+	assert_success
+	[ "$stderr" = "0 violations" ]
+	# MPA CRC32c, and InfiniBand's VCRC and ICRC
+	fr=$("$D" --check -r "$CAPS/iwarp-badcrc.pcap" | sed -nE 's/^frame ([0-9]+): crc-error: .*/\1/p')
+	[ -n "$fr" ]
+	run "$D" --no-crc-check --check -r "$CAPS/iwarp-badcrc.pcap"
+	refute_output --partial crc-error
+	[ "$("$D" --no-crc-check -r "$CAPS/iwarp-badcrc.pcap" | wc -l)" -gt "$("$D" -r "$CAPS/iwarp-badcrc.pcap" 2>/dev/null | wc -l)" ]
+	need ib-247.pcap
+	python3 - "$CAPS/ib-247.pcap" "$FIX/ib-badcrcs.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read(); out = [b[:24]]; off = 24
+while off < len(b):
+    h = b[off:off + 16]; n = struct.unpack('<I', h[8:12])[0]
+    d = bytearray(b[off + 16:off + 16 + n]); off += 16 + n
+    d[-1] ^= 0xff; d[-3] ^= 0xff           # the VCRC and the ICRC
+    out.append(h + bytes(d))
+open(sys.argv[2], 'wb').write(b''.join(out))
+PY
+	run --separate-stderr "$D" -r "$FIX/ib-badcrcs.pcap"
+	assert_failure 4
+	run --separate-stderr "$D" --no-crc-check -r "$FIX/ib-badcrcs.pcap"
+	assert_success
+	[ "$(cut -c8- <<<"$output")" = "$("$D" -r "$CAPS/ib-247.pcap" | cut -c8-)" ]
+}
+
+@test "--mpa-markers, --mpa-crc: an iWARP stream whose MPA handshake is not in the capture" {
+	need iwarp-markers.pcap
+	# the same capture without its SYNs and MPA Request/Reply
+	python3 - "$CAPS/iwarp-markers.pcap" "$FIX/nohs.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read(); out = [b[:24]]; off = 24
+while off < len(b):
+    h = b[off:off + 16]; n = struct.unpack('<I', h[8:12])[0]
+    d = b[off + 16:off + 16 + n]; off += 16 + n
+    if d[12:14] == b'\x08\x00' and d[23] == 6:
+        t = 14 + (d[14] & 15) * 4
+        pl = d[t + (d[t + 12] >> 4) * 4:]
+        if d[t + 13] & 2 or pl[:10] in (b'MPA ID Req', b'MPA ID Rep'):
+            continue
+    out.append(h + d)
+open(sys.argv[2], 'wb').write(b''.join(out))
+PY
+	want=$("$D" -r "$CAPS/iwarp-markers.pcap" 2>/dev/null | cut -c8-)
+	[ "$(wc -l <<<"$want")" -ge 8 ]
+	run --separate-stderr "$D" -r "$FIX/nohs.pcap"
+	[ "${#lines[@]}" -lt "$(wc -l <<<"$want")" ]
+	run --separate-stderr "$D" -r "$FIX/nohs.pcap" --mpa-markers on
+	[ "$(cut -c8- <<<"$output")" = "$want" ]
+	[[ $stderr == *"no MPA handshake in the capture: CRC on (assumed: --mpa-crc), markers on (--mpa-markers)"* ]]
+	# forced over the handshake: markers off where they are on loses the messages
+	run --separate-stderr "$D" -r "$CAPS/iwarp-markers.pcap" --mpa-markers off
+	[ "${#lines[@]}" -lt "$(wc -l <<<"$want")" ]
+	# CRCs off: a corrupt CRC is not looked at
+	need iwarp-badcrc.pcap
+	run "$D" --check -r "$CAPS/iwarp-badcrc.pcap" --mpa-crc off
+	refute_output --partial crc-error
+	run "$D" -r "$CAPS/iwarp-basic.pcap" --mpa-crc maybe
+	usage_error "--mpa-crc: 'maybe' is not one of on, off, auto"
+}

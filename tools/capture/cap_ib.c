@@ -271,7 +271,7 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_TRUNCATED;
 	}
 	st->stats.frames_rdma++;
-	if (!snapped && !icrc_ok(st, t, hdr, pkt)) {
+	if (!snapped && !st->o->no_crc_check && !icrc_ok(st, t, hdr, pkt)) {
 		int cd;
 		struct cap_conv *cc = cap_conv_find_ib(st, a, dqp, &cd);
 		if (cc)

@@ -271,6 +271,16 @@ uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap)
 	return dropped;
 }
 
+/* --mpa-crc, --mpa-markers: what the user knows the connection uses,
+ * over what the handshake said or what was assumed without it */
+static void forced(const struct cap_state *st, struct cap_tcp_dir *t)
+{
+	if (st->o->mpa_crc)
+		t->crc = st->o->mpa_crc == CAP_FORCE_ON;
+	if (st->o->mpa_markers)
+		t->markers = st->o->mpa_markers == CAP_FORCE_ON;
+}
+
 /* An MPA Request or Reply (RFC 5044 7.1; rev 2: RFC 6581 3, whose private
  * data starts with the 4-byte IRD/ORD): CRC and marker use, and the
  * consumer's private data (RFC 8797) for --stats.  b holds the 20-byte
@@ -318,6 +328,8 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				if (!cur_has(&hs, MPA_HS_LEN + (uint32_t)pd))
 					return done;
 				handshake(c, dir, b, pd, req);
+				forced(st, &c->d[0].tcp);
+				forced(st, &c->d[1].tcp);
 				c->started = req || c->started;
 				used = MPA_HS_LEN + pd;
 				t->mpa = MPA_FULL;
@@ -328,11 +340,21 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				continue;
 			}
 			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen) {
-				cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA "
-					      "handshake in the capture: assuming "
-					      "CRC on, markers off");
+				static const char *const how[3][2] = {
+					{ "on (assumed: --mpa-crc)",
+					  "off (assumed: --mpa-markers)" },
+					{ "off (--mpa-crc)", "off (--mpa-markers)" },
+					{ "on (--mpa-crc)", "on (--mpa-markers)" },
+				};
+				if (!st->o->mpa_crc || !st->o->mpa_markers)
+					cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA "
+						      "handshake in the capture: CRC "
+						      "%s, markers %s",
+						      how[st->o->mpa_crc % 3][0],
+						      how[st->o->mpa_markers % 3][1]);
 				t->crc = true;
 				t->markers = false;
+				forced(st, t);
 			}
 			t->mpa = MPA_FULL;
 			continue;
@@ -372,7 +394,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			return done;
 		const uint8_t *fp = copy ? st->fpdu : b;
 		bool ok = true;
-		if (t->crc) {
+		if (t->crc && !st->o->no_crc_check) {
 			uint32_t want = le32(fp + total - 4);
 			uint32_t got = cap_crc32c(0, b, crc_at);
 			ok = got == want || __builtin_bswap32(got) == want;

@@ -99,7 +99,7 @@ static enum cap_res ib_lrh(struct cap_state *st, const struct cap_frame *f,
 	/* The VCRC follows the packet (IBTA 7.8.2); a packet whose VCRC is
 	 * wrong is dropped by the next hop. */
 	uint16_t vcrc;
-	if (cur_peek16(c, pktlen, &vcrc)) {
+	if (!st->o->no_crc_check && cur_peek16(c, pktlen, &vcrc)) {
 		uint16_t got = cap_crc16_vcrc(lrh, pktlen);
 		uint16_t le = (uint16_t)(vcrc >> 8 | vcrc << 8);
 		if (!cap_crc_verdict(le == got || vcrc == got, lrh + pktlen, 2)) {

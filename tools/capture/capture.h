@@ -30,6 +30,11 @@ struct cap_opts {
 	const char *write_path;        /* -w: frames to this pcapng file ("-":
 					* standard output) */
 	uint8_t time_format;           /* enum cap_time: the TIME column */
+	bool no_crc_check;             /* decode packets whose ICRC, VCRC or
+					* MPA CRC is wrong (a NIC that fills
+					* them after the capture point) */
+	uint8_t mpa_crc, mpa_markers;  /* enum cap_force: over the MPA
+					* handshake or the assumption without */
 	/* Filters, in every mode (printing, --stats, --check): a message
 	 * passes when it matches one value of each kind given */
 	const uint32_t *xids; uint32_t nxids;
@@ -40,6 +45,8 @@ struct cap_opts {
 	/* procedure names (any program's) or NFSv4 COMPOUND operation names */
 	const char *const *proc_names; uint32_t nproc_names;
 };
+
+enum cap_force { CAP_FORCE_AUTO, CAP_FORCE_OFF, CAP_FORCE_ON };
 
 /* The TIME column, as tcpdump's -t ... -ttttt */
 enum cap_time {

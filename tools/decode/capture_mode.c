@@ -17,6 +17,8 @@ int decode_capture_main(const struct decode_opts *o)
 		.time_format = o->time_format,
 		.roce_port = o->roce_port,
 		.inline_threshold = o->inline_threshold,
+		.no_crc_check = o->no_crc_check,
+		.mpa_crc = o->mpa_crc, .mpa_markers = o->mpa_markers,
 		.name_files = o->nfiles > 1,
 		.xids = o->xids, .nxids = o->nxids,
 		.convs = o->convs, .nconvs = o->nconvs,

@@ -25,6 +25,8 @@ struct decode_opts {
 	uint8_t time_format;           /* -t.. / --time-format: enum cap_time */
 	uint16_t roce_port;            /* --roce-port, default 4791 */
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */
+	bool no_crc_check;             /* --no-crc-check */
+	uint8_t mpa_crc, mpa_markers;  /* --mpa-crc, --mpa-markers: enum cap_force */
 	/* filters, each repeatable (any of the values); n* 0 = no filter */
 	uint32_t *xids; uint32_t nxids;            /* --xid */
 	uint32_t *convs; uint32_t nconvs;          /* --conversation */

@@ -29,7 +29,8 @@
 enum {
 	OPT_HEX = 256, OPT_JSON, OPT_STATS, OPT_CHECK, OPT_ROCE_PORT,
 	OPT_INLINE, OPT_XID, OPT_CONV, OPT_RDMA_VERS, OPT_PROGRAM,
-	OPT_PROCEDURE, OPT_VERSION, OPT_TIME,
+	OPT_PROCEDURE, OPT_VERSION, OPT_TIME, OPT_NO_CRC, OPT_MPA_CRC,
+	OPT_MPA_MARKERS,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,9 @@ static const struct option long_opts[] = {
 	{ "numeric", no_argument, NULL, 'n' },
 	{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
 	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
+	{ "no-crc-check", no_argument, NULL, OPT_NO_CRC },
+	{ "mpa-crc", required_argument, NULL, OPT_MPA_CRC },
+	{ "mpa-markers", required_argument, NULL, OPT_MPA_MARKERS },
 	{ "xid", required_argument, NULL, OPT_XID },
 	{ "conversation", required_argument, NULL, OPT_CONV },
 	{ "rdma-version", required_argument, NULL, OPT_RDMA_VERS },
@@ -102,6 +106,12 @@ static void usage(FILE *f)
 	      "                             receive inline threshold for --check, 1024 to\n"
 	      "                             1048576 (default: 1024 for Version One, 4096\n"
 	      "                             for Version Two)\n"
+	      "      --no-crc-check         decode packets whose ICRC, VCRC or MPA CRC\n"
+	      "                             is wrong (captured before the NIC filled it)\n"
+	      "      --mpa-crc on|off|auto  iWARP: MPA CRCs used or not, whatever the\n"
+	      "                             handshake says or is assumed without it\n"
+	      "      --mpa-markers on|off|auto\n"
+	      "                             iWARP: MPA markers, the same way\n"
 	      "\n"
 	      "Filters (captures, every mode; each repeatable, matching any of its\n"
 	      "values; all kinds given must match):\n"
@@ -254,6 +264,26 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 	case OPT_TIME:
 		seen->capture_only = "--time-format";
 		return time_opt(arg, o);
+	case OPT_NO_CRC:
+		seen->capture_only = "--no-crc-check";
+		o->no_crc_check = true;
+		return 0;
+	case OPT_MPA_CRC:
+	case OPT_MPA_MARKERS: {
+		const char *name = c == OPT_MPA_CRC ? "--mpa-crc" : "--mpa-markers";
+		uint8_t *force = c == OPT_MPA_CRC ? &o->mpa_crc : &o->mpa_markers;
+		seen->capture_only = name;
+		if (!strcmp(arg, "on"))
+			*force = CAP_FORCE_ON;
+		else if (!strcmp(arg, "off"))
+			*force = CAP_FORCE_OFF;
+		else if (!strcmp(arg, "auto"))
+			*force = CAP_FORCE_AUTO;
+		else
+			return usage_error("%s: '%s' is not one of on, off, auto",
+					   name, arg);
+		return 0;
+	}
 	case OPT_ROCE_PORT:
 		seen->capture_only = "--roce-port";
 		if (!num_opt("roce-port", arg, 1, 65535, &v))
