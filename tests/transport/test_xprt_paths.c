@@ -253,6 +253,66 @@ static void backward(void)
 	fake_verbs_reset();
 }
 
+static void remote_invalidation(void)
+{
+	struct h_server sv;
+	struct h_client cl;
+	struct xprt_error err = { 0 };
+	struct xprt_opts co = h_client_opts();
+	struct fake_verbs_counts fc;
+	struct h_call hc;
+	bool ok;
+
+	h_setup(&sv, NULL);
+	co.remote_invalidate = true;
+	h_connect(&sv, &cl, &co, &err);
+	h_run(&sv, 10);
+	tap_ok(xprt_peer(sv.last)->has_private_data &&
+	       (xprt_peer(sv.last)->priv.pd_flags & RPCRDMA_CM_FLAG_REMOTE_INVALIDATE),
+	       "a client with memory windows announces remote invalidation (RFC 8797)");
+	/* one chunk per call: one rkey to invalidate (D-XPRT-6) */
+	h_call_init(&hc, 500, 1, XPRT_CHUNK_WRITE);
+	h_call_run(&sv, cl.x, &hc);
+	fake_verbs_counts(&fc);
+	ok = h_reply_ok(&hc);
+	tap_ok(ok && hc.c.remote_invalidated && fc.send_invs == 1 &&
+	       hc.c.reply_path == XPRT_PATH_WRITE,
+	       "the server answers with Send With Invalidate of the write chunk's rkey");
+	h_call_free(&hc);
+	h_call_init(&hc, 500, 2, XPRT_CHUNK_READ);
+	h_call_run(&sv, cl.x, &hc);
+	ok = h_reply_ok(&hc);
+	tap_ok(ok && hc.c.remote_invalidated && hc.c.call_path == XPRT_PATH_READ && cl.x,
+	       "and of the read chunk's; the connection stays");
+	h_call_free(&hc);
+	h_call_init(&hc, 100000, 3, XPRT_CHUNK_AUTO);
+	h_call_run(&sv, cl.x, &hc);
+	fake_verbs_counts(&fc);
+	ok = h_reply_ok(&hc);
+	tap_ok(ok && !hc.c.remote_invalidated && fc.send_invs == 2,
+	       "a read and a write chunk (two rkeys): a plain Send, both windows "
+	       "deallocated by the requester");
+	h_call_free(&hc);
+	h_teardown(&sv);
+	tap_ok(h_no_leaks(), "no region or window left");
+	fake_verbs_reset();
+
+	fake_verbs_config.no_mw = true;
+	h_setup(&sv, NULL);
+	h_connect(&sv, &cl, &co, &err);
+	h_run(&sv, 10);
+	h_call_init(&hc, 500, 3, XPRT_CHUNK_WRITE);
+	h_call_run(&sv, cl.x, &hc);
+	fake_verbs_counts(&fc);
+	ok = h_reply_ok(&hc);
+	tap_ok(!(xprt_peer(sv.last)->priv.pd_flags & RPCRDMA_CM_FLAG_REMOTE_INVALIDATE) &&
+	       !hc.c.remote_invalidated && fc.send_invs == 0 && ok,
+	       "a device without memory windows: no flag, plain Sends");
+	h_call_free(&hc);
+	h_teardown(&sv);
+	fake_verbs_reset();
+}
+
 int main(void)
 {
 	connect_and_private_data();
@@ -261,5 +321,6 @@ int main(void)
 	v2_fallback();
 	credit_limits();
 	backward();
+	remote_invalidation();
 	return tap_done();
 }

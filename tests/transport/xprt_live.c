@@ -7,7 +7,8 @@
  * kernel's NFS server).
  *
  *   xprt-live -s [-a ADDR] [-p PORT] [-V 1|2|12] [-C CREDITS] [-t SECONDS]
- *   xprt-live HOST [-p PORT] [-V ..] [-m MODES] [-S SIZES] [-c COUNT]
+ *   xprt-live HOST [-p PORT] [-V ..] [-m MODES] [-S SIZES] [-c COUNT] [-I]
+ *                                        (-I: accept remote invalidation)
  *   xprt-live HOST --null PROG VERS      one NULL call, the peer info
  *
  * Prints one line per check: "ok ..." or "FAIL ..."; exit 0 when all ok.
@@ -203,9 +204,10 @@ static void echo_call(struct xprt *x, size_t n, enum xprt_chunk_mode mode, unsig
 	ok = run_call(x, &k) && !k.c.err.code && !k.c.rdma_error &&
 	     k.c.reply_len == 28 + ((n + 3) & ~(size_t)3) &&
 	     get32(k.c.reply + 24) == n && !memcmp(k.c.reply + 28, msg + 44, n);
-	printf("%s echo %zu bytes --chunk %s: call %s reply %s%s%s\n", ok ? "ok" : "FAIL",
-	       n, mode_names[mode], xprt_path_name(k.c.call_path),
-	       xprt_path_name(k.c.reply_path), k.c.err.msg[0] ? ": " : "",
+	printf("%s echo %zu bytes --chunk %s: call %s reply %s inv %d%s%s\n",
+	       ok ? "ok" : "FAIL", n, mode_names[mode], xprt_path_name(k.c.call_path),
+	       xprt_path_name(k.c.reply_path), k.c.remote_invalidated,
+	       k.c.err.msg[0] ? ": " : "",
 	       k.c.rdma_error ? "RDMA_ERROR" : k.c.err.msg);
 	fails += !ok;
 	free(k.reply);
@@ -239,6 +241,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "-S") && v) { sizes = v; i++; }
 		else if (!strcmp(a, "-c") && v) { count = atoi(v); i++; }
 		else if (!strcmp(a, "-d")) o.debug++;
+		else if (!strcmp(a, "-I")) o.remote_invalidate = true;
 		else if (!strcmp(a, "--null") && i + 2 < argc) {
 			prog = (uint32_t)strtoul(argv[i + 1], NULL, 0);
 			pvers = (uint32_t)strtoul(argv[i + 2], NULL, 0);

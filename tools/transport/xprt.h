@@ -98,12 +98,12 @@ struct xprt_opts {
 				    * private data); 0: version default */
 	uint32_t inline_send;      /* our inline send size; 0: version default */
 	bool no_private_data;      /* send no RFC 8797 private data */
-	bool remote_invalidate;    /* announce that we accept Send With
-				    * Invalidate (RFC 8797 flag).  Not yet:
-				    * chunks are registered with ibv_reg_mr,
-				    * which remote invalidation cannot reach,
-				    * so the flag is never sent (spec-decisions
-				    * D-XPRT-6); a peer's flag is honoured */
+	bool remote_invalidate;    /* accept Send With Invalidate: chunks go
+				    * through type 2 memory windows and the
+				    * RFC 8797 flag is announced -- where the
+				    * device has memory windows (rxe: yes,
+				    * siw: no); else plain registrations and
+				    * no flag.  A peer's flag is honoured. */
 	bool busy_poll;            /* spin on the CQs instead of sleeping */
 	int timeout_ms;            /* resolve/connect; 0: 5000 */
 	uint32_t max_message;      /* largest RPC message either way, incl. chunk
@@ -200,6 +200,11 @@ struct xprt_call {
 	uint64_t t_start, t_sent, t_done;
 	uint64_t t_reg_ns;             /* memory registration for this RPC */
 	uint64_t t_inv_ns;             /* invalidation / deregistration */
+	bool remote_invalidated;       /* the reply came with Send With
+					* Invalidate of one of our rkeys, as
+					* the provider reports it (rxe in
+					* Linux 6.1 does not); the windows
+					* are deallocated either way */
 };
 
 /* Queue a call.  It is sent as soon as a credit allows (a requester never

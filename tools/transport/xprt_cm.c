@@ -99,6 +99,7 @@ static int conn_resources(struct xprt *x, struct xprt_error *err)
 		return -1;
 	}
 	snprintf(x->peer.device, sizeof(x->peer.device), "%s", x->dev.name);
+	x->use_mw = x->o.remote_invalidate && x->dev.has_mw;
 	/* Receives: the forward and backward credits, and some slack */
 	x->nrecv = 2 * c + 4;
 	x->nsend = 2 * c + 4;
@@ -137,12 +138,14 @@ static int conn_resources(struct xprt *x, struct xprt_error *err)
 	return 0;
 }
 
-/* ours: inline sizes, and no remote invalidation (we register chunks with
- * ibv_reg_mr, which Send With Invalidate cannot invalidate) */
+/* ours: inline sizes, and remote invalidation when our chunks go through
+ * memory windows (a region from ibv_reg_mr cannot be invalidated by the
+ * peer: spec-decisions D-XPRT-6) */
 static void conn_param(const struct xprt *x, struct xv_conn_param *p,
 		       uint8_t pd[RPCRDMA_CM_PRIVATE_SIZE])
 {
 	struct rpcrdma_cm_private ours = {
+		.pd_flags = x->use_mw ? RPCRDMA_CM_FLAG_REMOTE_INVALIDATE : 0,
 		.max_send_size = x->o.inline_send,
 		.max_recv_size = x->o.inline_recv,
 	};
@@ -200,9 +203,11 @@ static void on_established(struct xprt *x, const struct xv_event *ev)
 	if (!x->server && ev)
 		peer_private(x, ev);
 	x->state = X_CONNECTED;
-	xprt_trace(x, "established on %s, peer private data %s, inline send %u recv %u",
+	xprt_trace(x, "established on %s, peer private data %s, inline send %u recv %u, "
+		   "remote invalidation: we accept %s, the peer %s",
 		   x->peer.device, x->peer.has_private_data ? "yes" : "none",
-		   x->peer.inline_send, x->peer.inline_recv);
+		   x->peer.inline_send, x->peer.inline_recv,
+		   x->use_mw ? "yes" : "no", x->peer_inv ? "yes" : "no");
 	if (x->server) {
 		x->l->accepted++;
 		x->announced = true;

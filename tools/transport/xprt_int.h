@@ -40,7 +40,8 @@ enum xstate { X_RESOLVING = 0, X_CONNECTING, X_ACCEPTING, X_CONNECTED,
 
 struct xreg {                    /* one per-RPC registration */
 	struct xv_mr *mr;
-	uint32_t rkey;
+	struct xv_mw *mw;        /* a memory window over mr (use_mw) */
+	uint32_t rkey;           /* what the peer gets: mr's or mw's */
 	uint64_t addr;
 	uint32_t len;
 };
@@ -142,6 +143,10 @@ struct xprt {
 	struct xreq *reqs;
 	uint32_t nreqs;
 	bool peer_inv;           /* the peer accepts Send With Invalidate */
+	bool use_mw;             /* chunks through memory windows: we accept
+				  * Send With Invalidate (RFC 8797 flag) */
+	bool rx_inv;             /* the Receive being handled came with */
+	uint32_t rx_inv_rkey;    /* Send With Invalidate of this rkey */
 
 	/* buffers */
 	uint8_t *region;

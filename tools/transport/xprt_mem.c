@@ -156,28 +156,60 @@ int xprt_post(struct xprt *x, const struct xv_send_wr *wr)
 	return 0;
 }
 
-/* -------- per-RPC registration -------- */
+/* -------- per-RPC registration --------
+ * Plain: one region with the remote access needed, deregistered at the
+ * end.  With memory windows (use_mw): the region has local access only,
+ * a type 2 window bound over it carries the remote access and its rkey
+ * goes to the peer, who may invalidate it with Send With Invalidate; the
+ * window is deallocated at the end either way -- a synchronous fence. */
 int xprt_reg(struct xprt *x, void *addr, size_t len, bool remote_write,
 	     struct xreg *r)
 {
+	const struct xprt_verbs *v = x->l->v;
+	unsigned remote = remote_write ? XV_ACCESS_REMOTE_WRITE : XV_ACCESS_REMOTE_READ;
+	struct xv_send_wr wr;
+
 	memset(r, 0, sizeof(*r));
 	if (!len)
 		return 0;
-	r->mr = x->l->v->reg_mr(x->id, addr, len,
-				remote_write ? XV_ACCESS_LOCAL_WRITE |
-					       XV_ACCESS_REMOTE_WRITE :
-					       XV_ACCESS_REMOTE_READ);
-	if (!r->mr)
-		return -1;
-	r->rkey = r->mr->rkey;
+	if (!x->use_mw) {
+		r->mr = v->reg_mr(x->id, addr, len, remote_write ?
+				  XV_ACCESS_LOCAL_WRITE | remote : remote);
+		if (!r->mr)
+			return -1;
+		r->rkey = r->mr->rkey;
+	} else {
+		r->mr = v->reg_mr(x->id, addr, len, XV_ACCESS_LOCAL_WRITE |
+				  XV_ACCESS_MW_BIND);
+		r->mw = r->mr ? v->alloc_mw(x->id) : NULL;
+		if (!r->mw)
+			goto fail;
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = XW_ID(XW_LOCAL, 0);
+		wr.opcode = XV_OP_BIND_MW;
+		wr.signaled = true;
+		wr.mw = r->mw;
+		wr.bind_mr = r->mr;
+		wr.bind_addr = (uintptr_t)addr;
+		wr.bind_len = len;
+		wr.bind_access = remote;
+		if (xprt_post(x, &wr))
+			goto fail;
+		r->rkey = r->mw->rkey;      /* the bind's new key */
+	}
 	r->addr = (uintptr_t)addr;
 	r->len = (uint32_t)len;
 	return 0;
+fail:
+	xprt_unreg(x, r);
+	return -1;
 }
 
 /* deregistration fences the memory from the peer (V1 §5.4.1) */
 void xprt_unreg(struct xprt *x, struct xreg *r)
 {
+	if (r->mw)
+		x->l->v->dealloc_mw(r->mw);
 	if (r->mr)
 		x->l->v->dereg_mr(r->mr);
 	memset(r, 0, sizeof(*r));

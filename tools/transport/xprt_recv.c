@@ -76,6 +76,11 @@ void xprt_recv_done(struct xprt *x, uint32_t slot, const struct xv_wc *wc)
 	if (len > x->rsize)
 		len = x->rsize;
 	x->st.bytes_received += len;
+	x->rx_inv = wc->with_inv;
+	x->rx_inv_rkey = wc->inv_rkey;
+	if (x->o.debug > 1)
+		xprt_trace(x, "received %zu bytes%s", len,
+			   wc->with_inv ? " with invalidation" : "");
 	rpcrdma_decode(buf, len, &m);
 	rpcrdma_judge_versions(&m, x->vlow, x->vhigh);
 	if (x->h.on_recv) {

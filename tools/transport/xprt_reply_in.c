@@ -166,6 +166,10 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		goto repost;
 	}
 	c = xc->c;
+	c->remote_invalidated = x->rx_inv &&
+		((xc->read.mw && xc->read.rkey == x->rx_inv_rkey) ||
+		 (xc->write.mw && xc->write.rkey == x->rx_inv_rkey) ||
+		 (xc->reply.mw && xc->reply.rkey == x->rx_inv_rkey));
 	if (m->header_len > sizeof(c->rhdr_copy)) {
 		rpcrdma_credits_forget(&x->cred);
 		xprt_call_finish(xc, XPRT_E_PROTOCOL,

@@ -366,6 +366,10 @@ int xprt_reply(struct xprt_req *r, const uint8_t *msg, size_t len,
 		wr.opcode = XV_OP_SEND_INV;
 		wr.invalidate_rkey = q->inv_rkey;
 	}
+	if (x->o.debug > 1)
+		xprt_trace(x, "xid 0x%08x: %s reply (%s), %s", r->xid,
+			   rpcrdma_reply_path_name(path), use_r ? "RDMA_NOMSG" : "RDMA_MSG",
+			   wr.opcode == XV_OP_SEND_INV ? "Send With Invalidate" : "Send");
 	wr.signaled = true;
 	wr.sge = &sge;
 	wr.nsge = 1;

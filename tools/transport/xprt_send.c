@@ -295,6 +295,7 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 	c->reply = NULL;
 	c->reply_len = 0;
 	c->rdma_error = false;
+	c->remote_invalidated = false;
 	c->write_bytes = 0;
 	c->rhdr_len = 0;
 	c->t_start = xprt_now_ns();

@@ -13,7 +13,7 @@ set -u
 kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?} bin=${LIVE_BIN:-}
 out=${LIVE_OUT:?}/transport
 drv=$bin/../transport/xprt-live
-ids=(xprt-paths-v2 xprt-paths-v1 xprt-fallback xprt-nfs3 xprt-nfs4 xprt-lint)
+ids=(xprt-paths-v2 xprt-paths-v1 xprt-rinv xprt-fallback xprt-nfs3 xprt-nfs4 xprt-lint)
 result() { printf 'RESULT %s %s %s\n' "$1" "$2" "${*:3}"; }
 all() { local id; for id in "${ids[@]}"; do result "$id" "$1" "$2"; done; exit 0; }
 
@@ -51,7 +51,7 @@ judge() {   # judge ID LOG TEXT: ok when the driver passed
 }
 
 sizes=0,100,3000,5000,65536,1048576
-serve 20050
+serve 20050 -d -d
 timeout 120 "$drv" "$A" -p 20050 -m auto,read,write,reply,pos0 -S $sizes > "$out/xprt-paths-v2.log" 2>&1
 rc=$?
 timeout 60 "$drv" "$A" -p 20050 -m inline -S 0,100,3000 >> "$out/xprt-paths-v2.log" 2>&1 || rc=1
@@ -61,6 +61,21 @@ timeout 120 "$drv" "$A" -p 20050 -V 1 -m auto,read,write,reply,pos0 -S 0,5000,10
 rc=$?
 grep -q 'vers 1 v2_refused 0' "$out/xprt-paths-v1.log" || rc=1
 judge xprt-paths-v1 $rc "V1: every chunk path, every byte back"
+# remote invalidation: memory windows where the device has them (rxe), and
+# then the server answers with Send With Invalidate; siw has none
+timeout 60 "$drv" "$A" -p 20050 -I -m write,read -S 500,200000 > "$out/xprt-rinv.log" 2>&1
+rc=$?
+# (rxe does not report IBV_WC_WITH_INV on the Receive: the server's trace
+# says what it sent; the requester deallocates its windows either way)
+ninv=$(grep -c 'Send With Invalidate' "$out/server-20050.log")
+if [[ $kind == rxe ]]; then
+    [[ $ninv -ge 4 ]] || rc=1
+    what="rxe: memory windows, the flag announced, $ninv replies sent With Invalidate"
+else
+    [[ $ninv == 0 ]] || rc=1
+    what="siw: no memory windows, no flag, plain Sends"
+fi
+judge xprt-rinv $rc "$what"
 stop
 
 serve 20051 -V 1
