@@ -166,6 +166,17 @@ enum rpcrdma_action rpcrdma_decode(const uint8_t *buf, size_t len,
 		 * an error is never answered (V1 §5.5): no ERR_VERS ping-pong */
 		if (m->nfixed == 4 && m->rdma_proc == RDMA_ERROR) {
 			m->direction = RPCRDMA_REPLY;
+			/* rdma_err's place and the ERR_VERS arm are the same
+			 * in every version (V1 §9.1): the range an answer to
+			 * our unknown version names is read out for the
+			 * requester; the verdict stays discard (D-ERR-3) */
+			if (xdrc_get_u32(&x, &m->rdma_err)) {
+				m->has_err = true;
+				if (m->rdma_err == RDMA_ERR_VERS &&
+				    xdrc_get_u32(&x, &m->rdma_vers_low) &&
+				    xdrc_get_u32(&x, &m->rdma_vers_high))
+					m->has_vrange = true;
+			}
 			return judge(m, RPCRDMA_DISCARD, RPCRDMA_R_BAD_VERS, 4);
 		}
 		return judge(m, RPCRDMA_REPLY_ERR_VERS, RPCRDMA_R_BAD_VERS, 4);

@@ -43,9 +43,11 @@ static inline bool mp_is_chunked(const struct rpcrdma_msg *m)
 	       (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG);
 }
 
+/* RDMA_ERROR: in any version, since rdma_err and the ERR_VERS arm sit at
+ * the same place in all (V1 §9.1; libcodec reads them, D-ERR-3) */
 static inline bool mp_is_error(const struct rpcrdma_msg *m)
 {
-	return mp_has_body(m) && m->rdma_proc == RDMA_ERROR && m->has_err;
+	return m->nfixed == 4 && m->rdma_proc == RDMA_ERROR && m->has_err;
 }
 
 static inline bool mp_is_optional(const struct rpcrdma_msg *m)
