@@ -41,6 +41,11 @@ struct ping_opts {
 	bool quiet, json;
 	bool probe, probe_inline;
 	int debug;
+	/* tests only: the fake verbs, and a hook run once the loop exists
+	 * (a responder in the same process listens on it) */
+	const struct xprt_verbs *verbs;
+	int (*on_loop)(struct xprt_loop *l, void *arg);
+	void *on_loop_arg;
 };
 
 /* Parses argv into *o.  Returns -1 to go on, or an exit status: 0 after

@@ -167,22 +167,52 @@ void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 	pc->xo.inline_send = inline_send;
 	pc->xo.timeout_ms = (int)(o->timeout_us / 1000);
 	pc->xo.debug = o->debug;
+	pc->xo.verbs = o->verbs;
 	pc->h.on_call = on_call;
 	pc->h.on_disconnect = on_disconnect;
 	pc->h.on_recv = on_recv;
 	pc->h.arg = pc;
 }
 
+static struct xprt_loop *run_loop;
+
+struct xprt_loop *ping_loop_get(const struct ping_opts *o, struct xprt_error *err)
+{
+	struct xprt_opts lo;
+
+	if (run_loop)
+		return run_loop;
+	memset(&lo, 0, sizeof(lo));
+	lo.host = o->host;
+	lo.port = o->port;
+	lo.timeout_ms = (int)(o->timeout_us / 1000);
+	lo.debug = o->debug;
+	lo.verbs = o->verbs;
+	run_loop = xprt_loop_create(&lo, err);
+	if (run_loop && o->on_loop && o->on_loop(run_loop, o->on_loop_arg) < 0) {
+		xprt_loop_destroy(run_loop);
+		run_loop = NULL;
+		err->code = XPRT_E_RESOURCE;
+		snprintf(err->msg, sizeof(err->msg), "the test's listener failed");
+	}
+	return run_loop;
+}
+
+void ping_loop_end(void)
+{
+	if (run_loop)
+		xprt_loop_destroy(run_loop);
+	run_loop = NULL;
+}
+
 int ping_conn_open(struct ping_conn *pc, struct xprt_error *err)
 {
 	memset(err, 0, sizeof(*err));
-	if (!pc->loop) {
-		pc->loop = xprt_loop_create(&pc->xo, err);
-		if (!pc->loop)
-			return -1;
-	}
+	pc->loop = ping_loop_get(pc->o, err);
+	if (!pc->loop)
+		return -1;
 	pc->disconnected = false;
-	pc->x = xprt_connect(pc->loop, &pc->h, err);
+	pc->x = xprt_connect_opts(pc->loop, &pc->xo, &pc->h, err);
 	if (!pc->x)
 		return -1;
 	keep_peer(pc);
@@ -219,14 +249,6 @@ void ping_conn_close(struct ping_conn *pc)
 	for (i = 0; i < 50 && pc->x; i++)     /* until on_disconnect, 5 s */
 		ping_conn_wait(pc, 100);
 	pc->x = NULL;
-}
-
-void ping_conn_destroy(struct ping_conn *pc)
-{
-	ping_conn_close(pc);
-	if (pc->loop)
-		xprt_loop_destroy(pc->loop);
-	pc->loop = NULL;
 }
 
 struct sync_ctx {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ping_conn.h - one client connection of rpcrdma-ping over the transport
- * (tools/transport/xprt.h): its loop, the peer information kept past a
- * disconnect, calls waited for with a deadline, raw messages seen by the
- * probes, and the answers to the peer's backward-direction calls.
+ * (tools/transport/xprt.h), on the one loop a run shares (the transport
+ * remembers per loop what a peer's versions are): the peer information kept
+ * past a disconnect, calls waited for with a deadline, raw messages seen by
+ * the probes, and the answers to the peer's backward-direction calls.
  */
 #ifndef RPCRDMA_PING_CONN_H
 #define RPCRDMA_PING_CONN_H
@@ -23,8 +24,8 @@ struct ping_raw {
 
 struct ping_conn {
 	const struct ping_opts *o;
-	struct xprt_opts xo;
-	struct xprt_loop *loop;
+	struct xprt_opts xo;           /* this connection's own */
+	struct xprt_loop *loop;        /* the run's (ping_loop_get) */
 	struct xprt *x;                /* NULL when not connected */
 	struct xprt_handlers h;
 	struct xprt_peer_info peer;    /* copied while x lived */
@@ -47,12 +48,16 @@ struct ping_conn {
  * and inline_send 0 for the defaults. */
 void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 		    unsigned versions, uint32_t inline_recv, uint32_t inline_send);
-/* Creates the loop if needed and connects.  0, or -1 with *err. */
+/* Connects (on the run's loop, created with the first connection).  0, or
+ * -1 with *err. */
 int ping_conn_open(struct ping_conn *pc, struct xprt_error *err);
 /* Orderly disconnect, waited for (bounded). */
 void ping_conn_close(struct ping_conn *pc);
-/* Closes and destroys the loop. */
-void ping_conn_destroy(struct ping_conn *pc);
+/* The run's loop: created with the options of o (and o->on_loop run on
+ * it) the first time; destroyed, with every connection left, by
+ * ping_loop_end(). */
+struct xprt_loop *ping_loop_get(const struct ping_opts *o, struct xprt_error *err);
+void ping_loop_end(void);
 /* The peer information: the live one, or the last copy. */
 const struct xprt_peer_info *ping_conn_peer(struct ping_conn *pc);
 /* Runs the loop until pc->stop (set by a callback) or timeout_ms passed

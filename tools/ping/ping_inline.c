@@ -213,6 +213,7 @@ int ping_probe_inline(const struct ping_opts *o)
 	ping_conn_init(&s.pc, o, 0, OUR_INLINE, OUR_INLINE);
 	if (ping_conn_open(&s.pc, &err) < 0) {
 		ping_out_fatal(&s.rep.out, &err);
+		ping_loop_end();
 		free(s.buf);
 		return ping_errcode_exit(err.code);
 	}
@@ -243,7 +244,8 @@ int ping_probe_inline(const struct ping_opts *o)
 		rc = PING_EXIT_NOREPLY;
 out:
 	ping_out_flush(&s.rep.out);
-	ping_conn_destroy(&s.pc);
+	ping_conn_close(&s.pc);
+	ping_loop_end();
 	free(s.buf);
 	return rc;
 }

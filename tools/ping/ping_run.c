@@ -170,8 +170,7 @@ static void send_one(struct run *r)
 	r->outstanding++;
 }
 
-/* The first connection: Version Two first; a peer that drops it on V2 is
- * connected to again with Version One only. */
+/* The first connection: Version Two first (V2 §5) */
 static int first_connect(struct run *r)
 {
 	struct xprt_error err;
@@ -179,22 +178,22 @@ static int first_connect(struct run *r)
 	ping_conn_init(&r->pc, r->o, 0, 0, 0);
 	if (ping_conn_open(&r->pc, &err) < 0) {
 		ping_out_fatal(&r->out, &err);
+		ping_loop_end();
 		return ping_errcode_exit(err.code);
 	}
 	return -1;
 }
 
+/* A peer that drops the connection on our first (Version Two) call: the
+ * transport remembers it and connects again with Version One */
 static void v2_drop_fallback(struct run *r)
 {
 	const struct xprt_peer_info *pi = ping_conn_peer(&r->pc);
 	struct xprt_error err;
 
-	/* the first call went as Version Two and the connection went away */
-	if (r->pc.x || r->v2_dropped || r->pc.xo.versions || pi->vers)
+	if (r->pc.x || r->v2_dropped || !pi->v2_dropped)
 		return;
 	r->v2_dropped = true;
-	ping_conn_destroy(&r->pc);
-	ping_conn_init(&r->pc, r->o, XPRT_V1, 0, 0);
 	if (ping_conn_open(&r->pc, &err) == 0)
 		ping_out_event(&r->out, "v2-dropped", "the peer dropped the "
 			       "connection on our Version Two call: connected "
@@ -265,7 +264,8 @@ int ping_run(const struct ping_opts *o)
 	/* the peer stopped answering: the connection is gone, or the last
 	 * call of the run got no reply */
 	rc = ping_exit_status(&sum, !r.pc.x || !r.last_answered);
-	ping_conn_destroy(&r.pc);
+	ping_conn_close(&r.pc);
+	ping_loop_end();
 	ping_stats_free(&r.st);
 	return rc;
 }
