@@ -8,6 +8,8 @@
  * program, CB_NULL of the NFSv4 callback program, PROC_UNAVAIL or
  * PROG_UNAVAIL otherwise.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "echo_ulb.h"
@@ -213,8 +215,13 @@ int ping_conn_open(struct ping_conn *pc, struct xprt_error *err)
 		return -1;
 	pc->disconnected = false;
 	pc->x = xprt_connect_opts(pc->loop, &pc->xo, &pc->h, err);
-	if (!pc->x)
+	if (!pc->x) {
+		/* over iWARP rdma_connect() itself fails with ECONNREFUSED
+		 * when nothing listens; the transport calls that unreachable */
+		if (err->code == XPRT_E_UNREACHABLE && err->sys_errno == ECONNREFUSED)
+			err->code = XPRT_E_REFUSED;
 		return -1;
+	}
 	keep_peer(pc);
 	return 0;
 }
@@ -259,7 +266,23 @@ struct sync_ctx {
 static void sync_done(struct xprt_call *c)
 {
 	struct sync_ctx *s = c->ctx;
+	struct ping_conn *pc = s->pc;
 
+	pc->rlen = 0;
+	if (c->reply && c->reply_len) {
+		if (c->reply_len > pc->rcap) {
+			uint8_t *n = realloc(pc->rcopy, c->reply_len);
+
+			if (n) {
+				pc->rcopy = n;
+				pc->rcap = c->reply_len;
+			}
+		}
+		if (c->reply_len <= pc->rcap) {
+			memcpy(pc->rcopy, c->reply, c->reply_len);
+			pc->rlen = c->reply_len;
+		}
+	}
 	s->done = true;
 	s->pc->stop = true;
 	xprt_loop_stop(s->pc->loop);
@@ -293,7 +316,17 @@ int ping_conn_call(struct ping_conn *pc, struct xprt_call *c)
 	}
 	if (pc->x)
 		keep_peer(pc);
+	c->reply = pc->rlen ? pc->rcopy : NULL;
+	c->reply_len = pc->rlen;
 	return 0;
+}
+
+void ping_conn_free(struct ping_conn *pc)
+{
+	ping_conn_close(pc);
+	free(pc->rcopy);
+	pc->rcopy = NULL;
+	pc->rcap = pc->rlen = 0;
 }
 
 void ping_conn_null(struct ping_conn *pc, struct xprt_call *c, uint8_t *buf,

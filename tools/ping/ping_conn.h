@@ -42,6 +42,10 @@ struct ping_conn {
 	unsigned bc_calls, bc_answered;
 	uint32_t bc_prog, bc_vers, bc_proc;  /* the last one */
 	uint32_t bc_xid;
+	/* the reply of the last ping_conn_call, copied in its done (the
+	 * transport's is valid only until done returns) */
+	uint8_t *rcopy;
+	size_t rcap, rlen;
 };
 
 /* xprt options from ours: versions XPRT_V1|XPRT_V2 (0 both); inline_recv
@@ -53,6 +57,8 @@ void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 int ping_conn_open(struct ping_conn *pc, struct xprt_error *err);
 /* Orderly disconnect, waited for (bounded). */
 void ping_conn_close(struct ping_conn *pc);
+/* Closes and frees what the connection holds (the reply copy). */
+void ping_conn_free(struct ping_conn *pc);
 /* The run's loop: created with the options of o (and o->on_loop run on
  * it) the first time; destroyed, with every connection left, by
  * ping_loop_end(). */
@@ -65,7 +71,8 @@ const struct xprt_peer_info *ping_conn_peer(struct ping_conn *pc);
 void ping_conn_wait(struct ping_conn *pc, int64_t timeout_ms);
 /* Sends c and waits for it to complete (its own timeout, and a bound of
  * that plus a second).  Returns 0 when done ran, -1 when the call could
- * not be queued (c->err). */
+ * not be queued (c->err).  Afterwards c->reply points at a copy of the
+ * reply that lives until the next call on pc. */
 int ping_conn_call(struct ping_conn *pc, struct xprt_call *c);
 /* Prepares a NULL call of the pinged program into buf (pad zero bytes of
  * arguments). */

@@ -211,6 +211,7 @@ int ping_probe_inline(const struct ping_opts *o)
 		return PING_EXIT_USAGE;
 	}
 	ping_conn_init(&s.pc, o, 0, OUR_INLINE, OUR_INLINE);
+	s.pc.xo.credits = 2;               /* one call at a time: few buffers */
 	if (ping_conn_open(&s.pc, &err) < 0) {
 		ping_out_fatal(&s.rep.out, &err);
 		ping_loop_end();
@@ -244,7 +245,7 @@ int ping_probe_inline(const struct ping_opts *o)
 		rc = PING_EXIT_NOREPLY;
 out:
 	ping_out_flush(&s.rep.out);
-	ping_conn_close(&s.pc);
+	ping_conn_free(&s.pc);
 	ping_loop_end();
 	free(s.buf);
 	return rc;

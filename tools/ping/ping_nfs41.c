@@ -4,9 +4,12 @@
  * our connection?  An NFSv4.1 client ID (EXCHANGE_ID) and a session whose
  * CREATE_SESSION asks for the back channel on the connection it comes on
  * (RFC 8881 §18.36, CREATE_SESSION4_FLAG_CONN_BACK_CHAN).  The server says
- * in csr_flags whether it took it; a Linux server then checks it at once
- * with a CB_NULL call backward, which ping_conn.c answers.  The session and
- * the client ID are destroyed again.  AUTH_NONE throughout: no export is
+ * in csr_flags whether it took it: that is the acceptance of backward
+ * traffic on this connection.  A server that checks the channel with
+ * CB_NULL gets it answered (ping_conn.c); Linux's nfsd does not for 4.1 and
+ * later ("Don't send probe messages for 4.1 or later", nfs4callback.c): it
+ * calls back only when it needs to (CB_RECALL...).  The session and the
+ * client ID are destroyed again.  AUTH_NONE throughout: no export is
  * touched.
  */
 #include <stdio.h>
@@ -17,7 +20,7 @@
 #include "ping_probe.h"
 #include "rpcrdma/rpc.h"
 
-#define CB_WAIT_MS 2000                /* for the server's CB_NULL */
+#define CB_WAIT_MS 500                 /* for a backward call after it */
 
 /* One NFSv4 COMPOUND whose arguments are in args[alen]; on success *res
  * points at its results in c->reply.  Returns an error text or NULL. */
@@ -103,10 +106,7 @@ void nfs41_backchannel_probe(struct ping_conn *pc, struct probe_item *it)
 		item_num(it, "cb_prog", pc->bc_prog);
 		item_num(it, "cb_proc", pc->bc_proc);
 	}
-	if (!(cs.flags & NFS41_SESSION_CONN_BACK_CHAN))
-		it->result = "refused";
-	else
-		it->result = pc->bc_calls > before ? "accepted" : "granted, unused";
+	it->result = cs.flags & NFS41_SESSION_CONN_BACK_CHAN ? "accepted" : "refused";
 
 	n = nfs41_destroy_session_args(buf + hdr, sizeof(buf) - hdr, cs.sessionid);
 	if (!compound(pc, &c, buf, sizeof(buf), n, &res, &rlen))
@@ -115,19 +115,23 @@ void nfs41_backchannel_probe(struct ping_conn *pc, struct probe_item *it)
 		st1 = UINT32_MAX;
 	if (pc->bc_calls > before)
 		item_text(it, "CREATE_SESSION %s the back channel on this connection; "
-			  "the server called %s%u proc %u backward (xid 0x%08x), "
-			  "answered; session and client ID destroyed%s",
+			  "the server called %s backward (xid 0x%08x), answered; "
+			  "session and client ID destroyed%s",
 			  cs.flags & NFS41_SESSION_CONN_BACK_CHAN ? "granted" : "refused",
-			  pc->bc_prog == RPC_PROG_NFS_CB ? "NFS_CB " : "program ",
-			  pc->bc_prog == RPC_PROG_NFS_CB ? pc->bc_vers : pc->bc_prog,
-			  pc->bc_proc, pc->bc_xid, st1 ? " (DESTROY_SESSION failed)" : "");
+			  pc->bc_prog == RPC_PROG_NFS_CB && pc->bc_proc == 0 ? "CB_NULL" :
+			  "a procedure", pc->bc_xid, st1 ? " (DESTROY_SESSION failed)" : "");
 	else
-		item_text(it, "CREATE_SESSION %s the back channel on this connection; "
-			  "no backward call came in %u ms",
+		item_text(it, "CREATE_SESSION %s the back channel on this connection "
+			  "(csr_flags CONN_BACK_CHAN%s); no backward call in %u ms (Linux "
+			  "sends none unprompted for NFSv4.1); session and client ID "
+			  "destroyed%s",
 			  cs.flags & NFS41_SESSION_CONN_BACK_CHAN ? "granted" : "refused",
-			  CB_WAIT_MS);
+			  cs.flags & NFS41_SESSION_CONN_BACK_CHAN ? "" : " clear", CB_WAIT_MS,
+			  st1 ? " (DESTROY_SESSION failed)" : "");
 destroy_client:
 	n = nfs41_destroy_clientid_args(buf + hdr, sizeof(buf) - hdr, ex.clientid);
 	if (!compound(pc, &c, buf, sizeof(buf), n, &res, &rlen))
 		nfs41_status_res(res, rlen, NFS4_OP_DESTROY_CLIENTID, &st2);
+	if (st2)
+		item_num(it, "destroy_clientid_status", st2);
 }

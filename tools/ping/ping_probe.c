@@ -198,7 +198,7 @@ static void report_v1(struct probe *p, const struct xprt_call *c, bool ok)
 		item_text(&it, "%s", ac.err.msg);
 	}
 	report_item(&p->rep, &it);
-	ping_conn_close(&alt);
+	ping_conn_free(&alt);
 }
 
 static void report_unknown_version(struct probe *p)
@@ -498,7 +498,7 @@ int ping_probe(const struct ping_opts *o)
 	report_errors(&p);
 	report_backward(&p);
 	ping_out_flush(&p.rep.out);
-	ping_conn_close(&p.pc);
+	ping_conn_free(&p.pc);
 	ping_loop_end();
 	return p.answered ? PING_EXIT_OK : PING_EXIT_NOREPLY;
 }

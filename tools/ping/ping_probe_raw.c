@@ -10,13 +10,24 @@
  * order): once that is answered, a quarter second more is waited for.
  */
 #include <string.h>
+#include <unistd.h>
 #include "ping_probe.h"
 #include "rpcrdma/rpc.h"
 
 #define GRACE_MS 250
-#define RAW_XID_BASE 0x70720000u       /* "pr": far from the transport's */
+/* xids of our own for raw messages: a random start per run, so that two
+ * runs in one capture do not share them */
+static uint32_t raw_next_xid;
 
-static uint32_t raw_next_xid = RAW_XID_BASE;
+static uint32_t raw_xid(void)
+{
+	if (!raw_next_xid) {
+		uint64_t t = ping_now_ns() ^ ((uint64_t)getpid() << 20);
+
+		raw_next_xid = (uint32_t)(t * 0x9e3779b97f4a7c15ull >> 32) | 1u;
+	}
+	return raw_next_xid++;
+}
 
 static void null_done(struct xprt_call *c)
 {
@@ -39,7 +50,7 @@ void raw_probe_run(struct ping_conn *pc, const struct rpcrdma_hdr *h,
 	const struct ping_raw *seen;
 
 	memset(out, 0, sizeof(*out));
-	hh.rdma_xid = out->xid = raw_next_xid++;
+	hh.rdma_xid = out->xid = raw_xid();
 	n = rpcrdma_encode(&hh, buf, sizeof(buf), &need);
 	if (n && with_rpc) {
 		rpc = rpc_encode_call(buf + n, sizeof(buf) - n, hh.rdma_xid,

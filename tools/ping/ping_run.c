@@ -264,7 +264,7 @@ int ping_run(const struct ping_opts *o)
 	/* the peer stopped answering: the connection is gone, or the last
 	 * call of the run got no reply */
 	rc = ping_exit_status(&sum, !r.pc.x || !r.last_answered);
-	ping_conn_close(&r.pc);
+	ping_conn_free(&r.pc);
 	ping_loop_end();
 	ping_stats_free(&r.st);
 	return rc;

@@ -39,22 +39,69 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Judging runs in bash alone where it can: under TCG every fork and exec
+# costs milliseconds.
 # jv KEY LINE: the first value of "KEY" in a JSON line (flat scan)
-jv() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2- | tr -d '"'; }
+jv() {
+    local re="\"$1\":(\"([^\"]*)\"|([^,}]*))"
+    [[ $2 =~ $re ]] && printf '%s' "${BASH_REMATCH[2]}${BASH_REMATCH[3]}"
+}
+# jset VAR KEY LINE: the same into VAR, without a subshell
+jset() {
+    local re="\"$2\":(\"([^\"]*)\"|([^,}]*))"
+    printf -v "$1" '%s' ''
+    [[ $3 =~ $re ]] && printf -v "$1" '%s' "${BASH_REMATCH[2]}${BASH_REMATCH[3]}"
+    return 0
+}
 # lines FILE TYPE: the tool's objects of one type
 lines() { grep "\"type\":\"$2\"" "$1"; }
 # item FILE NAME: the probe object of one item
-item() { grep "\"type\":\"probe\"" "$1" | grep "\"item\":\"$2\""; }
+item() {
+    local l
+    while IFS= read -r l; do
+        [[ $l == *'"type":"probe"'* && $l == *"\"item\":\"$2\""* ]] && { printf '%s' "$l"; return; }
+    done < "$1"
+}
+# itemset VAR FILE NAME: the same into VAR, without a subshell
+itemset() {
+    local l
+    printf -v "$1" '%s' ''
+    while IFS= read -r l; do
+        if [[ $l == *'"type":"probe"'* && $l == *"\"item\":\"$3\""* ]]; then
+            printf -v "$1" '%s' "$l"
+            return 0
+        fi
+    done < "$2"
+    return 0
+}
+# sig FILE: what a --probe --probe-inline run says, in one line:
+# "pd=RECV/SEND v2=RESULT:LOW..HIGH v1=... v3=LOW..HIGH first=CREDITS
+#  loaded=MAX/OUTSTANDING backward=RESULT inline=BYTES:RESULT"
+sig() {
+    local f=$1 i a b c d
+    SIG=
+    itemset i "$f" private_data; jset a receive "$i"; jset b send "$i"; SIG+="pd=$a/$b"
+    for k in v2 v1; do
+        itemset i "$f" "$k"; jset a result "$i"; jset b low "$i"; jset c high "$i"
+        SIG+=" $k=$a:$b..$c"
+    done
+    itemset i "$f" v3; jset a low "$i"; jset b high "$i"; SIG+=" v3=$a..$b"
+    itemset i "$f" credits_first; jset a credits "$i"; SIG+=" first=$a"
+    itemset i "$f" credits_loaded; jset a max "$i"; jset b max_outstanding "$i"; SIG+=" loaded=$a/$b"
+    itemset i "$f" backward; jset a result "$i"; jset b backward_calls "$i"; SIG+=" backward=$a/$b"
+    itemset i "$f" receive; jset a bytes "$i"; jset b result "$i"; SIG+=" inline=$a:$b"
+}
 # reply_of LINE: the "reply":{...} object of a probe item
-reply_of() { grep -o '"reply":{[^}]*}' <<<"$1"; }
+reply_of() { [[ $1 =~ \"reply\":\{[^}]*\} ]] && printf '%s' "${BASH_REMATCH[0]}"; }
 
 # ping NAME ARGS...: one run, output in $out/NAME.{out,err}, status in $rc
 ping_run() {
     local name=$1
     shift
+    local t0=$SECONDS
     timeout 120 "$P" "$@" > "$out/$name.out" 2> "$out/$name.err"
     rc=$?
-    echo "$name: rpcrdma-ping $*: exit $rc" >> "$out/runs.log"
+    echo "$name: rpcrdma-ping $*: exit $rc, $((SECONDS - t0)) s" >> "$out/runs.log"
 }
 
 # ------------------------------------------------------------------ the cable
@@ -91,7 +138,7 @@ srv_pid=
 start_echo() {      # NAME ARGS...
     local name=$1 i
     shift
-    "$E" -s -a "$A" -p "$EP" --json "$@" > "$out/$name.srv" 2> "$out/$name.srv.err" &
+    stdbuf -oL "$E" -s -a "$A" -p "$EP" --json "$@" > "$out/$name.srv" 2> "$out/$name.srv.err" &
     srv_pid=$!
     pids+=("$srv_pid")
     for i in $(seq 100); do
@@ -100,12 +147,16 @@ start_echo() {      # NAME ARGS...
         sleep 0.1
     done
     note "$name: the echo server did not start: $(tail -2 "$out/$name.srv.err")"
+    kill "$srv_pid" 2>/dev/null
+    wait "$srv_pid" 2>/dev/null
     return 1
 }
 stop_echo() {
+    note "stopping the echo server at ${SECONDS}s"
     kill -INT "$srv_pid" 2>/dev/null
     timeout 20 tail --pid="$srv_pid" -f /dev/null
     wait "$srv_pid" 2>/dev/null
+    note "stopped at ${SECONDS}s"
 }
 # echo modes: name versions credits inline-threshold
 modes=("echo-v1 1 8 2048" "echo-v2 2 16 8192" "echo-dual 1,2 32 4096")
@@ -128,9 +179,11 @@ if ((have_echo)); then
             (($(grep -c '"type":"reply"' "$out/killed.out") >= 3)) && break
             sleep 0.1
         done
+        note "killing the echo server at ${SECONDS}s"
         kill -9 "$srv_pid"
         wait "$pp"
         echo $? > "$out/killed.rc"
+        note "the killed run ended at ${SECONDS}s"
     fi
 fi
 
@@ -153,21 +206,24 @@ pd_from() {
         sort -u
 }
 
-# cap_has XID FIELDS...: a capture message with this xid (decimal; --json
-# writes it "0x%08x") and every
-# "key":value given (e.g. '"vers":1')
+# cap_has XID FIELDS...: a capture message with this xid (decimal or 0x;
+# --json writes it "0x%08x") and every "key":value given (e.g. '"vers":1,')
+mapfile -t CAP < "$capj"
 cap_has() {
-    local x=$1 l f
+    local x l f
+    printf -v x '"xid":"0x%08x",' "$1"
     shift
-    while IFS= read -r l; do
+    for l in "${CAP[@]}"; do
+        [[ $l == *"$x"* ]] || continue
         for f in "$@"; do
             [[ $l == *"$f"* ]] || continue 2
         done
         return 0
-    done < <(grep "$(printf '"xid":"0x%08x",' "$x")" "$capj")
+    done
     return 1
 }
 
+note "judging at ${SECONDS}s"
 # ================================================================== judging
 # 1, 2. NFS v3 / v4 NULL: replies, and each reply on the cable as printed
 check_ping() {      # ID FILE RC NFSVERS
@@ -177,12 +233,12 @@ check_ping() {      # ID FILE RC NFSVERS
         result "$id" fail "exit $r, $n replies (want 0, 3): $(head -c 300 "$out/${f##*/}")$(tail -2 "${f%.out}.err")"
         return
     fi
+    local rv cr
     while IFS= read -r l; do
-        x=$(jv xid "$l")
+        jset x xid "$l"; jset rv rdma_version "$l"; jset cr credits "$l"
         cap_has "$x" '"direction":"call"' "\"prog\":100003,\"vers\":$v,\"proc\":0" || bad=1
-        cap_has "$x" '"direction":"reply"' "\"vers\":$(jv rdma_version "$l")," \
-            "\"credits\":$(jv credits "$l")," || bad=1
-    done < <(lines "$f" reply)
+        cap_has "$x" '"direction":"reply"' "\"vers\":$rv," "\"credits\":$cr," || bad=1
+    done <<< "$(lines "$f" reply)"
     if ((bad)); then
         result "$id" fail "a reply's xid, version or credits is not on the cable as printed"
     else
@@ -222,23 +278,26 @@ fi
 bad=() nitems=0
 while IFS= read -r l; do
     nitems=$((nitems + 1))
-    key=$(jv item "$l") res=$(jv result "$l") x=$(jv xid "$l")
-    r=$(reply_of "$l")
+    jset key item "$l"; jset res result "$l"; jset x xid "$l"
+    r=
+    [[ $l =~ \"reply\":\{[^}]*\} ]] && r=${BASH_REMATCH[0]}
     if [[ -n $r ]]; then
-        rx=$(jv xid "$r")
-        f=("\"vers\":$(jv vers "$r")," "\"credits\":$(jv credits "$r")," "\"proc\":$(jv proc "$r"),")
-        [[ $r == *'"low"'* ]] && f+=("\"low\":$(jv low "$r"),\"high\":$(jv high "$r")}")
+        jset rx xid "$r"; jset rv vers "$r"; jset rc credits "$r"; jset rp proc "$r"
+        f=("\"vers\":$rv," "\"credits\":$rc," "\"proc\":$rp,")
+        if [[ $r == *'"low"'* ]]; then
+            jset lo low "$r"; jset hi high "$r"
+            f+=("\"low\":$lo,\"high\":$hi}")
+        fi
         cap_has "$rx" "${f[@]}" || bad+=("$key: reply $r not on the cable")
     fi
     case $res in
     "silently discarded"|"connection dropped")
-        cap_has "$x" '"direction":"call"' || [[ $(grep -c "$(printf '"xid":"0x%08x",' "$x")" "$capj") -ge 1 ]] ||
-            bad+=("$key: our message $x not on the cable")
-        (($(grep -c "\"xid\":$x," "$capj") == 1)) || bad+=("$key: $res, yet $x has an answer on the cable")
+        cap_has "$x" "\"src\":\"$B" || bad+=("$key: our message $x not on the cable")
+        ! cap_has "$x" "\"src\":\"$A" || bad+=("$key: $res, yet $x has an answer on the cable")
         ;;
     esac
     [[ $key == rpc_proc && -n $x ]] && ! cap_has "$x" '"direction":"reply"' && bad+=("rpc_proc: no reply to $x")
-done < <(grep '"type":"probe"' "$out/probe.out")
+done <<< "$(grep '"type":"probe"' "$out/probe.out")"
 if ((rc_probe == 0 && nitems >= 12 && ${#bad[@]} == 0)); then
     result probe ok "--probe --json: $nitems items; every reply header (xid, vers, credits, proc, range) as on the cable"
     result probe-cable ok "$(item "$out/probe.out" bad_header | grep -o '"result":"[^"]*"'), $(item "$out/probe.out" msgp | grep -o '"result":"[^"]*"'), $(item "$out/probe.out" done | grep -o '"result":"[^"]*"') confirmed"
@@ -263,7 +322,8 @@ while IFS= read -r l; do
         f=('"direction":"reply"' "\"credits\":${BASH_REMATCH[1]},")
         x=$((0x${xs%%$'\n'*}))
         cap_has "$x" '"direction":"call"' "\"credits\":${BASH_REMATCH[2]}," || bad+=("asked: $l")
-        conv=$(grep "\"xid\":$x," "$capj" | head -1 | grep -o '"conversation":[0-9]*')
+        printf -v hx '"xid":"0x%08x",' "$x"
+        conv=$(grep -F "$hx" "$capj" | head -1 | grep -o '"conversation":[0-9]*')
     fi
     if [[ $l =~ ^\ +private\ data\ +RFC\ 8797:\ version\ ([0-9]+),\ receives\ ([0-9]+),\ sends\ ([0-9]+),\ remote\ invalidation\ (not\ )?accepted ]]; then
         n=$((n + 1))
@@ -296,13 +356,17 @@ else
     result probe-text fail "exit $rc_probe_text, $n findings; not confirmed: ${bad[*]:0:2}"
 fi
 
-# 7. the NFSv4.1 back channel: CB_NULL backward on the cable, and our answer
+# 7. the NFSv4.1 back channel: CREATE_SESSION (its call and reply on the
+#    cable) granted it; a backward call, if the server made one, on the cable
+#    with our answer
 b=$(item "$out/probe.out" backward)
-cbx=$(jv cb_xid "$b")
-if [[ $(jv result "$b") == accepted && -n $cbx ]] &&
-   cap_has "$cbx" '"backward":true' '"direction":"call"' '"prog":1073741824' &&
-   cap_has "$cbx" '"backward":true' '"direction":"reply"'; then
-    result backchannel ok "NFSv4.1 CREATE_SESSION granted the back channel; CB_NULL came backward (xid $cbx) and was answered, on the cable"
+bx=$(jv xid "$b") cbx=$(jv cb_xid "$b")
+if [[ $(jv result "$b") == accepted && $(jv back_chan "$b") == 1 && -n $bx ]] &&
+   cap_has "$bx" '"direction":"call"' '"proc_name":"COMPOUND"' &&
+   cap_has "$bx" '"direction":"reply"' &&
+   { [[ -z $cbx ]] || { cap_has "$cbx" '"backward":true' '"direction":"call"' &&
+                        cap_has "$cbx" '"backward":true' '"direction":"reply"'; }; }; then
+    result backchannel ok "NFSv4.1 CREATE_SESSION (xid $bx, on the cable) granted the back channel on the connection; $( [[ -n $cbx ]] && echo "backward call $cbx answered on the cable" || echo "no backward call (nfsd does not probe 4.1 sessions)")"
 else
     result backchannel fail "backward item: $(jv result "$b"): $(jv text "$b")"
 fi
@@ -368,44 +432,25 @@ for m in "${modes[@]}"; do
         result "$name" fail "no run (server did not start?): $(tail -2 "$out/$name.srv.err" | tr '\n' ' ')"
         continue
     fi
-    why=
-    erc=$(cat "$out/$name.rc")
-    ((erc == 0)) || why+=" exit $erc"
-    pd=$(item "$f" private_data)
-    [[ $(jv receive "$pd") == "$thresh" && $(jv send "$pd") == "$thresh" ]] ||
-        why+=" private data receive/send $(jv receive "$pd")/$(jv send "$pd")"
-    i2=$(item "$f" v2) i1=$(item "$f" v1) i3=$(item "$f" v3)
-    case $vers in
-    1) [[ $(jv result "$i2") == refused && $(jv low "$i2") == 1 && $(jv high "$i2") == 1 ]] ||
-           why+=" v2: $(jv result "$i2") $(jv low "$i2")..$(jv high "$i2")"
-       [[ $(jv result "$i1") == accepted ]] || why+=" v1: $(jv result "$i1")"
-       want3="1 1" ;;
-    2) [[ $(jv result "$i2") == accepted ]] || why+=" v2: $(jv result "$i2")"
-       [[ $(jv result "$i1") == refused && $(jv low "$i1") == 2 && $(jv high "$i1") == 2 ]] ||
-           why+=" v1: $(jv result "$i1") $(jv low "$i1")..$(jv high "$i1")"
-       want3="2 2" ;;
-    *) [[ $(jv result "$i2") == accepted ]] || why+=" v2: $(jv result "$i2")"
-       [[ $(jv result "$i1") == accepted ]] || why+=" v1: $(jv result "$i1")"
-       want3="1 2" ;;
-    esac
-    [[ "$(jv low "$i3") $(jv high "$i3")" == "$want3" ]] || why+=" version 3 range $(jv low "$i3")..$(jv high "$i3")"
-    c1=$(item "$f" credits_first) cl=$(item "$f" credits_loaded)
-    [[ $(jv credits "$c1") == "$credits" ]] || why+=" first grant $(jv credits "$c1")"
-    mo=$(jv max_outstanding "$cl")
+    erc=$(< "$out/$name.rc")
     exp=$((credits < 16 ? credits : 16))
-    [[ $(jv max "$cl") == "$credits" && $mo == "$exp" ]] || why+=" loaded: grant $(jv max "$cl"), outstanding $mo (want $exp)"
-    bw=$(item "$f" backward)
-    [[ $(jv result "$bw") == accepted ]] || why+=" backward: $(jv result "$bw")"
-    ri=$(item "$f" receive)
-    if [[ $(jv bytes "$ri") == "$thresh" && $(jv result "$ri") == confirmed ]]; then
+    case $vers in
+    1) v="v2=refused:1..1 v1=accepted:.. v3=1..1" ;;
+    2) v="v2=accepted:.. v1=refused:2..2 v3=2..2" ;;
+    *) v="v2=accepted:.. v1=accepted:.. v3=1..2" ;;
+    esac
+    want="pd=$thresh/$thresh $v first=$credits loaded=$credits/$exp backward=accepted/2"
+    sig "$f"
+    # the inline threshold is judged apart (echo-inline)
+    if [[ $SIG == *" inline=$thresh:confirmed" ]]; then
         inline_ok+=("$name $thresh")
     else
-        inline_bad+=("$name: $(jv bytes "$ri") ($(jv result "$ri"), first failure $(jv first_failure "$ri"))")
+        inline_bad+=("$name: ${SIG##* }")
     fi
-    if [[ -z $why ]]; then
-        result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: private data, versions and ranges (v3: ${want3/ /..}), credits $credits (at most $exp outstanding), backward calls: as started"
+    if [[ $erc == 0 && ${SIG% inline=*} == "$want" ]]; then
+        result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: $want"
     else
-        result "$name" fail "--versions $vers --credits $credits:$why"
+        result "$name" fail "--versions $vers --credits $credits: exit $erc; got '${SIG% inline=*}', want '$want'"
     fi
 done
 if ((${#inline_bad[@]} == 0 && ${#inline_ok[@]} == 3)); then
