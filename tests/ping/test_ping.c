@@ -162,7 +162,7 @@ static int parse(struct ping_opts *o, char *out, size_t cap, const char *a0, ...
 	char *argv[16];
 	int argc = 0, rc;
 	va_list ap;
-	FILE *f = fmemopen(out, cap, "w");
+	FILE *f = fmemopen(out, cap, "w"), *saved = stderr;
 	const char *a;
 
 	argv[argc++] = (char *)"rpcrdma-ping";
@@ -175,7 +175,9 @@ static int parse(struct ping_opts *o, char *out, size_t cap, const char *a0, ...
 	if (!a0)
 		argc = 1;
 	memset(out, 0, cap);
-	rc = ping_parse_args(argc, argv, o, f, f);
+	stderr = f;
+	rc = ping_parse_args(argc, argv, o, f);
+	stderr = saved;
 	fclose(f);
 	return rc;
 }

@@ -12,7 +12,7 @@
 int main(int argc, char *argv[])
 {
 	struct ping_opts o;
-	int rc = ping_parse_args(argc, argv, &o, stdout, stderr);
+	int rc = ping_parse_args(argc, argv, &o, stdout);
 
 	if (rc >= 0)
 		return rc;

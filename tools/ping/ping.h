@@ -50,9 +50,8 @@ struct ping_opts {
 
 /* Parses argv into *o.  Returns -1 to go on, or an exit status: 0 after
  * --help or --version (printed on out), PING_EXIT_USAGE after a usage error
- * (message and hint on err). */
-int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out,
-		    FILE *err);
+ * (message and hint on stderr, tools/common/cliopt). */
+int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out);
 /* A program given as a number (decimal or 0x hex) or a name (nfs, nfs-cb,
  * mount, nlm, portmap, echo); false if neither. */
 bool ping_parse_program(const char *s, uint32_t *prog);

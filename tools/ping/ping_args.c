@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "cliopt.h"
 #include "numarg.h"
 #include "ping.h"
 #include "rpc_names.h"
@@ -80,18 +81,7 @@ static void usage(FILE *f)
 	      "for good, 2 usage or local setup error.  See rpcrdma-ping(1).\n", f);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int usage_error(FILE *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PING_PROG ": ", err);
-	va_start(ap, fmt);
-	vfprintf(err, fmt, ap);
-	va_end(ap);
-	fputs("\nTry '" PING_PROG " --help' for more information.\n", err);
-	return PING_EXIT_USAGE;
-}
+#define usage_error(...) cli_usage_error(PING_PROG, __VA_ARGS__)
 
 bool ping_parse_program(const char *s, uint32_t *prog)
 {
@@ -149,28 +139,28 @@ uint32_t ping_default_version(uint32_t prog)
 	}
 }
 
-static int num_opt(FILE *err, const char *name, const char *arg, uint64_t min,
+static int num_opt(const char *name, const char *arg, uint64_t min,
 		   uint64_t max, uint64_t *out)
 {
 	if (!parse_u64(arg, max, out) || *out < min)
-		return usage_error(err, "%s: '%s' is not a number from %llu to %llu",
+		return usage_error("%s: '%s' is not a number from %llu to %llu",
 				   name, arg, (unsigned long long)min,
 				   (unsigned long long)max);
 	return 0;
 }
 
-static int seconds_opt(FILE *err, const char *name, const char *arg,
+static int seconds_opt(const char *name, const char *arg,
 		       uint64_t min_us, uint64_t *out)
 {
 	if (!ping_parse_seconds(arg, (uint64_t)MAX_SECONDS * US_PER_S, out) ||
 	    *out < min_us)
-		return usage_error(err, "%s: '%s' is not a number of seconds from %s "
+		return usage_error("%s: '%s' is not a number of seconds from %s "
 				   "to %u (at most six decimals)", name, arg,
 				   min_us ? "0.000001" : "0", MAX_SECONDS);
 	return 0;
 }
 
-static int parse_one(int c, const char *arg, struct ping_opts *o, FILE *err)
+static int parse_one(int c, const char *arg, struct ping_opts *o)
 {
 	uint64_t v;
 	int rc;
@@ -178,54 +168,38 @@ static int parse_one(int c, const char *arg, struct ping_opts *o, FILE *err)
 	switch (c) {
 	case 'P':
 		if (!ping_parse_program(arg, &o->prog))
-			return usage_error(err, "-P: '%s' is neither a number from 0 to "
+			return usage_error("-P: '%s' is neither a number from 0 to "
 					   "4294967295 nor one of nfs, nfs-cb, mount, "
 					   "nlm, portmap, echo", arg);
 		return 0;
 	case 'V':
-		if ((rc = num_opt(err, "-V", arg, 0, UINT32_MAX, &v)))
+		if ((rc = num_opt("-V", arg, 0, UINT32_MAX, &v)))
 			return rc;
 		o->vers = (uint32_t)v;
 		o->have_vers = true;
 		return 0;
 	case 'p':
-		if ((rc = num_opt(err, "-p", arg, 1, 65535, &v)))
+		if ((rc = num_opt("-p", arg, 1, 65535, &v)))
 			return rc;
 		o->port = arg;
 		return 0;
 	case 'c':
-		return num_opt(err, "-c", arg, 1, UINT32_MAX, &o->count);
+		return num_opt("-c", arg, 1, UINT32_MAX, &o->count);
 	case 'i':
-		return seconds_opt(err, "-i", arg, 0, &o->interval_us);
+		return seconds_opt("-i", arg, 0, &o->interval_us);
 	case 'W':
-		return seconds_opt(err, "-W", arg, 1000, &o->timeout_us);
+		return seconds_opt("-W", arg, 1000, &o->timeout_us);
 	case 'q': o->quiet = true; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_PROBE: o->probe = true; return 0;
 	case OPT_PROBE_INLINE: o->probe_inline = true; return 0;
 	case OPT_DEBUG: o->debug++; return 0;
 	default:
-		return usage_error(err, "internal: unhandled option %d", c);
+		return usage_error("internal: unhandled option %d", c);
 	}
 }
 
-/* getopt_long's failures, in our words (opterr is 0) */
-static int getopt_failure(FILE *err, int c, char *const argv[])
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':') {
-		if (optopt && optopt < 256 && arg[1] != '-')
-			return usage_error(err, "option -%c needs a value", optopt);
-		return usage_error(err, "option %s needs a value", arg);
-	}
-	if (optopt && optopt < 256 && arg[1] != '-')
-		return usage_error(err, "unknown option -%c", optopt);
-	return usage_error(err, "unknown or ambiguous option '%s'", arg);
-}
-
-int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out,
-		    FILE *err)
+int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out)
 {
 	int c, rc;
 
@@ -246,22 +220,22 @@ int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out,
 			fputs(PING_PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION "\n", out);
 			return PING_EXIT_OK;
 		}
-		rc = (c == '?' || c == ':') ? getopt_failure(err, c, argv) :
-		     parse_one(c, optarg, o, err);
+		rc = (c == '?' || c == ':') ? cli_getopt_failure(PING_PROG, c, argv) :
+		     parse_one(c, optarg, o);
 		if (rc)
 			return rc;
 	}
 	if (optind >= argc)
-		return usage_error(err, "no HOST given");
+		return usage_error("no HOST given");
 	if (optind + 1 < argc)
-		return usage_error(err, "unexpected argument '%s'", argv[optind + 1]);
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
 	o->host = argv[optind];
 	if (!*o->host)
-		return usage_error(err, "HOST is empty");
+		return usage_error("HOST is empty");
 	if (!o->have_vers) {
 		o->vers = ping_default_version(o->prog);
 		if (!o->vers)
-			return usage_error(err, "program %u has no default version: "
+			return usage_error("program %u has no default version: "
 					   "give -V", o->prog);
 	}
 	return -1;
