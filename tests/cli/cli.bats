@@ -25,9 +25,9 @@ setup() {
 
 @test "no mode: usage error" {
 	run "$D"
-	usage_error "give --hex HEX or -r FILE"
+	usage_error "give --hex HEX, -r FILE or -i IFACE"
 	run "$D" --json
-	usage_error "give --hex HEX or -r FILE"
+	usage_error "give --hex HEX, -r FILE or -i IFACE"
 }
 
 @test "--hex and -r together: usage error" {
@@ -150,7 +150,7 @@ completion_options() {
 @test "--help lists every long option the parser knows" {
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 23 ]
+	[ "$(parser_long_options | wc -l)" -eq 25 ]
 }
 
 @test "completion offers every option the parser and --help know" {

@@ -122,3 +122,13 @@ man_blocks() {
 		grep -oE '^\.B [0-9]$' | cut -d' ' -f2 | tr '\n' ' ')
 	[ "$man" = "0 1 2 3 4 " ]
 }
+
+@test "README: the plot it shows is what its command draws from the bundled captures" {
+	command -v gnuplot >/dev/null || skip "no gnuplot (gnuplot-nox)"
+	cmd=$(grep -o '`rpcrdma-decode -r tests/captures/[^`]*--plot stats.png[^`]*`' "$TOP/README.md" | tr -d '`')
+	[ -n "$cmd" ]
+	grep -q '](docs/img/rpcrdma-decode-stats.png)' "$TOP/README.md"
+	[ -s "$TOP/docs/img/rpcrdma-decode-stats.png" ]
+	(cd "$TOP" && PATH="$BIN:$PATH" bash -c "${cmd/stats.png/$DOCS_TMP/stats.png}" >/dev/null)
+	[ "$(head -c 8 "$DOCS_TMP/stats.png" | xxd -p)" = 89504e470d0a1a0a ]
+}

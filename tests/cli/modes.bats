@@ -389,3 +389,49 @@ PY
 	run "$D" -r "$CAPS/iwarp-basic.pcap" --mpa-crc maybe
 	usage_error "--mpa-crc: 'maybe' is not one of on, off, auto"
 }
+
+# ------------------------------------------------------------ --plot
+
+@test "--stats --plot FILE.svg: one figure, a panel per chart, from gnuplot" {
+	command -v gnuplot >/dev/null || skip "no gnuplot (gnuplot-nox)"
+	f=$REAL/nfs41-backchannel-rocev2.pcap
+	run --separate-stderr "$D" -r "$f" --stats --plot "$FIX/p.svg"
+	assert_success
+	assert_line --regexp '^overall: '
+	grep -q '<svg' "$FIX/p.svg" && grep -q '</svg>' "$FIX/p.svg"
+	for t in 'credits granted' 'RPC latency of each reply' 'RPC latency distribution per procedure' \
+		 'message sizes: inline and chunked' 'NFS v4 GETATTR' 'conv 1 credits'; do
+		grep -q "$t" "$FIX/p.svg" || { echo "no '$t' in the SVG"; return 1; }
+	done
+	# PNG too, and --plot alone implies --stats
+	run --separate-stderr "$D" -r "$f" --plot "$FIX/p.png"
+	assert_success
+	assert_line --regexp '^overall: '
+	[ "$(head -c 8 "$FIX/p.png" | xxd -p)" = 89504e470d0a1a0a ]
+}
+
+@test "--plot FILE.gp: the script, with every reply's latency and the credits as data" {
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	run "$D" -r "$f" --plot "$FIX/p.gp" -q
+	assert_success
+	n=$("$D" -r "$f" --json | grep -c '"latency_us"')
+	# the $lat data block: one line per reply, "slot seconds latency"
+	got=$(sed -n '/^\$lat << EOD$/,/^EOD$/p' "$FIX/p.gp" | grep -c '^[0-9]')
+	[ "$got" -eq "$n" ] && [ "$n" -ge 40 ]
+	want=$("$D" -r "$f" --json | jq -r 'select(.rpc.latency_us) | .rpc.latency_us' | sort -n | tr '\n' ' ')
+	[ "$(sed -n '/^\$lat << EOD$/,/^EOD$/p' "$FIX/p.gp" | awk '/^[0-9]/ && NF == 3 { print $3 }' | sort -n | tr '\n' ' ')" = "$want" ]
+	# the credits the server granted, in every forward call and reply point
+	[ "$(sed -n '/^\$conv << EOD$/,/^EOD$/p' "$FIX/p.gp" | awk '/^[0-9]/ && NF == 4 && $3 != 0 { print $3 }' | sort -u)" = 64 ]
+	if command -v gnuplot >/dev/null; then
+		(cd "$FIX" && sed "s|^# set output 'FILE.svg'|set output 'gp.svg'|" p.gp | gnuplot)
+		grep -q '</svg>' "$FIX/gp.svg"
+	fi
+}
+
+@test "--plot: errors named (file kind, gnuplot missing), exit 2 or 3" {
+	run "$D" -r "$REAL/nfs3-iwarp-siw.pcap" --plot x.pdf
+	usage_error "--plot x.pdf: give a file ending in .svg, .png or .gp"
+	run --separate-stderr env PATH=/nonexistent "$D" -r "$REAL/nfs3-iwarp-siw.pcap" --plot "$FIX/none.svg"
+	assert_failure 3
+	[[ $stderr == *"--plot $FIX/none.svg: gnuplot is not installed (Debian: apt-get install gnuplot-nox)"* ]]
+}

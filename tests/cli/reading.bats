@@ -193,3 +193,74 @@ PY
 	assert_failure 3
 	assert_output --partial "-w /nonexistent/dir/x.pcapng: No such file or directory"
 }
+
+@test "a filter expression after the options (pcap-filter), on files; a bad one is a usage error" {
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	run "$D" -r "$f" src host 198.18.0.1
+	assert_success
+	[ "${#lines[@]}" -eq "$("$D" -r "$f" | grep -c ' 198\.18\.0\.1/qp=[^ ]* *> ')" ]
+	# frame numbers stay the file's
+	[ "$(head -1 <<<"$output" | awk '{ print $1 }')" = 6 ]
+	run "$D" -r "$f" 'udp and not port 4791'
+	assert_failure 4
+	run "$D" -r "$f" 'udp and sr host'
+	usage_error "filter 'udp and sr host': syntax error"
+	run "$D" --hex 00 extra
+	usage_error "unexpected argument 'extra'"
+}
+
+@test "-i IFACE: a live capture (loopback), messages as they come, --stats and counts on SIGINT" {
+	[ "$(id -u)" = 0 ] || skip "capturing needs root"
+	run "$D" -i no-such-interface
+	assert_failure 3
+	assert_output --partial "-i no-such-interface: "
+	run "$D" -i lo -r "$REAL/nfs3-iwarp-siw.pcap"
+	usage_error "-r and -i cannot be used together"
+	# the UDP payloads of a RoCEv2 capture sent again over lo to port 47910
+	# (other addresses: ICRCs are not checked)
+	f=$REAL/nfs41-rocev2-rxe.pcap
+	"$D" -i lo --roce-port 47910 --no-crc-check --json -w "$FIX/lo.pcapng" \
+		udp dst port 47910 >"$FIX/lo.json" 2>"$FIX/lo.err" &
+	pid=$!
+	"$D" -i lo --roce-port 47910 --no-crc-check --stats udp dst port 47910 \
+		>"$FIX/lo.stats" 2>"$FIX/lo.stats.err" &
+	pid2=$!
+	for _ in $(seq 50); do
+		grep -q 'listening on' "$FIX/lo.err" && grep -q 'listening on' "$FIX/lo.stats.err" && break
+		sleep 0.1
+	done
+	python3 - "$f" <<'PY'
+import socket, struct, sys, time
+b = open(sys.argv[1], 'rb').read(); off = 24
+# each end of the capture gets an address of its own: 198.18.0.N -> 127.0.0.N+1
+socks = {}
+def sock(ip):
+    if ip not in socks:
+        socks[ip] = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        socks[ip].bind(('127.0.0.%d' % (ip[3] + 1), 0))
+    return socks[ip]
+while off < len(b):
+    n = struct.unpack('<I', b[off + 8:off + 12])[0]
+    d = b[off + 16:off + 16 + n]; off += 16 + n
+    if d[12:14] == b'\x08\x00' and d[23] == 17 and d[36:38] == b'\x12\xb7':
+        src, dst = d[26:30], d[30:34]
+        sock(src).sendto(d[14 + (d[14] & 15) * 4 + 8:], ('127.0.0.%d' % (dst[3] + 1), 47910))
+        time.sleep(0.001)
+PY
+	sleep 1
+	early=$(wc -l <"$FIX/lo.json")
+	kill -INT "$pid" "$pid2"
+	wait "$pid"
+	wait "$pid2"
+	want=$("$D" -r "$f" | wc -l)
+	[ "$early" -eq "$want" ]                   # out before the end
+	diff <(jq -r '[.xid, .direction, .rpc.proc_name] | join(" ")' "$FIX/lo.json") \
+	     <("$D" -r "$f" --json | jq -r '[.xid, .direction, .rpc.proc_name] | join(" ")')
+	grep -q 'listening on lo, link-type EN10MB' "$FIX/lo.err"
+	grep -qE '^[0-9]+ packets captured$' "$FIX/lo.err"
+	grep -q '^overall: ' "$FIX/lo.stats"
+	grep -qE '^  NFS v4 READ +1 ' "$FIX/lo.stats"
+	# -w saved what was read
+	[ "$("$D" -r "$FIX/lo.pcapng" --roce-port 47910 --no-crc-check --json | jq -c 'del(.file)')" = \
+	  "$(jq -c 'del(.file)' "$FIX/lo.json")" ]
+}

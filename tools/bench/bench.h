@@ -173,6 +173,7 @@ double bench_bw_unit(double bytes_per_sec, bool gbits);
 void bench_write_json(FILE *f, const struct bench_result *res);
 
 /* -------- plots (bench_plot.c) -------- */
+/* the same values as gnuplot.h's enum gp_kind */
 enum bench_plot_kind { BENCH_PLOT_SVG, BENCH_PLOT_PNG, BENCH_PLOT_SCRIPT };
 /* from the file name's ending (.svg, .png, .gp); -1 when none of them */
 int bench_plot_kind(const char *file);

@@ -6,42 +6,19 @@
  * (draft-cel-nfsv4-rpcrdma-version-two-01 §2.2), rendered by gnuplot (the
  * Debian package gnuplot-nox).  .gp writes the script only.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include "bench.h"
+#include "gnuplot.h"
+
+struct bench_plot_arg {
+	const struct bench_result *res;
+	const char *file;
+};
 
 int bench_plot_kind(const char *file)
 {
-	size_t n = strlen(file);
-
-	if (n > 4 && strcmp(file + n - 4, ".svg") == 0)
-		return BENCH_PLOT_SVG;
-	if (n > 4 && strcmp(file + n - 4, ".png") == 0)
-		return BENCH_PLOT_PNG;
-	if (n > 3 && strcmp(file + n - 3, ".gp") == 0)
-		return BENCH_PLOT_SCRIPT;
-	return -1;
-}
-
-/* s as a gnuplot single-quoted string: '' for a quote, no control
- * characters (a newline would end the command) */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\'')
-			fputs("''", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
-	fputc('\'', f);
+	return gp_kind(file);
 }
 
 /* did the row's calls need a chunk either way? */
@@ -96,19 +73,7 @@ void bench_plot_script(FILE *f, const struct bench_result *res,
 	char title[256];
 
 	fputs("# rpcrdma-bench: latency and bandwidth against message size (gnuplot 5)\n", f);
-	if (kind == BENCH_PLOT_PNG)
-		fputs("set terminal pngcairo size 900,900 noenhanced font 'sans,10' "
-		      "background rgb 'white'\n", f);
-	else
-		fputs("set terminal svg size 900,900 dynamic noenhanced font 'sans,11' "
-		      "background rgb 'white'\n", f);
-	if (kind == BENCH_PLOT_SCRIPT) {
-		fputs("# set output 'FILE.svg'\n", f);
-	} else {
-		fputs("set output ", f);
-		gp_str(f, file);
-		fputc('\n', f);
-	}
+	gp_terminal(f, (enum gp_kind)kind, file, 900, 900);
 	/* bytes typical p99 chunked / bytes bw_avg bw_peak chunked */
 	fputs("$lat << EOD\n", f);
 	for (i = 0; i < res->nrows; i++) {
@@ -159,56 +124,22 @@ void bench_plot_script(FILE *f, const struct bench_result *res,
 		fputs("set output\n", f);
 }
 
+static void script(FILE *f, enum gp_kind kind, void *arg)
+{
+	const struct bench_plot_arg *a = arg;
+
+	bench_plot_script(f, a->res, a->file, (enum bench_plot_kind)kind);
+}
+
 int bench_plot(const struct bench_result *res, const char *file)
 {
-	int kind = bench_plot_kind(file), st;
-	struct stat sb;
-	FILE *f;
+	struct bench_plot_arg a = { res, file };
 
-	if (kind < 0) {
-		fprintf(stderr, BENCH_PROG ": --plot %s: give a file ending in .svg, .png or .gp\n",
-			file);
-		return -1;
-	}
-	if (!count_rows(res, true) && !count_rows(res, false)) {
+	if (bench_plot_kind(file) >= 0 && !count_rows(res, true) &&
+	    !count_rows(res, false)) {
 		fprintf(stderr, BENCH_PROG ": --plot %s: nothing measured to plot against "
 			"message size\n", file);
 		return -1;
 	}
-	if (kind == BENCH_PLOT_SCRIPT) {
-		f = fopen(file, "w");
-		if (!f) {
-			fprintf(stderr, BENCH_PROG ": --plot %s: %s\n", file, strerror(errno));
-			return -1;
-		}
-		bench_plot_script(f, res, file, BENCH_PLOT_SCRIPT);
-		if (fclose(f) != 0) {
-			fprintf(stderr, BENCH_PROG ": --plot %s: %s\n", file, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	fflush(NULL);
-	f = popen("exec gnuplot", "w");
-	if (!f) {
-		fprintf(stderr, BENCH_PROG ": --plot %s: cannot run gnuplot: %s\n",
-			file, strerror(errno));
-		return -1;
-	}
-	bench_plot_script(f, res, file, (enum bench_plot_kind)kind);
-	st = pclose(f);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
-			fprintf(stderr, BENCH_PROG ": --plot %s: gnuplot is not installed "
-				"(Debian: apt-get install gnuplot-nox)\n", file);
-		else
-			fprintf(stderr, BENCH_PROG ": --plot %s: gnuplot failed (status %d)\n",
-				file, st);
-		return -1;
-	}
-	if (stat(file, &sb) != 0 || sb.st_size == 0) {
-		fprintf(stderr, BENCH_PROG ": --plot %s: gnuplot wrote nothing\n", file);
-		return -1;
-	}
-	return 0;
+	return gp_render(BENCH_PROG, file, script, &a);
 }

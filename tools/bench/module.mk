@@ -10,9 +10,11 @@ BENCH_BIN := $(rpcrdma-bench_BIN)
 endif
 
 BENCH_PURE_SRCS := tools/bench/bench_stats.c tools/bench/bench_report.c \
-	tools/bench/bench_plot.c tools/common/json.c tools/common/outbuf.c
+	tools/bench/bench_plot.c tools/common/json.c tools/common/outbuf.c \
+	tools/common/gnuplot.c
 BENCH_TEST_DEPS := tests/unit/test_bench.c tests/unit/tap.c tests/unit/tap.h \
-	$(BENCH_PURE_SRCS) tools/bench/bench.h tools/common/json.h tools/common/outbuf.h
+	$(BENCH_PURE_SRCS) tools/bench/bench.h tools/common/json.h tools/common/outbuf.h \
+	tools/common/gnuplot.h
 
 # explicit rules: the unit tests' pattern rules link libcodec only
 $(BUILD)/unit/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/unit/.dir

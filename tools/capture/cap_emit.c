@@ -113,7 +113,7 @@ static void endpoints(struct cap_conv *c, int dir, struct msg_ctx *x)
 }
 
 /* --stats (and --plot): what this message adds */
-static void tally(struct cap_state *st, struct cap_conv *c,
+static void tally(struct cap_state *st, struct cap_conv *c, int dir,
 		  const struct rpcrdma_msg *m, const struct msg_ctx *x,
 		  const struct cap_emit *e)
 {
@@ -137,8 +137,11 @@ static void tally(struct cap_state *st, struct cap_conv *c,
 		if (e->grant)
 			cap_stats_credit(&s[i]->rpc[way], e->credit);
 	}
+	int slot = -1;
 	if (e->is_reply && e->k && e->k->have_rpc && x->have_latency)
-		cap_stats_latency(st, e->k, x->latency_us);
+		slot = cap_stats_latency(st, e->k, x->latency_us);
+	if (st->plot)
+		cap_plot_msg(st, c, dir, x, e, slot);
 }
 
 /* the TIME column (-t): tcpdump's forms, one word each */
@@ -201,7 +204,7 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	}
 	if (++st->emitted == o->count)
 		st->stop = true;
-	tally(st, c, m, x, e);
+	tally(st, c, dir, m, x, e);
 	if (st->writer) {                  /* -w: its frames */
 		cap_write_mark(st, c->id, e->first ? e->first : x->frame, x->frame);
 		if (e->k && e->is_call)

@@ -71,6 +71,8 @@ int cap_close(struct cap_state *st)
 
 	if (st->o->stats)
 		cap_stats_print(st, st->out);
+	if (st->o->plot_path && !cap_plot_render(st, st->o->plot_path))
+		rc = CAP_EXIT_READ;
 	else if (st->o->json && cap_lost_any(&st->lost))
 		cap_lost_print(&st->lost, st->out, true);
 	fflush(st->out);
@@ -95,7 +97,9 @@ int cap_close(struct cap_state *st)
 	if (ferror(st->out) || !cap_write_close(st))
 		rc = CAP_EXIT_READ;
 	cap_conv_free(st);
+	cap_plot_free(st);
 	cap_stats_free(st);
+	cap_bpf_free(st);
 	free(st->calls);
 	free(st->segs);
 	free(st->stats.procs);
@@ -114,7 +118,8 @@ int cap_run(const struct cap_opts *o, const char *const *files, int nfiles)
 		fprintf(stderr, "rpcrdma-decode: out of memory\n");
 		return CAP_EXIT_READ;
 	}
-	if (o->write_path && !cap_write_open(st, o->write_path)) {
+	if ((o->write_path && !cap_write_open(st, o->write_path)) ||
+	    (o->plot_path && !cap_plot_open(st))) {
 		st->status = CAP_EXIT_READ;
 		nfiles = 0;
 	}

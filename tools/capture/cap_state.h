@@ -306,6 +306,8 @@ struct cap_state {
 	uint32_t frame_conv;         /* conversation of the current frame */
 	struct cap_seen seen;
 	struct cap_writer *writer;   /* -w (cap_write.c), or NULL */
+	struct cap_bpf *bpf;         /* the filter's programs (cap_bpf.c) */
+	struct cap_plot *plot;       /* --plot's points (cap_plot.c), or NULL */
 	/* output (cap_emit.c) */
 	uint64_t emitted;            /* messages that passed the filters */
 	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
@@ -429,6 +431,20 @@ void cap_write_mark(struct cap_state *st, uint32_t conv, uint64_t first,
 		    uint64_t last);
 void cap_write_flush(struct cap_state *st);
 bool cap_write_close(struct cap_state *st);
+void cap_write_sync(struct cap_state *st);   /* what is written, to the file */
+
+/* cap_plot.c: --plot */
+struct cap_plot;
+bool cap_plot_open(struct cap_state *st);
+void cap_plot_msg(struct cap_state *st, const struct cap_conv *c, int dir,
+		  const struct msg_ctx *x, const struct cap_emit *e, int slot);
+bool cap_plot_render(struct cap_state *st, const char *file);
+void cap_plot_free(struct cap_state *st);
+
+/* cap_bpf.c: the capture filter on a file's frames */
+struct cap_bpf;
+bool cap_bpf_match(struct cap_state *st, int dlt, const struct cap_frame *f);
+void cap_bpf_free(struct cap_state *st);
 
 /* cap_none.c: "no RPC-over-RDMA traffic found" and why */
 void cap_seen_port(struct cap_seen_ports *s, uint16_t port);

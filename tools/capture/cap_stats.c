@@ -62,8 +62,8 @@ void cap_stats_credit(struct cap_stats_rpc *r, uint32_t credit)
 	r->have_credit = true;
 }
 
-void cap_stats_latency(struct cap_state *st, const struct cap_call *k,
-		       uint64_t us)
+int cap_stats_latency(struct cap_state *st, const struct cap_call *k,
+		      uint64_t us)
 {
 	uint32_t op = NFS4_OP_NONE;
 	int cb = msgprint_is_compound(k->prog, k->vers, k->proc);
@@ -74,7 +74,7 @@ void cap_stats_latency(struct cap_state *st, const struct cap_call *k,
 		     CAP_PROCS_MAX;
 	if (!st->stats.procs &&
 	    !(st->stats.procs = calloc(CAP_PROCS_MAX, sizeof(*st->stats.procs))))
-		return;
+		return -1;
 	for (uint32_t i = 0; i < CAP_PROCS_MAX; i++) {
 		struct cap_stats_proc *p = &st->stats.procs[(h + i) % CAP_PROCS_MAX];
 		if (!p->used) {
@@ -90,9 +90,9 @@ void cap_stats_latency(struct cap_state *st, const struct cap_call *k,
 		if (!st->stats.pool.limit)
 			st->stats.pool.limit = CAP_LAT_SAMPLES;
 		cap_lat_add(&p->lat, &st->stats.pool, us);
-		return;
+		return (int)((h + i) % CAP_PROCS_MAX);
 	}
-	/* more than CAP_PROCS_MAX procedures: not timed */
+	return -1;                         /* more than CAP_PROCS_MAX procedures */
 }
 
 void cap_stats_private(struct cap_stats_conv *s, int who, const uint8_t *pd,

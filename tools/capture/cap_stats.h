@@ -76,13 +76,17 @@ void cap_stats_credit(struct cap_stats_rpc *r, uint32_t credit);
  * (the consumer's bytes, after any rdma_cm or MPA v2 header) */
 void cap_stats_private(struct cap_stats_conv *s, int who, const uint8_t *pd,
 		       uint32_t len);
-void cap_stats_latency(struct cap_state *st, const struct cap_call *k,
-		       uint64_t us);
+/* returns the procedure's slot in st->stats.procs, -1 when not timed */
+int cap_stats_latency(struct cap_state *st, const struct cap_call *k,
+		      uint64_t us);
 void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c);
 void cap_stats_print(struct cap_state *st, FILE *out);
 void cap_stats_free(struct cap_state *st);
 /* cap_stats_print.c: one conversation's summary, text or JSON */
 void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool json);
+/* "NFS v3 READ", "NFS v4 READ" (a COMPOUND by its main operation) */
+void cap_stats_proc_label(const struct cap_stats_proc *p, char *name,
+			  size_t cap);
 struct cap_lost;
 bool cap_lost_any(const struct cap_lost *l);
 void cap_lost_print(const struct cap_lost *l, FILE *out, bool json);

@@ -252,7 +252,7 @@ static int by_proc(const void *a, const void *b)
 
 /* "NFS v3 READ", "NFS v4 READ" (a COMPOUND by its main operation),
  * "NFS callback v1 CB_RECALL", "123456 v1 proc 3" */
-static void proc_label(const struct cap_stats_proc *p, char *name, size_t cap)
+void cap_stats_proc_label(const struct cap_stats_proc *p, char *name, size_t cap)
 {
 	const char *pn = msgprint_program_name(p->prog);
 	const char *cn = rpc_proc_name(p->prog, p->vers, p->proc);
@@ -294,7 +294,7 @@ static void latency_text(struct cap_state *st, FILE *out)
 			"count", "min", "p50", "p90", "p99", "max");
 	for (unsigned i = 0; i < n; i++) {
 		const struct cap_lat *l = &order[i]->lat;
-		proc_label(order[i], name, sizeof(name));
+		cap_stats_proc_label(order[i], name, sizeof(name));
 		fprintf(out, "  %-32s %7llu %7llu %7llu %7llu %7llu %7llu%s\n", name,
 			(unsigned long long)l->n, (unsigned long long)l->min,
 			(unsigned long long)cap_lat_pct(l, 50),
@@ -321,7 +321,7 @@ static void latency_json(struct cap_state *st, struct json *j)
 		const struct cap_stats_proc *p = order[i];
 		const struct cap_lat *l = &p->lat;
 		int cb = msgprint_is_compound(p->prog, p->vers, p->proc);
-		proc_label(p, name, sizeof(name));
+		cap_stats_proc_label(p, name, sizeof(name));
 		json_obj_begin(j);
 		json_kstr(j, "name", name);
 		json_ku64(j, "prog", p->prog);

@@ -227,3 +227,9 @@ bool cap_write_close(struct cap_state *st)
 	st->writer = NULL;
 	return ok;
 }
+
+void cap_write_sync(struct cap_state *st)
+{
+	if (st->writer)
+		fflush(st->writer->f);
+}

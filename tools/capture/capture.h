@@ -29,6 +29,8 @@ struct cap_opts {
 	uint64_t count;                /* stop after this many messages (0: all) */
 	const char *write_path;        /* -w: frames to this pcapng file ("-":
 					* standard output) */
+	const char *filter;            /* a pcap-filter(7) expression, or NULL */
+	const char *plot_path;         /* --plot FILE.svg|.png|.gp (with stats) */
 	uint8_t time_format;           /* enum cap_time: the TIME column */
 	bool no_crc_check;             /* decode packets whose ICRC, VCRC or
 					* MPA CRC is wrong (a NIC that fills
@@ -88,6 +90,8 @@ extern const char cap_link_names[];
 int cap_close(struct cap_state *st);
 /* all of the above over a list of files */
 int cap_run(const struct cap_opts *o, const char *const *files, int nfiles);
+/* or over a live capture on an interface (cap_live.c), until a signal */
+int cap_run_live(const struct cap_opts *o, const char *iface);
 
 /* -------- inside the pipeline -------- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * capture_mode.c - rpcrdma-decode -r FILE...: the command line's options
- * mapped onto the capture pipeline's own (tools/capture/capture.h).
+ * capture_mode.c - rpcrdma-decode -r FILE... and -i IFACE: the command
+ * line's options mapped onto the capture pipeline's own
+ * (tools/capture/capture.h).
  */
 #include <stdio.h>
 #include "capture.h"
@@ -13,7 +14,7 @@ int decode_capture_main(const struct decode_opts *o)
 		.json = o->json, .verbose = o->verbose, .stats = o->stats,
 		.check = o->check, .check_inline = o->check_inline,
 		.quiet = o->quiet, .count = o->count,
-		.write_path = o->write_path,
+		.write_path = o->write_path, .plot_path = o->plot_path,
 		.time_format = o->time_format,
 		.roce_port = o->roce_port,
 		.inline_threshold = o->inline_threshold,
@@ -26,8 +27,14 @@ int decode_capture_main(const struct decode_opts *o)
 		.progs = o->progs, .nprogs = o->nprogs,
 		.procs = o->procs, .nprocs = o->nprocs,
 		.proc_names = o->proc_names, .nproc_names = o->nproc_names,
+		.filter = o->filter,
 	};
 
+	if (o->iface) {
+		/* live: each message out as soon as it is decoded (a pipe too) */
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return cap_run_live(&co, o->iface);
+	}
 	/* one large buffer for the whole run, set before any output */
 	setvbuf(stdout, NULL, _IOFBF, 1u << 20);
 	return cap_run(&co, o->files, o->nfiles);

@@ -14,6 +14,8 @@ struct decode_opts {
 	const char *hex;               /* --hex HEX, or "-" for stdin */
 	const char *const *files;      /* -r FILE... (captures; "-" = stdin) */
 	int nfiles;
+	const char *iface;             /* -i IFACE: a live capture */
+	const char *filter;            /* the expression after the options */
 	bool json;                     /* --json */
 	bool verbose;                  /* -V: full tree */
 	bool stats;                    /* --stats */
@@ -22,6 +24,7 @@ struct decode_opts {
 	bool quiet;                    /* -q: no per-message output */
 	uint64_t count;                /* -c COUNT, 0 = no limit */
 	const char *write_path;        /* -w FILE */
+	const char *plot_path;         /* --plot FILE */
 	uint8_t time_format;           /* -t.. / --time-format: enum cap_time */
 	uint16_t roce_port;            /* --roce-port, default 4791 */
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */

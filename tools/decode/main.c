@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pcap/pcap.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "capture.h"
 #include "nfs4_ops.h"
 #include "decode.h"
+#include "gnuplot.h"
 #include "numarg.h"
 #include "rpc_names.h"
 
@@ -30,15 +32,17 @@ enum {
 	OPT_HEX = 256, OPT_JSON, OPT_STATS, OPT_CHECK, OPT_ROCE_PORT,
 	OPT_INLINE, OPT_XID, OPT_CONV, OPT_RDMA_VERS, OPT_PROGRAM,
 	OPT_PROCEDURE, OPT_VERSION, OPT_TIME, OPT_NO_CRC, OPT_MPA_CRC,
-	OPT_MPA_MARKERS,
+	OPT_MPA_MARKERS, OPT_PLOT,
 };
 
 static const struct option long_opts[] = {
 	{ "hex", required_argument, NULL, OPT_HEX },
 	{ "read", required_argument, NULL, 'r' },
+	{ "interface", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "verbose", no_argument, NULL, 'V' },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "check", optional_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "count", required_argument, NULL, 'c' },
@@ -69,7 +73,8 @@ static const char *const time_words[] = {
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " --hex HEX [--json]\n"
-	      "       " PROG " -r FILE [-r FILE]... [options]\n"
+	      "       " PROG " -r FILE [-r FILE]... [options] [FILTER]\n"
+	      "       " PROG " -i IFACE [options] [FILTER]\n"
 	      "Decode RPC-over-RDMA (Version One and Two) transport headers and judge\n"
 	      "them as a receiver must.\n"
 	      "\n"
@@ -79,12 +84,18 @@ static void usage(FILE *f)
 	      "                             line of standard input ('#' starts a comment)\n"
 	      "  -r, --read FILE            a pcap or pcapng capture, maybe gzipped;\n"
 	      "                             repeatable; '-' is standard input\n"
+	      "  -i, --interface IFACE      capture live on IFACE (eth0, any, mlx5_0)\n"
+	      "                             until Ctrl-C, as tcpdump -i\n"
+	      "FILTER, after the options, is a pcap-filter(7) expression, as tcpdump's.\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 one JSON object per message\n"
 	      "  -V, --verbose              the full tree for every message (captures)\n"
 	      "      --stats                totals at the end instead of the messages\n"
-	      "                             (captures)\n"
+	      "                             (captures)\n"	      "      --plot FILE            with --stats, charts to FILE.svg, .png (or\n"
+	      "                             the gnuplot script, .gp): credits and calls\n"
+	      "                             outstanding, latency over time and its\n"
+	      "                             distribution, inline and chunked sizes\n"
 	      "      --check[=inline]       report protocol violations; exit 1 if any;\n"
 	      "                             =inline: with the messages (captures)\n"
 	      "  -q, --quiet                no per-message output (captures)\n"
@@ -228,10 +239,23 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 	case 'r':
 		files[o->nfiles++] = arg;
 		return 0;
+	case 'i':
+		if (o->iface)
+			return usage_error("-i given twice");
+		o->iface = arg;
+		return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case 'V': o->verbose = true; return 0;
 	case 'n': return 0;
 	case OPT_STATS: o->stats = true; seen->capture_only = "--stats"; return 0;
+	case OPT_PLOT:
+		seen->capture_only = "--plot";
+		if (gp_kind(arg) < 0)
+			return usage_error("--plot %s: give a file ending in .svg, .png "
+					   "or .gp", arg);
+		o->plot_path = arg;
+		o->stats = true;               /* the charts are the statistics' */
+		return 0;
 	case OPT_CHECK:
 		seen->capture_only = "--check";
 		o->check = true;
@@ -317,6 +341,41 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 	}
 }
 
+/* The words after the options, joined by spaces as tcpdump joins them: a
+ * pcap-filter(7) expression, checked here so that a typo is a usage error */
+static int filter_opt(int n, char *const words[], char **joined,
+		      struct decode_opts *o)
+{
+	size_t len = 1;
+	struct bpf_program prog;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	if (!(*joined = calloc(1, len))) {
+		fputs(PROG ": out of memory\n", stderr);
+		return DECODE_EXIT_READ;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(*joined, " ");
+		strcat(*joined, words[i]);
+	}
+	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 262144);
+	if (!dead) {
+		fputs(PROG ": out of memory\n", stderr);
+		return DECODE_EXIT_READ;
+	}
+	if (pcap_compile(dead, &prog, *joined, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		int rc = usage_error("filter '%s': %s", *joined, pcap_geterr(dead));
+		pcap_close(dead);
+		return rc;
+	}
+	pcap_freecode(&prog);
+	pcap_close(dead);
+	o->filter = *joined;
+	return 0;
+}
+
 /* getopt_long's failures, in our words (opterr is 0) */
 static int getopt_failure(int c, char *const argv[])
 {
@@ -337,6 +396,7 @@ int main(int argc, char *argv[])
 	struct decode_opts o = { .roce_port = ROCE_PORT_DEFAULT };
 	struct seen seen = { NULL, 0 };
 	const char **files;
+	char *filter = NULL;
 	int c, rc = 0;
 
 	/* argc bounds the number of each repeatable option */
@@ -354,7 +414,7 @@ int main(int argc, char *argv[])
 	}
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":r:Vqhc:tnw:", long_opts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":r:i:Vqhc:tnw:", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			goto out;
@@ -370,17 +430,25 @@ int main(int argc, char *argv[])
 	}
 	if (rc)
 		goto out;
+	if ((o.hex != NULL) + (o.nfiles > 0) + (o.iface != NULL) > 1) {
+		rc = usage_error(o.hex ? "--hex and %s cannot be used together" :
+				 "-r and -i cannot be used together",
+				 o.nfiles ? "-r" : "-i");
+		goto out;
+	}
+	if (!o.hex && !o.nfiles && !o.iface) {
+		rc = usage_error("nothing to decode: give --hex HEX, -r FILE or "
+				 "-i IFACE");
+		goto out;
+	}
 	if (optind < argc) {
-		rc = usage_error("unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
-	if (o.hex && o.nfiles) {
-		rc = usage_error("--hex and -r cannot be used together");
-		goto out;
-	}
-	if (!o.hex && !o.nfiles) {
-		rc = usage_error("nothing to decode: give --hex HEX or -r FILE");
-		goto out;
+		if (o.hex) {
+			rc = usage_error("unexpected argument '%s'", argv[optind]);
+			goto out;
+		}
+		rc = filter_opt(argc - optind, argv + optind, &filter, &o);
+		if (rc)
+			goto out;
 	}
 	if (o.hex && seen.capture_only) {
 		rc = usage_error("%s applies to captures (-r), not to --hex",
@@ -408,5 +476,6 @@ out:
 	free(o.progs);
 	free(o.procs);
 	free(o.proc_names);
+	free(filter);
 	return rc;
 }

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_live.c - rpcrdma-decode -i IFACE [FILTER]: a live capture through
+ * libpcap (pcap(3PCAP)), as tcpdump takes one: an Ethernet interface for
+ * RoCE and iWARP, "any", or an RDMA device libpcap can sniff (mlx5_0:
+ * Ethernet frames for RoCE, DLT_INFINIBAND for an InfiniBand port); the
+ * filter expression goes to the kernel.  Every frame goes through the same
+ * pipeline as a file's; output is line-buffered, so each message is out as
+ * soon as it is decoded.  SIGINT, SIGTERM, SIGHUP and -c end the capture;
+ * --stats and the --check total are printed then, and the packet counts on
+ * stderr as tcpdump prints them.
+ */
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cap_state.h"
+
+#define LIVE_SNAPLEN 262144            /* whole frames */
+#define LIVE_TIMEOUT_MS 200            /* output written at least this often */
+#define LIVE_BUFFER (32 << 20)         /* the kernel's ring: bursts under load */
+
+static pcap_t *volatile live;          /* for the signal handler */
+
+static void stop(int sig)
+{
+	(void)sig;
+	if (live)
+		pcap_breakloop(live);
+}
+
+static void on_signals(void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* pcap_create + options + pcap_activate + filter; NULL said why */
+static pcap_t *open_live(const char *iface, const char *filter)
+{
+	char err[PCAP_ERRBUF_SIZE] = "";
+	struct bpf_program prog;
+	pcap_t *pc = pcap_create(iface, err);
+
+	if (!pc) {
+		fprintf(stderr, "rpcrdma-decode: -i %s: %s\n", iface, err);
+		return NULL;
+	}
+	pcap_set_snaplen(pc, LIVE_SNAPLEN);
+	pcap_set_promisc(pc, 1);
+	pcap_set_timeout(pc, LIVE_TIMEOUT_MS);
+	pcap_set_immediate_mode(pc, 1);
+	pcap_set_buffer_size(pc, LIVE_BUFFER);
+	int r = pcap_activate(pc);
+	if (r < 0) {
+		fprintf(stderr, "rpcrdma-decode: -i %s: %s%s%s\n", iface,
+			pcap_statustostr(r), *pcap_geterr(pc) ? ": " : "",
+			pcap_geterr(pc));
+		if (r == PCAP_ERROR_PERM_DENIED)
+			fputs("rpcrdma-decode: capturing needs root or CAP_NET_RAW\n",
+			      stderr);
+		pcap_close(pc);
+		return NULL;
+	}
+	if (r > 0)
+		fprintf(stderr, "rpcrdma-decode: -i %s: warning: %s\n", iface,
+			pcap_geterr(pc));
+	int dlt = pcap_datalink(pc);
+	if (!cap_link_supported(dlt)) {
+		const char *n = pcap_datalink_val_to_name(dlt);
+		fprintf(stderr, "rpcrdma-decode: -i %s: unsupported link type %d (%s); "
+			"supported: %s\n", iface, dlt, n ? n : "unknown",
+			cap_link_names);
+		pcap_close(pc);
+		return NULL;
+	}
+	if (filter && *filter) {
+		if (pcap_compile(pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0 ||
+		    pcap_setfilter(pc, &prog) != 0) {
+			fprintf(stderr, "rpcrdma-decode: -i %s: filter '%s': %s\n",
+				iface, filter, pcap_geterr(pc));
+			pcap_close(pc);
+			return NULL;
+		}
+		pcap_freecode(&prog);
+	}
+	return pc;
+}
+
+int cap_run_live(const struct cap_opts *o, const char *iface)
+{
+	struct cap_opts lo = *o;
+	pcap_t *pc;
+	int rc;
+
+	lo.filter = NULL;                  /* the kernel applies it */
+	if (!(pc = open_live(iface, o->filter)))
+		return CAP_EXIT_READ;
+	struct cap_state *st = cap_open(&lo, stdout);
+	if (!st) {
+		fprintf(stderr, "rpcrdma-decode: out of memory\n");
+		pcap_close(pc);
+		return CAP_EXIT_READ;
+	}
+	if ((o->write_path && !cap_write_open(st, o->write_path)) ||
+	    (o->plot_path && !cap_plot_open(st))) {
+		pcap_close(pc);
+		cap_close(st);
+		return CAP_EXIT_READ;
+	}
+	int dlt = pcap_datalink(pc);
+	fprintf(stderr, "rpcrdma-decode: listening on %s, link-type %s, snapshot "
+		"length %d bytes\n", iface, pcap_datalink_val_to_name(dlt) ?
+		pcap_datalink_val_to_name(dlt) : "?", LIVE_SNAPLEN);
+	live = pc;
+	on_signals(stop);
+	cap_source_begin(st, iface);
+	uint64_t n = 0;
+	for (;;) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int r = pcap_next_ex(pc, &h, &data);
+		if (r == 0) {                  /* the timeout: nothing came */
+			fflush(st->out);
+			cap_write_sync(st);
+			continue;
+		}
+		if (r == PCAP_ERROR_BREAK)
+			break;
+		if (r < 0) {
+			fprintf(stderr, "rpcrdma-decode: -i %s: %s\n", iface,
+				pcap_geterr(pc));
+			st->status = CAP_EXIT_READ;
+			break;
+		}
+		struct cap_frame f = {
+			.num = ++n, .ts_sec = h->ts.tv_sec,
+			.ts_usec = (uint32_t)h->ts.tv_usec, .p = data,
+			.len = h->caplen,
+			.wire_len = h->len > h->caplen ? h->len : h->caplen,
+		};
+		if (!cap_frame_in(st, dlt, &f))
+			break;                 /* -c */
+	}
+	on_signals(SIG_DFL);
+	live = NULL;
+	struct pcap_stat ps;
+	bool have_ps = pcap_stats(pc, &ps) == 0;
+	pcap_close(pc);
+	cap_source_end(st);
+	fflush(st->out);
+	fprintf(stderr, "%llu packets captured\n", (unsigned long long)n);
+	if (have_ps)
+		fprintf(stderr, "%u packets received by filter\n%u packets dropped "
+			"by kernel\n", ps.ps_recv, ps.ps_drop);
+	rc = cap_close(st);
+	return rc;
+}
