@@ -357,6 +357,7 @@ size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, si
 		       uint32_t *rpc_xid)
 {
 	struct rpcrdma_msg m;
+	uint32_t old, i;
 
 	*rpc_xid = xid;
 	if (v->len > cap)
@@ -364,14 +365,16 @@ size_t cf_vector_bytes(const struct cf_vector *v, uint32_t xid, uint8_t *out, si
 	memcpy(out, v->bytes, v->len);
 	if (v->len < 4)
 		return v->len;
-	rpcrdma_decode(v->bytes, v->len, &m);
+	old = be32(v->bytes);
 	put32(out, xid);
-	if (m.has_rpc_xid && m.header_len && m.header_len + 4 <= v->len) {
-		uint32_t old = be32(v->bytes), rx = be32(v->bytes + m.header_len);
-
-		*rpc_xid = xid ^ (old ^ rx);
-		put32(out + m.header_len, *rpc_xid);
-	}
+	/* the RPC xid, wherever the vector repeats the header's (even past
+	 * the fault, where a responder that reads on still finds it) */
+	for (i = 8; i + 4 <= v->len; i += 4)
+		if (be32(v->bytes + i) == old)
+			put32(out + i, xid);
+	rpcrdma_decode(out, v->len, &m);
+	if (m.has_rpc_xid)
+		*rpc_xid = m.rpc_xid;
 	return v->len;
 }
 

@@ -204,6 +204,8 @@ struct cf_grade {
 void cf_grade(const struct cf_case *c, const struct cf_obs *o, struct cf_grade *g);
 /* "RDMA_ERROR ERR_BADHEADER or silent discard" for a mask */
 void cf_mask_text(uint32_t mask, char *buf, size_t cap);
+/* libcodec's section ("V1 5.5.2") as the report writes it ("V1 §5.5.2") */
+void cf_section_text(const char *codec, char *out, size_t cap);
 /* The answer described: "RDMA_ERROR ERR_VERS 1..2 (xid 0x.., vers 3)" */
 void cf_answer_text(const uint8_t *buf, size_t len, char *out, size_t cap);
 /* Decode an answer; an RDMA_ERROR in a version the codec does not speak is

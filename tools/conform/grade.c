@@ -62,6 +62,17 @@ enum rpcrdma_action cf_decode_answer(const uint8_t *buf, size_t len,
 	return a;
 }
 
+void cf_section_text(const char *codec, char *out, size_t cap)
+{
+	const char *sp = strchr(codec, ' ');
+
+	/* libcodec's "V1 5.2.1, 5.5.2" in the report's form, "V1 §5.2.1, 5.5.2" */
+	if (sp && sp[1] >= '0' && sp[1] <= '9')
+		snprintf(out, cap, "%.*s §%s", (int)(sp - codec), codec, sp + 1);
+	else
+		snprintf(out, cap, "%s", codec);
+}
+
 void cf_answer_text(const uint8_t *buf, size_t len, char *out, size_t cap)
 {
 	struct rpcrdma_msg m;
@@ -299,7 +310,7 @@ void cf_grade(const struct cf_case *c, const struct cf_obs *o, struct cf_grade *
 
 		cf_decode_answer(o->answer, o->answer_len, &m, &vers);
 		g->level = CF_MUST;
-		snprintf(g->section, sizeof(g->section), "%s", rpcrdma_reason_section(m.reason));
+		cf_section_text(rpcrdma_reason_section(m.reason), g->section, sizeof(g->section));
 		break;
 	}
 	default:
