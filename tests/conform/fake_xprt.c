@@ -257,6 +257,13 @@ struct xprt *xprt_connect(struct xprt_loop *l, const struct xprt_handlers *h,
 	return x;
 }
 
+struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
+			       const struct xprt_handlers *h, struct xprt_error *err)
+{
+	(void)o;
+	return xprt_connect(l, h, err);
+}
+
 void xprt_close(struct xprt *x)
 {
 	if (x->up) {

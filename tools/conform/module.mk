@@ -24,7 +24,7 @@ $(CONFORM_GEN_OBJ): $(CONFORM_GEN) $(CONFORM_HDRS) $(CODEC_HDRS)
 # The tool links the transport; it is built once the transport on main
 # provides what the suite calls.
 CONFORM_XPRT_FNS := xprt_send_raw xprt_mem_register xprt_mem_release xprt_connect \
-	xprt_loop_create xprt_loop_run xprt_reply xprt_peer
+	xprt_connect_opts xprt_loop_create xprt_loop_run xprt_reply xprt_peer
 CONFORM_LP := (
 CONFORM_XPRT_READY := $(shell cat tools/transport/*.c 2>/dev/null | \
 	grep -oE '^[a-z][^;$(CONFORM_LP)]*[ *]xprt_[a-z_]+[$(CONFORM_LP)]' | \

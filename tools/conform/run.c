@@ -255,7 +255,15 @@ int cf_conn_open(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct xprt
 	c->grant = 1;                   /* V1 §4.3.3: one until a reply says more */
 	c->warm = false;
 	c->gen = ++r->gens;
-	c->x = xprt_connect(r->loop, &r->h, err);
+	if (r->next_credits) {
+		struct xprt_opts o = r->xo;
+
+		o.credits = r->next_credits;
+		r->next_credits = 0;
+		c->x = xprt_connect_opts(r->loop, &o, &r->h, err);
+	} else {
+		c->x = xprt_connect(r->loop, &r->h, err);
+	}
 	if (!c->x)
 		return -1;
 	xprt_set_ctx(c->x, c);

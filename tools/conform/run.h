@@ -19,6 +19,7 @@
 #define CF_CREDITS_ASK 32u         /* rdma_credit in our calls */
 #define CF_CREDIT_CASE_MAX 128u    /* credit-overrun: larger grants are skipped */
 #define CF_MSG_MAX 16384u          /* largest message the suite builds */
+#define CF_SEND_MAX 8192u          /* largest Send (our inline send size) */
 
 struct cf_opts {
 	const char *host, *port;
@@ -59,6 +60,9 @@ enum cf_v2_state { CF_V2_UNKNOWN = 0, CF_V2_YES, CF_V2_NO };
 struct cf_run {
 	const struct cf_opts *o;
 	struct xprt_loop *loop;
+	struct xprt_opts xo;                /* the loop's */
+	uint32_t next_credits;              /* the next connection's credits (0:
+					     * the loop's), then reset */
 	struct xprt_handlers h;
 	struct cf_target t;
 	struct cf_conn v1, v2, fresh, check;

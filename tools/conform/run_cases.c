@@ -174,6 +174,10 @@ static void sized_call(struct cf_run *r, const struct cf_case *c, struct cf_obs 
 			 total, total - 4, p->has_private_data ? " (its private data)" :
 			 " (V1 default: no private data)");
 	}
+	if (total > CF_SEND_MAX) {
+		cf_skip(o, "a %u-byte Send is over the suite's own send size (%u)", total, CF_SEND_MAX);
+		return;
+	}
 	len = total - hdr - (uint32_t)cf_target_data_overhead(&r->t);
 	n = cf_target_data_call(&r->t, xid, len, rpc, sizeof(rpc), &off);
 	n = n ? cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf)) : 0;
@@ -191,11 +195,17 @@ static void sized_call(struct cf_run *r, const struct cf_case *c, struct cf_obs 
 /* V1 §4.3.1: more calls than granted */
 static void credit_overrun(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 {
-	struct cf_conn *k = cf_conn_for(r, c, o);
+	struct cf_conn *k;
 	uint8_t rpc[64], buf[128];
 	uint32_t g, i, nsent = 0, first;
 	size_t n;
 
+	/* Receives for every reply (2 x credits + 4 are posted): a responder
+	 * need not retry a Send that finds none (RNR) */
+	g = r->v1.grant < CF_CREDIT_CASE_MAX ? r->v1.grant : CF_CREDIT_CASE_MAX;
+	r->next_credits = g / 2 + 2 > CF_CREDITS_ASK ? g / 2 + 2 : CF_CREDITS_ASK;
+	k = cf_conn_for(r, c, o);
+	r->next_credits = 0;
 	if (!k)
 		return;
 	g = k->grant;

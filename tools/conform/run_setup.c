@@ -57,14 +57,19 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	xo.host = o->host;
 	xo.port = o->port;
 	xo.versions = XPRT_V1 | XPRT_V2;
-	/* Receives for every reply of the credit-overrun case (a responder
-	 * may not retry a Send that finds none: RNR) */
-	xo.credits = CF_CREDIT_CASE_MAX + 8;
+	/* the transport posts 2 x credits + 4 Receives: room for a call and
+	 * its probe and the backward calls; the credit-overrun case asks for
+	 * more on its own connection (cf_conn_open) */
+	xo.credits = CF_CREDITS_ASK;
 	xo.inline_recv = RPCRDMA_V2_INLINE_DEFAULT;
-	xo.inline_send = CF_MSG_MAX;      /* room for a Send over any threshold */
+	/* a Send over a 4 KiB receive size (the Linux server's); the send
+	 * buffers are registered (pinned) memory: siw counts it against
+	 * RLIMIT_MEMLOCK, so no larger */
+	xo.inline_send = CF_SEND_MAX;
 	xo.timeout_ms = o->timeout_ms;
 	xo.verbs = o->verbs;
 	xo.debug = o->debug;
+	r->xo = xo;
 	r->loop = xprt_loop_create(&xo, err);
 	if (!r->loop)
 		return -1;
