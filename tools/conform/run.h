@@ -149,5 +149,23 @@ void cf_run_init_handlers(struct cf_run *r);
 
 /* run_cases.c: the cases other than a single message */
 void cf_run_custom(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* the case's call: send, wait for its answer, cf_finish() */
+void cf_call(struct cf_run *r, struct cf_conn *k, struct cf_obs *o, const uint8_t *buf,
+	     size_t n, uint32_t xid);
+/* the answer decoded; false unless an accepted non-error message */
+bool cf_answer_ok(const struct cf_obs *o, struct rpcrdma_msg *m, uint32_t *wv);
+
+/* run_chunks.c: memory the responder reads or writes, and the chunk cases */
+struct cf_mem {
+	struct xprt_mem *m;
+	unsigned gen;              /* the connection's (cf_conn.gen) */
+	uint8_t *buf;
+	struct rpcrdma_segment seg;
+};
+int cf_mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write, struct cf_obs *o);
+/* released while its connection is up; one that went has released it */
+void cf_mem_put(struct cf_conn *k, struct cf_mem *mm);
+void cf_read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 
 #endif
