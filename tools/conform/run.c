@@ -125,17 +125,23 @@ const uint8_t *cf_answer(const struct cf_run *r, size_t *len)
 	return r->rec[r->answer_idx].copy;
 }
 
-const uint8_t *cf_answer_for(const struct cf_run *r, uint32_t xid, size_t *len)
+const uint8_t *cf_answer_for_role(const struct cf_run *r, const char *role, uint32_t xid,
+				  size_t *len)
 {
 	unsigned i;
 
 	for (i = 0; i < r->nrec; i++)
 		if (r->rec[i].r.received && r->rec[i].xid == xid && r->rec[i].r.kept >= 4 &&
-		    !strcmp(r->rec[i].r.role, "case")) {
+		    !strcmp(r->rec[i].r.role, role)) {
 			*len = r->rec[i].r.kept;
 			return r->rec[i].copy;
 		}
 	return NULL;
+}
+
+const uint8_t *cf_answer_for(const struct cf_run *r, uint32_t xid, size_t *len)
+{
+	return cf_answer_for_role(r, "case", xid, len);
 }
 
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len)
@@ -255,11 +261,10 @@ int cf_conn_open(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct xprt
 	c->grant = 1;                   /* V1 §4.3.3: one until a reply says more */
 	c->warm = false;
 	c->gen = ++r->gens;
-	if (r->next_credits) {
+	if (c->credits) {
 		struct xprt_opts o = r->xo;
 
-		o.credits = r->next_credits;
-		r->next_credits = 0;
+		o.credits = c->credits;
 		c->x = xprt_connect_opts(r->loop, &o, &r->h, err);
 	} else {
 		c->x = xprt_connect(r->loop, &r->h, err);
@@ -385,8 +390,9 @@ bool cf_wait_probe(struct cf_run *r, int64_t deadline)
 static int conn_warm(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct cf_obs *o)
 {
 	struct xprt_error err;
-	size_t alen;
+	size_t alen = 0;
 	const uint8_t *a;
+	int attempt;
 
 	if (!c->x && cf_conn_open(r, c, vers, &err) < 0) {
 		snprintf(o->event, sizeof(o->event), "connect: %.250s", err.msg);
@@ -400,22 +406,27 @@ static int conn_warm(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct 
 	if (c->warm)
 		return 0;
 	r->watch = c;
-	if (cf_send_probe(r, c, o) < 0 || !cf_wait_probe(r, cf_now_ms() + r->o->timeout_ms)) {
+	for (attempt = 0;; attempt++) {
+		if (cf_send_probe(r, c, o) == 0 && cf_wait_probe(r, cf_now_ms() + r->o->timeout_ms))
+			break;
 		snprintf(o->event, sizeof(o->event), "%s",
 			 r->disconnected ? r->event : "the first probe of a new connection went unanswered");
 		r->probe_pending = false;
 		cf_conn_close(r, c);
-		return -1;
+		/* once more on another connection: knfsd over siw was seen to
+		 * leave a new connection's first call unanswered (the recording
+		 * keeps both) */
+		if (attempt || cf_conn_open(r, c, vers, &err) < 0)
+			return -1;
+		r->disconnected = false;
 	}
 	r->probe_pending = false;
-	/* the probe's answer was recorded last: an ERR_VERS refuses V2 */
-	a = r->rec[r->nrec - 1].copy;
-	alen = r->rec[r->nrec - 1].r.kept;
+	a = cf_answer_for_role(r, "probe", r->probe_xid, &alen);
 	if (vers == 2) {
 		struct rpcrdma_msg m;
 		uint32_t wv;
 
-		if (cf_decode_answer(a, alen, &m, &wv) == RPCRDMA_ACCEPT &&
+		if (a && cf_decode_answer(a, alen, &m, &wv) == RPCRDMA_ACCEPT &&
 		    m.rdma_proc == RDMA_ERROR && m.rdma_err == RDMA_ERR_VERS) {
 			r->v2_state = CF_V2_NO;
 			r->v2_low = m.rdma_vers_low;

@@ -46,6 +46,7 @@ struct cf_conn {
 	const char *name;          /* "v1", "v2", "fresh", "check" */
 	unsigned gen;              /* which connection of the slot (memory
 				    * registered on an older one is gone) */
+	uint32_t credits;          /* asked at connect (0: the loop's) */
 };
 
 struct cf_recmsg {
@@ -61,8 +62,6 @@ struct cf_run {
 	const struct cf_opts *o;
 	struct xprt_loop *loop;
 	struct xprt_opts xo;                /* the loop's */
-	uint32_t next_credits;              /* the next connection's credits (0:
-					     * the loop's), then reset */
 	struct xprt_handlers h;
 	struct cf_target t;
 	struct cf_conn v1, v2, fresh, check;
@@ -136,8 +135,10 @@ const uint8_t *cf_answer(const struct cf_run *r, size_t *len);
 void cf_one_message(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
 		    const uint8_t *buf, size_t n);
 
-/* the first answer recorded with rdma_xid xid */
+/* the first answer recorded with rdma_xid xid (a case's, or role's) */
 const uint8_t *cf_answer_for(const struct cf_run *r, uint32_t xid, size_t *len);
+const uint8_t *cf_answer_for_role(const struct cf_run *r, const char *role, uint32_t xid,
+				  size_t *len);
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len);
 void cf_skip(struct cf_obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)

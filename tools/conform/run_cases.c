@@ -160,9 +160,9 @@ static void credit_overrun(struct cf_run *r, const struct cf_case *c, struct cf_
 	/* Receives for every reply (2 x credits + 4 are posted): a responder
 	 * need not retry a Send that finds none (RNR) */
 	g = r->v1.grant < CF_CREDIT_CASE_MAX ? r->v1.grant : CF_CREDIT_CASE_MAX;
-	r->next_credits = g / 2 + 2 > CF_CREDITS_ASK ? g / 2 + 2 : CF_CREDITS_ASK;
+	r->fresh.credits = g / 2 + 2 > CF_CREDITS_ASK ? g / 2 + 2 : CF_CREDITS_ASK;
 	k = cf_conn_for(r, c, o);
-	r->next_credits = 0;
+	r->fresh.credits = 0;
 	if (!k)
 		return;
 	g = k->grant;
