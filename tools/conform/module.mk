@@ -90,3 +90,9 @@ $(BUILD)/asan/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONF
 		-o $@ $(filter-out $(XPRT_SRCS),$(CONFORM_XPRT_TEST_SRCS)) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_SRCS) \
 		$(CODEC_SRCS) $(XPRT_LIBS)
 endif
+
+# docs/conformance.md's case table from the table in the code
+.PHONY: conform-doc
+conform-doc: $(CONFORM_FAKE_BIN)
+	$(CONFORM_FAKE_BIN) --list --json > $(BUILD)/conform/list.json
+	tools/conform/doc-table.sh $(BUILD)/conform/list.json docs/conformance.md
