@@ -79,7 +79,7 @@ lost_line() {
 	assert_output --partial ', 6 calls forgotten before their reply, '
 	run --separate-stderr "$S" --json -r "$C/rocev2-calls-full.pcap"
 	assert_failure 3
-	[ "${lines[-1]}" = '{"lost":{"conversations":0,"calls":6,"untracked_calls":0,"tcp_resyncs":0,"stream_bytes":0,"budget":0,"sends":0,"evicted":0}}' ]
+	[ "${lines[-1]}" = '{"type":"lost","conversations":0,"calls":6,"untracked_calls":0,"tcp_resyncs":0,"stream_bytes":0,"budget":0,"sends":0,"evicted":0}' ]
 }
 
 @test "byte budget full: the big Send is not reassembled, the next message is decoded" {

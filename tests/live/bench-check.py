@@ -170,6 +170,8 @@ def main():
                     m = json.loads(ln)
                 except ValueError:
                     continue
+                if "type" in m:     # not a message (connection, lost)
+                    continue
                 convs.setdefault(m.get("conversation"), []).append(m)
     except OSError as e:
         bad.append("no decoded capture: %s" % e)

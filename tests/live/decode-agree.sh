@@ -56,6 +56,8 @@ for n, line in enumerate(open(sys.argv[1]), 1):
         continue
     try:
         o = json.loads(line)
+        if "type" in o:                     # not a message (connection, lost)
+            continue
         ours.append(tuple(num(o[k]) for k in ("frame", "xid", "vers", "credits", "proc")))
     except (ValueError, KeyError, TypeError) as e:
         print(f"rpcrdma-decode line {n}: cannot use it ({e}): {line[:120]}")

@@ -155,7 +155,7 @@ def cmp_json(tsv, jsonl, exclude=None):
         for line in f:
             if line.strip():
                 o = unhex(json.loads(line))
-                if "frame" in o:             # not the "lost" record
+                if "frame" in o and "type" not in o:   # not a record
                     theirs[o["frame"]] = json_view(o)
     skip = set()
     if exclude:
@@ -207,7 +207,7 @@ def cmp_msgs(pdml, jsonl, exclude=None):
         for line in f:
             if line.strip():
                 o = unhex(json.loads(line))
-                if "frame" in o:             # not the "lost" record
+                if "frame" in o and "type" not in o:   # not a record
                     theirs.setdefault(o["frame"], []).append(json_view(o))
     skip = set()
     if exclude:

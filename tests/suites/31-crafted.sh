@@ -5,4 +5,5 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build}
 export BIN=${BIN:-$BUILD/bin}
-exec bats --tap "$TOP/tests/cli/crafted.bats" "$TOP/tests/cli/limits.bats"
+exec bats --tap "$TOP/tests/cli/crafted.bats" "$TOP/tests/cli/limits.bats" \
+	"$TOP/tests/cli/connparams.bats"

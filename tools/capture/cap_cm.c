@@ -102,8 +102,10 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		struct cap_conv *c = cap_conv_cm(st, f, t, &req, r->qpn, qpn);
 		uint8_t pd[8];
 		uint8_t n = take_pd(mad, CM_REP_PD, pd);
-		cap_stats_private(&c->stats, 0, r->pd, r->pd_len);
-		cap_stats_private(&c->stats, 1, pd, n);
+		/* the requester is endpoint 0 of a conversation CM opened */
+		cap_conn_private(c, 0, true, r->pd, r->pd_len);
+		cap_conn_private(c, 1, false, pd, n);
+		cap_conn_established(st, f, c, "CM REP");
 		r->used = false;
 		return;
 	}

@@ -265,6 +265,7 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 	}
 	if (c->ncalls)
 		cap_calls_flush(st, c);
+	cap_conn_close(st, c);
 	cap_stats_conv_done(st, c);
 	for (int d = 0; d < 2; d++) {
 		unlink_half(st, slot, d);
@@ -342,6 +343,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	c->transport = t;
 	c->family = a->family;
 	c->client = -1;
+	c->requester = -1;
 	memcpy(c->addr[0], a->src, 16);
 	memcpy(c->addr[1], a->dst, 16);
 	c->port[0] = a->sport;

@@ -285,14 +285,17 @@ static void forced(const struct cap_state *st, struct cap_tcp_dir *t)
  * data starts with the 4-byte IRD/ORD): CRC and marker use, and the
  * consumer's private data (RFC 8797) for --stats.  b holds the 20-byte
  * header and pd bytes of private data. */
-static void handshake(struct cap_conv *c, int dir, const uint8_t *b,
+static void handshake(struct cap_state *st, const struct cap_frame *f,
+		      struct cap_conv *c, int dir, const uint8_t *b,
 		      uint32_t pd, bool req)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
 	uint8_t flags = b[16];
 	uint32_t skip = b[17] == 2 && pd >= 4 ? 4 : 0;
 
-	cap_stats_private(&c->stats, req ? 0 : 1, b + MPA_HS_LEN + skip, pd - skip);
+	cap_conn_private(c, dir, req, b + MPA_HS_LEN + skip, pd - skip);
+	if (!req)
+		cap_conn_established(st, f, c, "MPA Reply");
 
 	t->hs_seen = true;
 	/* M: the sender of the frame wants markers in what it receives */
@@ -327,7 +330,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				(void)cur_peek16(&hs, 18, &pd);
 				if (!cur_has(&hs, MPA_HS_LEN + (uint32_t)pd))
 					return done;
-				handshake(c, dir, b, pd, req);
+				handshake(st, f, c, dir, b, pd, req);
 				forced(st, &c->d[0].tcp);
 				forced(st, &c->d[1].tcp);
 				c->started = req || c->started;

@@ -166,6 +166,7 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 }
 
 static void header_lint(struct cap_state *st, const struct cap_frame *f,
+			const struct cap_conv *c, int dir,
 			const struct rpcrdma_msg *m, uint32_t len, bool partial)
 {
 	static const struct { enum rpcrdma_reason r; const char *check, *sec; }
@@ -200,15 +201,13 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 		cap_lint(st, f->num, "zero-credit", "V1 4.3.1",
 			 "reply grants zero credits");
 	if (!partial && m->nfixed >= 2 && (m->rdma_vers == 1 || m->rdma_vers == 2)) {
-		uint32_t th = st->o->inline_threshold;
-		if (!th)
-			th = m->rdma_vers == 2 ? RPCRDMA_V2_INLINE_DEFAULT :
-						 RPCRDMA_V1_INLINE_DEFAULT;
+		const char *from;
+		uint32_t th = cap_conn_threshold(st, c, dir, m->rdma_vers, &from);
 		if (len > th)
 			cap_lint(st, f->num, "inline-too-large",
 				 m->rdma_vers == 2 ? "V2 5" : "V1 4.3.2",
 				 "%u-byte Send exceeds the receiver's %u-byte inline "
-				 "threshold", len, th);
+				 "threshold (%s)", len, th, from);
 	}
 }
 
@@ -362,7 +361,7 @@ void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		c->d[dir].speaks_v2 = true;
 	/* a message the snapshot length cut is judged only if it is whole */
 	if (!partial || m.action == RPCRDMA_ACCEPT)
-		header_lint(st, f, &m, len, partial);
+		header_lint(st, f, c, dir, &m, len, partial);
 	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
 		on_call(st, f, c, dir, &m, partial);
 	} else if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {

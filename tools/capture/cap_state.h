@@ -85,6 +85,9 @@ struct cap_dir {
 	uint32_t err_xid;
 	bool have_grant;
 	bool speaks_v2;
+	/* what this endpoint announced at connect time (RFC 8797, cap_conn.c) */
+	bool pd_ok;
+	uint32_t pd_recv, pd_send;
 };
 
 /* links of intrusive lists of table slots: index + 1, 0 ends */
@@ -106,6 +109,11 @@ struct cap_conv {
 	uint8_t family;
 	uint8_t addr[2][16];         /* endpoint 0 = first sender seen */
 	uint16_t port[2];
+	int8_t requester;            /* endpoint that sent the CM REQ or MPA
+				      * Request; -1 until known */
+	bool conn_shown;             /* its connection record printed */
+	const char *conn_how;        /* set up by: "CM REP", "MPA Reply" */
+	struct cap_frame conn_at;    /* ... in this frame (number, time) */
 	int8_t client;               /* endpoint that sent the first forward
 				      * call; -1 until known (BIDI 2.4) */
 	uint64_t last_frame;
@@ -357,6 +365,15 @@ struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t 
 const char *cap_dir_name(struct cap_conv *c, int dir);
 struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
 				 int dir);
+
+/* cap_conn.c: RFC 8797 connection parameters */
+void cap_conn_private(struct cap_conv *c, int end, bool requester,
+		      const uint8_t *pd, uint32_t len);
+void cap_conn_established(struct cap_state *st, const struct cap_frame *f,
+			  struct cap_conv *c, const char *how);
+void cap_conn_close(struct cap_state *st, struct cap_conv *c);
+uint32_t cap_conn_threshold(const struct cap_state *st, const struct cap_conv *c,
+			    int dir, uint32_t vers, const char **from);
 
 /* cap_tcp.c: the conversation ends (deliver what is held past a gap);
  * free a direction's buffers */

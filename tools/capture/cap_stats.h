@@ -87,6 +87,8 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool json);
 /* "NFS v3 READ", "NFS v4 READ" (a COMPOUND by its main operation) */
 void cap_stats_proc_label(const struct cap_stats_proc *p, char *name,
 			  size_t cap);
+/* "  private data: requester RFC 8797 v1, send 4096, ...; responder ..." */
+void cap_stats_private_print(FILE *out, const struct cap_stats_conv *s);
 struct cap_lost;
 bool cap_lost_any(const struct cap_lost *l);
 void cap_lost_print(const struct cap_lost *l, FILE *out, bool json);

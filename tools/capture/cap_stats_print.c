@@ -28,7 +28,7 @@ static const char *const who[2] = { "requester", "responder" };
 /* -------------------------------------------------------------- text */
 
 /* "requester RFC 8797 v1, send 4096, receive 4096, remote invalidation" */
-static void print_private(FILE *out, const struct cap_stats_conv *s)
+void cap_stats_private_print(FILE *out, const struct cap_stats_conv *s)
 {
 	struct rpcrdma_cm_private pd;
 
@@ -83,7 +83,7 @@ static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			fputs("none seen\n", out);
 	}
 	if (!overall)
-		print_private(out, s);
+		cap_stats_private_print(out, s);
 	for (int chunked = 0; chunked < 2; chunked++) {
 		const uint64_t *h = chunked ? s->chunked_hist : s->inline_hist;
 		fprintf(out, "  %s sizes:", chunked ? "chunked" : "inline ");
@@ -397,16 +397,16 @@ bool cap_lost_any(const struct cap_lost *l)
 }
 
 /* What the bounded tables gave up (docs/capture.md, "Limits"): a --stats
- * line, or with --json one object {"lost": {...}} */
+ * line, or with --json one object {"type":"lost",...} */
 void cap_lost_print(const struct cap_lost *l, FILE *out, bool json)
 {
 	unsigned long long v[8] = { l->convs, l->calls, l->untracked, l->resyncs,
 				    l->stream_bytes, l->budget, l->sends, l->evicted };
 	if (json)
-		fprintf(out, "{\"lost\":{\"conversations\":%llu,\"calls\":%llu,"
-			"\"untracked_calls\":%llu,\"tcp_resyncs\":%llu,"
+		fprintf(out, "{\"type\":\"lost\",\"conversations\":%llu,"
+			"\"calls\":%llu,\"untracked_calls\":%llu,\"tcp_resyncs\":%llu,"
 			"\"stream_bytes\":%llu,\"budget\":%llu,\"sends\":%llu,"
-			"\"evicted\":%llu}}\n",
+			"\"evicted\":%llu}\n",
 			v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
 	else
 		fprintf(out, "  lost: %llu conversations closed "

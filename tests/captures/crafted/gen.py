@@ -243,6 +243,50 @@ def big_send():
     return out
 
 
+def cm_mad(attr, fields):
+    """a CM MAD (IBTA 12.6): base version 1, class 7 (CM), version 2,
+    method Send; `fields` placed at their offsets after the 24-byte
+    header"""
+    m = bytearray(256)
+    m[0:4] = bytes([1, 7, 2, 3])
+    m[16:18] = struct.pack('>H', attr)
+    for off, b in fields:
+        m[24 + off:24 + off + len(b)] = b
+    return bytes(m)
+
+
+def rfc8797(send, recv, inval):
+    """RFC 8797 3: magic, version 1, flags, send and receive size in KiB - 1"""
+    return struct.pack('>IBBBB', 0xf6ab0e18, 1, 1 if inval else 0,
+                       send // 1024 - 1, recv // 1024 - 1)
+
+
+def ud_cm(src, dst, mad):
+    """UD SEND ONLY to QP1: BTH, DETH (Q_Key 0x80010000, source QP 1), MAD"""
+    return rocev2(src, dst, 1, 0, struct.pack('>II', 0x80010000, 1) + mad,
+                  op=0x64)
+
+
+def private_data(server_recv):
+    """RoCEv2: CM REQ (client QP 0x11, announcing receive 4096) and REP
+    (server QP 0x22, announcing `server_recv`), then a 2000-byte inline
+    call from the client: over V1's 1024-byte default, within 4096"""
+    A, B = bytes([198, 18, 0, 2]), bytes([198, 18, 0, 1])
+    req = cm_mad(0x10, [(0, struct.pack('>I', 0xc0de0001)),
+                        (8, struct.pack('>Q', 0)),           # Service ID
+                        (32, struct.pack('>I', 0x11 << 8)),  # local QPN
+                        (140, rfc8797(4096, 4096, True))])
+    rep = cm_mad(0x13, [(0, struct.pack('>I', 0xc0de0002)),
+                        (4, struct.pack('>I', 0xc0de0001)),  # remote comm ID
+                        (12, struct.pack('>I', 0x22 << 8)),  # local QPN
+                        (36, rfc8797(4096, server_recv, False))])
+    big = rdma_msg(0x7000, body=rpc_call(0x7000) + bytes(2000 - 28 - 40))
+    assert len(big) == 2000
+    return [ud_cm(A, B, req), ud_cm(B, A, rep),
+            rocev2(A, B, 0x22, 100, big),
+            rocev2(B, A, 0x11, 500, rdma_msg(0x7000, reply=True))]
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
         os.path.abspath(__file__))
@@ -260,6 +304,9 @@ def main():
     pcap(os.path.join(out, 'rocev2-convs-full.pcap'), 1, convs_full())
     pcap(os.path.join(out, 'rocev2-calls-full.pcap'), 1, calls_full())
     pcap(os.path.join(out, 'rocev2-big-send.pcap'), 1, big_send())
+    pcap(os.path.join(out, 'rocev2-pd-4096.pcap'), 1, private_data(4096))
+    pcap(os.path.join(out, 'rocev2-pd-1024.pcap'), 1, private_data(1024))
+    pcap(os.path.join(out, 'rocev2-pd-none.pcap'), 1, private_data(4096)[2:])
 
 
 main()
