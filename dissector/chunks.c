@@ -15,7 +15,7 @@ void rpcrdma_register_chunks(void)
 	static ei_register_info ei[] = {
 		{ &ei_missing, { "rpcrdma.expert.chunk_not_captured",
 		  PI_REASSEMBLE, PI_NOTE,
-		  "Chunk data is not in the capture", EXPFILL } },
+		  "Read chunk data not in the capture", EXPFILL } },
 	};
 
 	expert_register_field_array(expert_register_protocol(proto_rpcrdma),
@@ -147,8 +147,9 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 			t = tvb_new_child_real_data(tvb,
 				wmem_alloc0(pinfo->pool, clen), clen, (int)clen);
 			proto_tree_add_expert_format(rt, pinfo, &ei_missing, tvb,
-				0, 0, "Read chunk at position %u (%u bytes): no "
-				"RDMA Read of it seen%s: zero-filled", pos, clen,
+				0, 0, "chunk_not_captured: read chunk at position "
+				"%u (%u bytes): no RDMA Read of it seen%s; "
+				"zero-filled [V1 4.4.5]", pos, clen,
 				PINFO_FD_VISITED(pinfo) ? " in the capture"
 				: " yet (one pass: it comes later)");
 			zero_filled = true;

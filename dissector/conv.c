@@ -82,6 +82,7 @@ static struct rpcrdma_conn *new_conn(const packet_info *pinfo, bool iwarp)
 
 	c->id = ++next_id;
 	c->iwarp = iwarp;
+	c->client = -1;
 	copy_address_wmem(wmem_file_scope(), &c->addr[0], &pinfo->src);
 	copy_address_wmem(wmem_file_scope(), &c->addr[1], &pinfo->dst);
 	return c;

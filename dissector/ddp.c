@@ -65,14 +65,13 @@ void rpcrdma_ddp_register(void)
 		{ &ei_unplaced, { "rpcrdma.expert.ddp_unplaced", PI_REASSEMBLE,
 		  PI_WARN, "Write chunk data cannot be put back", EXPFILL } },
 		{ &ei_no_call, { "rpcrdma.expert.ddp_no_call", PI_REASSEMBLE,
-		  PI_NOTE, "Write chunk data: the call is not in the capture",
-		  EXPFILL } },
+		  PI_NOTE, "Call of a reply with Write chunk data not in the "
+		  "capture", EXPFILL } },
 		{ &ei_not_kept, { "rpcrdma.expert.chunk_not_kept", PI_REASSEMBLE,
-		  PI_WARN, "Chunk data not kept: memory limit reached",
-		  EXPFILL } },
+		  PI_WARN, "Chunk data over the memory limit", EXPFILL } },
 		{ &ei_not_captured, { "rpcrdma.expert.write_chunk_not_captured",
 		  PI_REASSEMBLE, PI_NOTE,
-		  "Write chunk data is not in the capture", EXPFILL } },
+		  "Write chunk data not in the capture", EXPFILL } },
 	};
 
 	expert_register_field_array(expert_register_protocol(proto_rpcrdma),
@@ -228,17 +227,19 @@ static void show(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (d->call_frame == 0) {
 		proto_item_set_text(top, "RPC reply: Write chunk data not put back");
 		proto_tree_add_expert_format(t, pinfo, &ei_no_call, tvb, 0, 0,
-			"The call is not in the capture: which result the Write "
-			"chunks hold is not known (RFC 8267) [V1 4.4.6]");
+			"ddp_no_call: the call is not in the capture, so which "
+			"result the Write chunks hold is not known [V1 4.4.6, "
+			"RFC 8267]");
 		return;
 	}
 	if (d->res != RPCRDMA_DDP_OK) {
 		proto_item_set_text(top, "RPC reply: Write chunk data not put back");
 		proto_tree_add_expert_format(t, pinfo, &ei_unplaced, reply,
 			(int)MIN(d->fault_off, tvb_captured_length(reply)), 0,
-			"Write chunk data cannot be put back: %s (call in frame %u, "
-			"byte %u of the reply); the reply is not handed to RPC "
-			"[V1 4.4.6, RFC 8267]", rpcrdma_ddp_result_text(d->res),
+			"ddp_unplaced: Write chunk data cannot be put back: %s "
+			"(call in frame %u, byte %u of the reply); the reply is "
+			"not handed to RPC [V1 4.4.6, RFC 8267]",
+			rpcrdma_ddp_result_text(d->res),
 			d->call_frame, d->fault_off);
 		return;
 	}
@@ -254,14 +255,16 @@ static void show(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			it->chunk, it->len, it->off);
 		if (!it->data || it->dropped)
 			proto_tree_add_expert_format(t, pinfo, &ei_not_kept, tvb,
-				0, 0, "Write chunk %u: %u bytes not kept: the "
-				"rpcrdma.chunk_memory_mb limit (%u MiB) was "
-				"reached; zero-filled", it->chunk, it->len,
+				0, 0, "chunk_not_kept: Write chunk %u: %u bytes "
+				"not kept, the rpcrdma.chunk_memory_mb limit "
+				"(%u MiB) was reached; zero-filled", it->chunk,
+				it->len,
 				rpcrdma_prefs.chunk_memory_mb);
 		else if (it->got < it->len)
 			proto_tree_add_expert_format(t, pinfo, &ei_not_captured,
-				tvb, 0, 0, "Write chunk %u: %" PRIu64 " of %u "
-				"bytes in the capture; the rest zero-filled",
+				tvb, 0, 0, "write_chunk_not_captured: Write chunk "
+				"%u: %" PRIu64 " of %u bytes in the capture; the "
+				"rest zero-filled [V1 4.4.6]",
 				it->chunk, it->got, it->len);
 	}
 }

@@ -106,8 +106,40 @@ bool rpcrdma_claims_partial(tvbuff_t *tvb, packet_info *pinfo)
 	return claims(tvb, pinfo, true);
 }
 
+/* Backward direction (BIDI 2.4), judged as rpcrdma-decode judges it: the
+ * side that sent the connection's first well-formed call is the client; a
+ * well-formed call from the other side, or a reply from the client, goes
+ * the backward way; anything else, and everything before the first call,
+ * counts as forward.  Decided on the first pass and kept per message
+ * (1 forward, 2 backward). */
+static bool backward(tvbuff_t *tvb, packet_info *pinfo,
+		     const struct rpcrdma_msg *m, const struct rpcrdma_where *w)
+{
+	guint32 key = rpcrdma_key(KEY_BIDI, tvb);
+	unsigned v = GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo,
+						       proto_rpcrdma, key));
+	struct rpcrdma_conn *c = w->conn;
+	int me = (int)w->dir;
+
+	if (v || PINFO_FD_VISITED(pinfo))
+		return v == 2;
+	v = 1;
+	if (c && m->direction == RPCRDMA_CALL && m->action == RPCRDMA_ACCEPT) {
+		if (c->client < 0)
+			c->client = (int8_t)me;
+		if (me != c->client)
+			v = 2;
+	} else if (c && m->direction == RPCRDMA_REPLY && m->nfixed == 4 &&
+		   me == c->client) {
+		v = 2;
+	}
+	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, key,
+			 GUINT_TO_POINTER(v));
+	return v == 2;
+}
+
 static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
-		    unsigned len)
+		    unsigned len, bool back)
 {
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
 	col_clear(pinfo->cinfo, COL_INFO);
@@ -119,6 +151,8 @@ static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 			     "%s v%u xid 0x%08x credits %u",
 			     rpcrdma_proc_name(m->rdma_vers, m->rdma_proc),
 			     m->rdma_vers, m->rdma_xid, m->rdma_credit);
+		if (back)
+			col_append_str(pinfo->cinfo, COL_INFO, " backward");
 	}
 	if (m->has_err) {
 		col_append_fstr(pinfo->cinfo, COL_INFO, " %s",
@@ -227,13 +261,19 @@ int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	unsigned len;
 	const uint8_t *buf = bytes_of(tvb, &len);
 
+	bool back;
+
 	rpcrdma_decode(buf, len, &m);
-	columns(pinfo, &m, len);
+	back = backward(tvb, pinfo, &m, w);
+	columns(pinfo, &m, len, back);
 	rpcrdma_tree_header(tvb, pinfo, tree, &m, &sub);
+	proto_item_set_generated(proto_tree_add_boolean(sub, rpcrdma_hf.backward,
+							tvb, 0, 0, back));
 	if (rpcrdma_prefs.check_inline && m.nfixed >= 2)
 		rpcrdma_expert_inline(pinfo, sub, tvb, &m,
 				      m.rdma_vers == 2 ? rpcrdma_prefs.v2_inline
 						       : rpcrdma_prefs.v1_inline);
+	rpcrdma_tap_queue(pinfo, &m, w, back);
 	payload(tvb, pinfo, tree, sub, &m, w);
 	return (int)tvb_captured_length(tvb);
 }

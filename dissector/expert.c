@@ -1,27 +1,39 @@
 /* expert.c - expert infos: the codec's verdict and notes, and inline-threshold checks. */
 #include "rpcrdma_plugin.h"
 
-/* One expert id per codec reason (docs/verdicts.md), named ei_rpcrdma_<reason> */
+/*
+ * One style for every expert info of the plugin (tested): the title (the
+ * expert's name in Wireshark's Expert Information dialog and `tshark -G
+ * fields`) is a short sentence-case phrase without a protocol prefix; each
+ * message starts with the expert's short name (the last part of its filter
+ * name), then ": ", what happened, and the spec section in brackets, the
+ * same section `rpcrdma-decode --check` prints for the same fault.
+ *
+ * One expert id per codec reason (docs/verdicts.md), named
+ * ei_rpcrdma_<reason>; the section is the codec's
+ * (rpcrdma_reason_section()) unless --check reports the fault under a
+ * check of its own (cap_msg.c's table), whose section is used then.
+ */
 #define REASONS(X) \
-	X(SHORT_PREFIX, short_prefix, PI_MALFORMED) \
-	X(BAD_VERS, bad_vers, PI_PROTOCOL) \
-	X(TRUNCATED, truncated, PI_MALFORMED) \
-	X(BAD_PROC, bad_proc, PI_PROTOCOL) \
-	X(MSGP, msgp, PI_PROTOCOL) \
-	X(DONE, done, PI_PROTOCOL) \
-	X(BAD_DISCRIMINANT, bad_discriminant, PI_MALFORMED) \
-	X(BAD_POSITION, bad_position, PI_PROTOCOL) \
-	X(EMPTY_CHUNK, empty_chunk, PI_PROTOCOL) \
-	X(BAD_COUNT, bad_count, PI_MALFORMED) \
-	X(BAD_DIRECTION, bad_direction, PI_PROTOCOL) \
-	X(NOMSG_WITHOUT_CHUNKS, nomsg_without_chunks, PI_PROTOCOL) \
-	X(MISSING_PAYLOAD, missing_payload, PI_MALFORMED) \
-	X(XID_MISMATCH, xid_mismatch, PI_SEQUENCE) \
-	X(DIRECTION_MISMATCH, direction_mismatch, PI_PROTOCOL) \
-	X(BAD_ERR_CODE, bad_err_code, PI_PROTOCOL) \
-	X(UNKNOWN_OPTION, unknown_option, PI_PROTOCOL)
+	X(SHORT_PREFIX, short_prefix, PI_MALFORMED, "Header shorter than the fixed fields", NULL) \
+	X(BAD_VERS, bad_vers, PI_PROTOCOL, "Unsupported RPC-over-RDMA version", NULL) \
+	X(TRUNCATED, truncated, PI_MALFORMED, "Header element cut short", NULL) \
+	X(BAD_PROC, bad_proc, PI_PROTOCOL, "Unknown procedure", NULL) \
+	X(MSGP, msgp, PI_PROTOCOL, "RDMA_MSGP received", "V1 5.6.1") \
+	X(DONE, done, PI_PROTOCOL, "RDMA_DONE received", "V1 5.6.2") \
+	X(BAD_DISCRIMINANT, bad_discriminant, PI_MALFORMED, "Optional-data discriminator neither 0 nor 1", NULL) \
+	X(BAD_POSITION, bad_position, PI_PROTOCOL, "Read position not a multiple of four", NULL) \
+	X(EMPTY_CHUNK, empty_chunk, PI_PROTOCOL, "Write or reply chunk without segments", NULL) \
+	X(BAD_COUNT, bad_count, PI_MALFORMED, "Count or length beyond the bytes left", NULL) \
+	X(BAD_DIRECTION, bad_direction, PI_PROTOCOL, "Direction word neither CALL nor REPLY", NULL) \
+	X(NOMSG_WITHOUT_CHUNKS, nomsg_without_chunks, PI_PROTOCOL, "RDMA_NOMSG without chunks", "V1 5.2.4") \
+	X(MISSING_PAYLOAD, missing_payload, PI_MALFORMED, "RDMA_MSG without an RPC message", NULL) \
+	X(XID_MISMATCH, xid_mismatch, PI_SEQUENCE, "Transport and RPC XIDs differ", "V1 5.2.1") \
+	X(DIRECTION_MISMATCH, direction_mismatch, PI_PROTOCOL, "Direction differs from the RPC message type", "V2 4.2.2") \
+	X(BAD_ERR_CODE, bad_err_code, PI_PROTOCOL, "Unknown RDMA_ERROR code", NULL) \
+	X(UNKNOWN_OPTION, unknown_option, PI_PROTOCOL, "Unsupported optional message type", NULL)
 
-#define DECLARE(up, low, grp) static expert_field ei_rpcrdma_##low = EI_INIT;
+#define DECLARE(up, low, grp, title, sec) static expert_field ei_rpcrdma_##low = EI_INIT;
 REASONS(DECLARE)
 #undef DECLARE
 
@@ -35,11 +47,24 @@ static expert_field ei_rpcrdma_retransmission = EI_INIT;
 static expert_field *reason_ei(enum rpcrdma_reason r)
 {
 	switch (r) {
-#define CASE(up, low, grp) case RPCRDMA_R_##up: return &ei_rpcrdma_##low;
+#define CASE(up, low, grp, title, sec) case RPCRDMA_R_##up: return &ei_rpcrdma_##low;
 	REASONS(CASE)
 #undef CASE
 	default:
 		return NULL;
+	}
+}
+
+/* The section rpcrdma-decode --check gives the fault (see above) */
+static const char *reason_section(enum rpcrdma_reason r)
+{
+	switch (r) {
+#define SEC(up, low, grp, title, sec) \
+	case RPCRDMA_R_##up: return sec ? sec : rpcrdma_reason_section(r);
+	REASONS(SEC)
+#undef SEC
+	default:
+		return rpcrdma_reason_section(r);
 	}
 }
 
@@ -61,22 +86,24 @@ static const struct {
 void rpcrdma_register_expert(void)
 {
 	static ei_register_info ei[] = {
-#define EI(up, low, grp) \
+#define EI(up, low, grp, title, sec) \
 	{ &ei_rpcrdma_##low, { "rpcrdma.expert." #low, grp, PI_ERROR, \
-	  "RPC-over-RDMA: " #low, EXPFILL } },
+	  title, EXPFILL } },
 		REASONS(EI)
 #undef EI
 		{ &ei_rpcrdma_zero_credit, { "rpcrdma.expert.zero_credit",
 		  PI_PROTOCOL, PI_WARN, "Zero credit grant", EXPFILL } },
 		{ &ei_rpcrdma_trailing_bytes, { "rpcrdma.expert.trailing_bytes",
-		  PI_PROTOCOL, PI_WARN, "Trailing bytes", EXPFILL } },
+		  PI_PROTOCOL, PI_WARN, "Bytes after a header without payload",
+		  EXPFILL } },
 		{ &ei_rpcrdma_v1_msg_type, { "rpcrdma.expert.v1_msg_type",
-		  PI_PROTOCOL, PI_WARN, "Unknown RPC msg_type", EXPFILL } },
+		  PI_PROTOCOL, PI_WARN, "RPC message type neither CALL nor REPLY",
+		  EXPFILL } },
 		{ &ei_rpcrdma_inline_exceeded, { "rpcrdma.expert.inline_exceeded",
 		  PI_PROTOCOL, PI_WARN, "Send exceeds the inline threshold",
 		  EXPFILL } },
 		{ &ei_rpcrdma_retransmission, { "rpcrdma.expert.retransmission",
-		  PI_SEQUENCE, PI_NOTE, "Send retransmitted", EXPFILL } },
+		  PI_SEQUENCE, PI_NOTE, "Send packet retransmitted", EXPFILL } },
 	};
 	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
 
@@ -106,8 +133,7 @@ void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 		proto_tree_add_expert_format(tree, pinfo, ei, tvb, o, l,
 			"%s: %s [%s]; receiver action: %s",
 			rpcrdma_reason_name(m->reason),
-			rpcrdma_reason_text(m->reason),
-			rpcrdma_reason_section(m->reason),
+			rpcrdma_reason_text(m->reason), reason_section(m->reason),
 			rpcrdma_action_name(m->action));
 	}
 	for (i = 0; i < array_length(note_info); i++) {

@@ -16,6 +16,14 @@ static const value_string direction_vals[] = {
 
 #define HF(id, name, abbrev, type, base, vals, blurb) \
 	{ &rpcrdma_hf.id, { name, abbrev, type, base, vals, 0x0, blurb, HFILL } }
+/* handle, length and offset of the segments of one list */
+#define SEGF(L, abbrev, what) \
+	HF(seg_handle[RPCRDMA_LIST_##L], "Handle", "rpcrdma." abbrev ".handle", \
+	   FT_UINT32, BASE_HEX, NULL, "rdma_handle of a " what " segment"), \
+	HF(seg_length[RPCRDMA_LIST_##L], "Length", "rpcrdma." abbrev ".length", \
+	   FT_UINT32, BASE_DEC, NULL, "rdma_length of a " what " segment"), \
+	HF(seg_offset[RPCRDMA_LIST_##L], "Offset", "rpcrdma." abbrev ".offset", \
+	   FT_UINT64, BASE_HEX, NULL, "rdma_offset of a " what " segment")
 
 void rpcrdma_register_fields(void)
 {
@@ -39,18 +47,32 @@ void rpcrdma_register_fields(void)
 		   BASE_DEC, NULL, "Number of segments in a write chunk"),
 		HF(reply_chunk, "Reply chunk", "rpcrdma.reply_chunk", FT_UINT32,
 		   BASE_DEC, NULL, "Number of segments in the reply chunk"),
-		HF(read_segment, "Read segment", "rpcrdma.read_segment", FT_NONE,
-		   BASE_NONE, NULL, NULL),
+		HF(seg[RPCRDMA_LIST_READ], "Read segment", "rpcrdma.read_segment",
+		   FT_NONE, BASE_NONE, NULL, "A read list entry"),
+		HF(seg[RPCRDMA_LIST_WRITE], "Write segment",
+		   "rpcrdma.write_segment", FT_NONE, BASE_NONE, NULL,
+		   "A segment of a write chunk"),
+		HF(seg[RPCRDMA_LIST_REPLY], "Reply segment",
+		   "rpcrdma.reply_segment", FT_NONE, BASE_NONE, NULL,
+		   "A segment of the reply chunk"),
+		SEGF(READ, "read_segment", "read list"),
+		SEGF(WRITE, "write_segment", "write chunk"),
+		SEGF(REPLY, "reply_segment", "reply chunk"),
 		HF(segment, "Segment", "rpcrdma.segment", FT_NONE, BASE_NONE,
-		   NULL, NULL),
+		   NULL, "Any segment, in wire order (hidden)"),
 		HF(position, "Position", "rpcrdma.position", FT_UINT32, BASE_DEC,
 		   NULL, "rdma_position: XDR position of a read chunk"),
 		HF(handle, "Handle", "rpcrdma.segment.handle", FT_UINT32,
-		   BASE_HEX, NULL, "rdma_handle (steering tag)"),
+		   BASE_HEX, NULL, "rdma_handle of any segment (hidden)"),
 		HF(length, "Length", "rpcrdma.segment.length", FT_UINT32,
-		   BASE_DEC, NULL, "rdma_length"),
+		   BASE_DEC, NULL, "rdma_length of any segment (hidden)"),
 		HF(offset, "Offset", "rpcrdma.segment.offset", FT_UINT64,
-		   BASE_HEX, NULL, "rdma_offset"),
+		   BASE_HEX, NULL, "rdma_offset of any segment (hidden)"),
+		HF(backward, "Backward direction", "rpcrdma.backward",
+		   FT_BOOLEAN, BASE_NONE, NULL,
+		   "A call from the server or a reply from the client "
+		   "(BIDI 2.4): the endpoint that sent the first call of the "
+		   "connection is the client"),
 		HF(err, "Error", "rpcrdma.err", FT_UINT32, BASE_DEC, NULL,
 		   "rdma_err"),
 		HF(vers_low, "Lowest version", "rpcrdma.vers_low", FT_UINT32,
@@ -79,7 +101,10 @@ void rpcrdma_register_fields(void)
 		   NULL, "First word of the payload stream"),
 		HF(chunk_frames, "Data in frame", "rpcrdma.chunk_frame",
 		   FT_FRAMENUM, BASE_NONE, NULL,
-		   "A frame that moved chunk data"),
+		   "A frame that moved chunk data (hidden; one per frame)"),
+		HF(chunk_frame_list, "Data in frames", "rpcrdma.chunk_frames",
+		   FT_STRING, BASE_NONE, NULL,
+		   "The frames that moved a chunk's data, as ranges"),
 		HF(reasm_len, "Reassembled length", "rpcrdma.reassembled.length",
 		   FT_UINT32, BASE_DEC, NULL, "RPC message rebuilt from chunks"),
 		HF(reasm_from, "Reassembled", "rpcrdma.reassembled", FT_NONE,
@@ -92,7 +117,7 @@ void rpcrdma_register_fields(void)
 		&rpcrdma_ett.top, &rpcrdma_ett.read_list,
 		&rpcrdma_ett.read_segment, &rpcrdma_ett.write_list,
 		&rpcrdma_ett.write_chunk, &rpcrdma_ett.reply_chunk,
-		&rpcrdma_ett.segment, &rpcrdma_ett.reasm,
+		&rpcrdma_ett.segment, &rpcrdma_ett.reasm, &rpcrdma_ett.frames,
 	};
 
 	/* ids start at -1: all bits set is -1 for every int member */

@@ -24,6 +24,7 @@ static void proto_register_rpcrdma(void)
 	rpcrdma_conn_init();
 	rpcrdma_ddp_register();
 	rpcrdma_ib_register();
+	rpcrdma_tap_register();
 	rpcrdma_dissect_register();
 }
 
@@ -34,6 +35,7 @@ static void proto_register_rpcrdma(void)
 static void proto_reg_handoff_rpcrdma(void)
 {
 	rpcrdma_dissect_handoff();
+	rpcrdma_compat_handoff();
 	rpcrdma_ib_handoff();
 	rpcrdma_iwarp_handoff();
 }

@@ -8,6 +8,7 @@ struct rpcrdma_prefs rpcrdma_prefs = {
 	.v2_inline = RPCRDMA_V2_INLINE_DEFAULT,
 	.reassemble = TRUE,
 	.chunk_memory_mb = 256,
+	.rpcordma_fields = TRUE,
 };
 
 void rpcrdma_register_prefs(void)
@@ -20,6 +21,13 @@ void rpcrdma_register_prefs(void)
 		"When off, Version One is left to the built-in RPCoRDMA "
 		"dissector and only Version Two is claimed.",
 		&rpcrdma_prefs.claim_v1);
+	prefs_register_bool_preference(mod, "rpcordma_fields",
+		"Also set the built-in's rpcordma fields",
+		"On the Version One messages claimed here, also set the "
+		"built-in RPCoRDMA dissector's fields (rpcordma, rpcordma.xid, "
+		"...) as hidden items, so that display filters and colouring "
+		"rules written for it keep working.",
+		&rpcrdma_prefs.rpcordma_fields);
 	prefs_register_bool_preference(mod, "check_inline",
 		"Check inline thresholds",
 		"Raise expert info when a Send is larger than the inline "

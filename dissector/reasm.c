@@ -250,22 +250,52 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The frames that moved a chunk's bytes: one line of ranges ("301-365,
+ * 369-431: 128 frames"), each frame also a hidden rpcrdma.chunk_frame (for
+ * filters and Wireshark's related-frame marks) */
 static void show_frames(proto_tree *tree, tvbuff_t *parent,
 			packet_info *pinfo, wmem_map_t *frames)
 {
 	wmem_array_t *list;
-	guint n;
+	wmem_strbuf_t *sb;
+	proto_item *it;
+	proto_tree *ft;
+	guint n, count;
+	uint32_t first = 0, prev = 0;
 
 	if (!tree)
 		return;
 	list = wmem_array_new(pinfo->pool, sizeof(uint32_t));
 	wmem_map_foreach(frames, list_frame, list);
 	wmem_array_sort(list, cmp_u32);
-	for (n = 0; n < wmem_array_get_count(list); n++) {
+	count = wmem_array_get_count(list);
+	if (!count)
+		return;
+	sb = wmem_strbuf_new(pinfo->pool, "");
+	for (n = 0; n <= count; n++) {
+		uint32_t f = n < count ? *(uint32_t *)wmem_array_index(list, n) : 0;
+
+		if (n && (n == count || f != prev + 1)) {
+			wmem_strbuf_append_printf(sb, "%s%u", wmem_strbuf_get_len(sb)
+						  ? ", " : "", first);
+			if (prev != first)
+				wmem_strbuf_append_printf(sb, "-%u", prev);
+		}
+		if (n == 0 || f != prev + 1)
+			first = f;
+		prev = f;
+	}
+	it = proto_tree_add_string_format_value(tree, rpcrdma_hf.chunk_frame_list,
+		parent, 0, 0, wmem_strbuf_get_str(sb), "%s (%u frame%s)",
+		wmem_strbuf_get_str(sb), count, count == 1 ? "" : "s");
+	proto_item_set_generated(it);
+	ft = proto_item_add_subtree(it, rpcrdma_ett.frames);
+	for (n = 0; n < count; n++) {
 		uint32_t f = *(uint32_t *)wmem_array_index(list, n);
-		proto_item *it = proto_tree_add_uint(tree, rpcrdma_hf.chunk_frames,
-						     parent, 0, 0, f);
+
+		it = proto_tree_add_uint(ft, rpcrdma_hf.chunk_frames, parent, 0, 0, f);
 		proto_item_set_generated(it);
+		proto_item_set_hidden(it);
 	}
 }
 

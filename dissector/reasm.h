@@ -33,7 +33,7 @@ struct rpcrdma_send_asm {
  * several Sends (iWARP FPDUs in one TCP segment): a key is made per Send
  * from its kind and where the Send's bytes start in the frame. */
 enum { KEY_SEND = 1, KEY_FRAG = 2, KEY_CLAIM = 3, KEY_LATE = 4, KEY_DDP = 5,
-       KEY_RETX = 6 };
+       KEY_RETX = 6, KEY_BIDI = 7 };
 static inline guint32 rpcrdma_key(int kind, tvbuff_t *tvb)
 {
 	return (guint32)kind << 24 | ((guint32)tvb_raw_offset(tvb) & 0xffffffu);

@@ -12,24 +12,28 @@
 /* ---- fields.c: protocol, header fields, subtrees ---- */
 extern int proto_rpcrdma;
 
+enum rpcrdma_list { RPCRDMA_LIST_READ, RPCRDMA_LIST_WRITE, RPCRDMA_LIST_REPLY };
+
 struct rpcrdma_hf {
 	int xid, vers, credits, proc, direction;
 	int read_list, write_list, write_chunk, reply_chunk;
-	int read_segment, segment;            /* FT_NONE item per segment */
-	int position, handle, length, offset;
+	int segment;                          /* FT_NONE item per segment */
+	int position, handle, length, offset;   /* handle.. any list (hidden) */
+	int seg[3], seg_handle[3], seg_length[3], seg_offset[3];  /* per list */
+	int backward;
 	int err, vers_low, vers_high;
 	int optdir, opttype, optinfo_len, optinfo;
 	int header_len, payload_len;
 	int action, reason, note;
 	int rpc_xid;
-	int chunk_frames, reasm_len, reasm_from;
+	int chunk_frames, chunk_frame_list, reasm_len, reasm_from;
 	int retx_of;
 };
 extern struct rpcrdma_hf rpcrdma_hf;
 
 struct rpcrdma_ett {
 	int top, read_list, read_segment, write_list, write_chunk;
-	int reply_chunk, segment, reasm;
+	int reply_chunk, segment, reasm, frames;
 };
 extern struct rpcrdma_ett rpcrdma_ett;
 
@@ -56,9 +60,15 @@ struct rpcrdma_prefs {
 	guint v2_inline;
 	gboolean reassemble;     /* rebuild RPC messages carried in chunks */
 	guint chunk_memory_mb;   /* limit on chunk bytes kept per capture */
+	gboolean rpcordma_fields; /* also the built-in's rpcordma.* (hidden) */
 };
 extern struct rpcrdma_prefs rpcrdma_prefs;
 void rpcrdma_register_prefs(void);
+
+/* ---- compat.c: the built-in's rpcordma.* fields on Version One ---- */
+void rpcrdma_compat_handoff(void);
+void rpcrdma_compat_fields(proto_tree *tree, tvbuff_t *tvb,
+			   const struct rpcrdma_msg *m, int hlen);
 
 /* ---- tree.c: the decoded header onto the protocol tree ---- */
 proto_item *rpcrdma_tree_header(tvbuff_t *tvb, packet_info *pinfo,
@@ -71,6 +81,7 @@ struct rpcrdma_conn {
 	bool iwarp;
 	address addr[2];           /* side 0 sent the first packet seen */
 	uint32_t port[2];          /* each side's TCP port, or its QP (IB) */
+	int8_t client;             /* side that sent the first call; -1 */
 };
 struct rpcrdma_where {             /* a packet's connection and direction */
 	struct rpcrdma_conn *conn; /* NULL: not known */
@@ -158,6 +169,18 @@ void rpcrdma_ddp_call(packet_info *pinfo, uint32_t requester,
 tvbuff_t *rpcrdma_ddp_reply(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			    uint32_t requester, const struct rpcrdma_msg *m,
 			    tvbuff_t *reply);
+
+/* ---- tap.c: the "rpcrdma" tap and -z rpcrdma,stat ---- */
+struct rpcrdma_tap_info {          /* one message, for tap listeners */
+	struct rpcrdma_conn *conn;
+	bool backward, accepted, has_err, has_reply;
+	int direction;                 /* enum rpcrdma_direction, -1 */
+	uint32_t vers, proc, credits, send_len, nreads, nwrites;
+	uint64_t read_bytes, write_bytes, reply_bytes;  /* as advertised */
+};
+void rpcrdma_tap_register(void);
+void rpcrdma_tap_queue(packet_info *pinfo, const struct rpcrdma_msg *m,
+		       const struct rpcrdma_where *w, bool backward);
 
 /* ---- dissect.c ---- */
 /* Hand an RPC message to the ONC RPC dissector (after our Info text) */

@@ -3,21 +3,39 @@
 
 #define OFF(m, p) ((int)((const uint8_t *)(p) - (m)->buf))
 
+/* One segment of the read list (`pos` its position), of a write chunk or
+ * of the reply chunk: shown with the fields of its list, and with the
+ * list-independent rpcrdma.segment.* hidden (all segments in wire order) */
 static void add_segment(proto_tree *t, tvbuff_t *tvb, int off,
-			const struct rpcrdma_segment *s)
+			const struct rpcrdma_segment *s, enum rpcrdma_list l,
+			const uint32_t *pos)
 {
 	proto_item *it;
 	proto_tree *st;
 
-	it = proto_tree_add_item(t, rpcrdma_hf.segment, tvb, off, 16, ENC_NA);
+	it = proto_tree_add_item(t, rpcrdma_hf.seg[l], tvb, pos ? off - 8 : off,
+				 pos ? 24 : 16, ENC_NA);
+	if (pos)
+		proto_item_append_text(it, " position %u,", *pos);
 	proto_item_append_text(it, " %u@0x%" PRIx64 ":0x%08x", s->rdma_length,
 			       s->rdma_offset, s->rdma_handle);
 	st = proto_item_add_subtree(it, rpcrdma_ett.segment);
-	proto_tree_add_uint(st, rpcrdma_hf.handle, tvb, off, 4, s->rdma_handle);
-	proto_tree_add_uint(st, rpcrdma_hf.length, tvb, off + 4, 4,
+	if (pos)
+		proto_tree_add_uint(st, rpcrdma_hf.position, tvb, off - 4, 4, *pos);
+	proto_tree_add_uint(st, rpcrdma_hf.seg_handle[l], tvb, off, 4,
+			    s->rdma_handle);
+	proto_tree_add_uint(st, rpcrdma_hf.seg_length[l], tvb, off + 4, 4,
 			    s->rdma_length);
-	proto_tree_add_uint64(st, rpcrdma_hf.offset, tvb, off + 8, 8,
+	proto_tree_add_uint64(st, rpcrdma_hf.seg_offset[l], tvb, off + 8, 8,
 			      s->rdma_offset);
+	proto_item_set_hidden(proto_tree_add_item(st, rpcrdma_hf.segment, tvb,
+						  off, 16, ENC_NA));
+	proto_item_set_hidden(proto_tree_add_uint(st, rpcrdma_hf.handle, tvb,
+						  off, 4, s->rdma_handle));
+	proto_item_set_hidden(proto_tree_add_uint(st, rpcrdma_hf.length, tvb,
+						  off + 4, 4, s->rdma_length));
+	proto_item_set_hidden(proto_tree_add_uint64(st, rpcrdma_hf.offset, tvb,
+						    off + 8, 8, s->rdma_offset));
 }
 
 static void read_list(proto_tree *tree, tvbuff_t *tvb,
@@ -26,7 +44,7 @@ static void read_list(proto_tree *tree, tvbuff_t *tvb,
 	struct rpcrdma_read_iter ri;
 	struct rpcrdma_read_segment rs;
 	proto_item *it;
-	proto_tree *lt, *st;
+	proto_tree *lt;
 	int start = (int)m->reads_off, off;
 
 	it = proto_tree_add_uint(tree, rpcrdma_hf.read_list, tvb, start, 4,
@@ -35,15 +53,8 @@ static void read_list(proto_tree *tree, tvbuff_t *tvb,
 	rpcrdma_read_iter_init(m, &ri);
 	off = start;
 	while (ri.p && (off = OFF(m, ri.p), rpcrdma_read_next(&ri, &rs))) {
-		proto_item *si = proto_tree_add_item(lt, rpcrdma_hf.read_segment,
-						     tvb, off, 24, ENC_NA);
-		proto_item_append_text(si, " position %u, %u bytes",
-				       rs.rdma_position,
-				       rs.rdma_target.rdma_length);
-		st = proto_item_add_subtree(si, rpcrdma_ett.read_segment);
-		proto_tree_add_uint(st, rpcrdma_hf.position, tvb, off + 4, 4,
-				    rs.rdma_position);
-		add_segment(st, tvb, off + 8, &rs.rdma_target);
+		add_segment(lt, tvb, off + 8, &rs.rdma_target, RPCRDMA_LIST_READ,
+			    &rs.rdma_position);
 		off += 24;
 	}
 	/* the list ends with a 0 discriminator (when it was decoded) */
@@ -51,13 +62,14 @@ static void read_list(proto_tree *tree, tvbuff_t *tvb,
 		proto_item_set_len(it, (int)m->writes_off - start);
 }
 
-static void seg_list(proto_tree *t, tvbuff_t *tvb, struct rpcrdma_seg_iter *si)
+static void seg_list(proto_tree *t, tvbuff_t *tvb, struct rpcrdma_seg_iter *si,
+		     enum rpcrdma_list l)
 {
 	struct rpcrdma_segment s;
 	int off = (int)si->wire_off + 4;
 
 	while (rpcrdma_seg_next(si, &s)) {
-		add_segment(t, tvb, off, &s);
+		add_segment(t, tvb, off, &s, l, NULL);
 		off += 16;
 	}
 }
@@ -80,7 +92,7 @@ static void write_list(proto_tree *tree, tvbuff_t *tvb,
 					    (int)si.wire_off - 4,
 					    8 + 16 * (int)si.nsegs, si.nsegs);
 		ct = proto_item_add_subtree(ci_it, rpcrdma_ett.write_chunk);
-		seg_list(ct, tvb, &si);
+		seg_list(ct, tvb, &si, RPCRDMA_LIST_WRITE);
 	}
 	if (m->reply_off)
 		proto_item_set_len(it, (int)m->reply_off - start);
@@ -97,7 +109,8 @@ static void reply_chunk(proto_tree *tree, tvbuff_t *tvb,
 	it = proto_tree_add_uint(tree, rpcrdma_hf.reply_chunk, tvb,
 				 (int)m->reply_off, 8 + 16 * (int)si.nsegs,
 				 si.nsegs);
-	seg_list(proto_item_add_subtree(it, rpcrdma_ett.reply_chunk), tvb, &si);
+	seg_list(proto_item_add_subtree(it, rpcrdma_ett.reply_chunk), tvb, &si,
+		 RPCRDMA_LIST_REPLY);
 }
 
 static void prefix(proto_tree *t, tvbuff_t *tvb, const struct rpcrdma_msg *m)
@@ -210,6 +223,7 @@ proto_item *rpcrdma_tree_header(tvbuff_t *tvb, packet_info *pinfo,
 				 : (int)tvb_captured_length(tvb);
 
 	top = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, hlen, ENC_NA);
+	rpcrdma_compat_fields(tree, tvb, m, hlen);
 	t = proto_item_add_subtree(top, rpcrdma_ett.top);
 	*sub = t;
 	prefix(t, tvb, m);

@@ -13,6 +13,8 @@
                                              its frame (iWARP frames carry
                                              several Sends)
   compare.py builtin PLUGIN.tsv BUILTIN.tsv  plugin vs rpcordma (accepted v1 frames)
+  compare.py experts PLUGIN.pdml             every rpcrdma.expert.NAME item's
+                                             message starts with "NAME: "
 
 PLUGIN.tsv is `tshark -T fields -E occurrence=a -E aggregator=,` with the
 fields in PLUGIN_FIELDS order; BUILTIN.tsv likewise with BUILTIN_FIELDS.
@@ -30,7 +32,7 @@ PLUGIN_FIELDS = [
     "rpcrdma.segment.offset", "rpcrdma.err", "rpcrdma.vers_low",
     "rpcrdma.vers_high", "rpcrdma.optdir", "rpcrdma.opttype",
     "rpcrdma.optinfo_len", "rpcrdma.verdict.action", "rpcrdma.verdict.reason",
-    "rpcrdma.verdict.note",
+    "rpcrdma.verdict.note", "rpcrdma.backward",
 ]
 BUILTIN_FIELDS = [
     "frame.number", "rpcordma.xid", "rpcordma.version",
@@ -111,6 +113,8 @@ def plugin_view(r):
     v["verdict"] = {"action": r["rpcrdma.verdict.action"],
                     "reason": r["rpcrdma.verdict.reason"]}
     v["notes"] = sorted(x for x in r["rpcrdma.verdict.note"].split(",") if x)
+    if r["rpcrdma.backward"] != "":
+        v["backward"] = r["rpcrdma.backward"] in ("1", "True", "true")
     return v
 
 
@@ -133,6 +137,8 @@ def json_view(o):
     v["verdict"] = {"action": o["verdict"]["action"],
                     "reason": o["verdict"]["reason"]}
     v["notes"] = sorted(o.get("notes") or [])
+    if "backward" in o:
+        v["backward"] = bool(o["backward"])
     if "reads" in v:
         v["reads"] = [{k: s[k] for k in ("position", "handle", "length",
                                           "offset")} for s in v["reads"]]
@@ -141,6 +147,8 @@ def json_view(o):
 
 def diff(frame, a, b, out):
     for k in sorted(set(a) | set(b)):
+        if k == "backward" and k not in b:   # mkpcap's expect files
+            continue
         if a.get(k) != b.get(k):
             out.append("frame %d: %s: plugin=%s decode=%s"
                        % (frame, k, json.dumps(a.get(k)),
@@ -225,6 +233,21 @@ def cmp_msgs(pdml, jsonl, exclude=None):
     return n, bad
 
 
+def check_experts(pdml):
+    n, bad = 0, []
+    for _, el in ET.iterparse(pdml):
+        name = el.get("name") or ""
+        if el.tag == "field" and name.startswith("rpcrdma.expert."):
+            n += 1
+            short = name[len("rpcrdma.expert."):]
+            text = el.get("showname") or ""
+            if not text.startswith(short + ": "):
+                bad.append("%s: %s" % (name, text))
+        elif el.tag == "packet":
+            el.clear()
+    return n, bad
+
+
 def cmp_builtin(tsv, builtin_tsv):
     mine = read_tsv(tsv, PLUGIN_FIELDS)
     theirs = read_tsv(builtin_tsv, BUILTIN_FIELDS)
@@ -256,15 +279,17 @@ def cmp_builtin(tsv, builtin_tsv):
 
 
 def main():
-    modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin}
-    if len(sys.argv) not in (4, 5) or sys.argv[1] not in modes:
+    modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin,
+             "experts": check_experts}
+    if len(sys.argv) not in (3, 4, 5) or sys.argv[1] not in modes:
         sys.stderr.write(__doc__)
         return 2
     n, bad = modes[sys.argv[1]](*sys.argv[2:])
     for b in bad[:50]:
         print(b)
     print("%d %s compared, %d disagreements"
-          % (n, "messages" if sys.argv[1] == "msgs" else "frames", len(bad)))
+          % (n, {"msgs": "messages", "experts": "expert infos"}.get(
+              sys.argv[1], "frames"), len(bad)))
     return 1 if bad else 0
 
 

@@ -120,9 +120,26 @@ v2=$(ts -r "$FX" -o rpcrdma.claim_v1:FALSE -Y "rpcrdma.vers == 2" -T fields -e f
 bi=$(ts -r "$FX" -o rpcrdma.claim_v1:FALSE -Y "rpcordma" -T fields -e frame.number 2>/dev/null | wc -l)
 if [ "$v1" = 0 ] && [ "$v2" -ge 10 ] && [ "$bi" -ge 5 ]; then ok "claim_v1 off: v1 left to rpcordma ($bi frames), v2 still ours ($v2)"
 else nok "claim_v1 off: v1 left to rpcordma, v2 still ours" "v1=$v1 v2=$v2 rpcordma=$bi"; fi
-bi=$(ts -r "$FX" -Y "rpcordma" -T fields -e frame.number 2>/dev/null | wc -l)
-if [ "$bi" = 0 ]; then ok "claim_v1 on: the built-in sees no message we claimed"
+bi=$(ts -r "$FX" -o rpcrdma.rpcordma_fields:FALSE -Y "rpcordma" -T fields -e frame.number 2>/dev/null | wc -l)
+if [ "$bi" = 0 ]; then ok "claim_v1 on: the built-in sees no message we claimed (rpcordma_fields off: -Y rpcordma matches nothing)"
 else nok "claim_v1 on: the built-in sees no message we claimed" "$bi frames to rpcordma"; fi
+# ... but by default the built-in's filters keep working: the plugin sets
+# the rpcordma.* fields (hidden) with the built-in's values
+for c in "$FX" "$BUILD"/captures/rocev2-v1-multichunk.pcap "$TOP"/tests/captures/nfs41-backchannel-iwarp.pcap; do
+	[ -f "$c" ] || continue
+	b=$(basename "$c"); cp "$c" "$T/compat-$b" && chmod a+r "$T/compat-$b"
+	E="-e frame.number -e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control -e rpcordma.msg_type
+	   -e rpcordma.reads_count -e rpcordma.writes_count -e rpcordma.reply_count -e rpcordma.segment_count
+	   -e rpcordma.position -e rpcordma.rdma_handle -e rpcordma.rdma_length -e rpcordma.rdma_offset
+	   -e rpcordma.errcode -e rpcordma.vers_low -e rpcordma.vers_high"
+	# shellcheck disable=SC2086
+	ts -r "$T/compat-$b" -Y "rpcordma && rpcordma.msg_type != 2" -T fields -E occurrence=a -E aggregator=, $E >"$T/compat.ours" 2>/dev/null
+	# shellcheck disable=SC2086
+	ts_plain -r "$T/compat-$b" -Y "rpcordma && rpcordma.msg_type != 2" -T fields -E occurrence=a -E aggregator=, $E >"$T/compat.theirs" 2>/dev/null
+	if [ -s "$T/compat.ours" ] && cmp -s "$T/compat.ours" "$T/compat.theirs"; then
+		ok "$b: -Y rpcordma and the rpcordma.* fields give what the built-in gives ($(wc -l <"$T/compat.ours") messages; RDMA_MSGP's align/threshold aside)"
+	else nok "$b: rpcordma.* fields as the built-in's" "$(diff "$T/compat.ours" "$T/compat.theirs" | head -6)"; fi
+done
 da="--disable-heuristic rpcrdma_plugin_ib -o infiniband.try_heuristic_first:FALSE"
 # shellcheck disable=SC2086
 with=$(ts -r "$FX" $da -d infiniband,rpcrdma -Y rpcrdma.xid -T fields -e frame.number 2>/dev/null | wc -l)
@@ -130,6 +147,73 @@ with=$(ts -r "$FX" $da -d infiniband,rpcrdma -Y rpcrdma.xid -T fields -e frame.n
 without=$(ts -r "$FX" $da -Y rpcrdma.xid -T fields -e frame.number 2>/dev/null | wc -l)
 if [ "$with" -ge 22 ] && [ "$without" = 0 ]; then ok "Decode As infiniband -> rpcrdma works with our heuristic disabled ($with frames)"
 else nok "Decode As infiniband -> rpcrdma" "with=$with without=$without"; fi
+
+# ---- filters and fields users write ----
+# one list, one set of fields: read list, write chunk and reply chunk
+# segments apart (frame 3: two write chunks of 2 + 1 segments, a reply chunk)
+got=$(ts -r "$FX" -Y "frame.number == 3" -T fields -E occurrence=a -E aggregator=, -e rpcrdma.read_segment.handle \
+	-e rpcrdma.write_segment.handle -e rpcrdma.write_segment.length -e rpcrdma.reply_segment.handle \
+	-e rpcrdma.reply_segment.offset -e rpcrdma.segment.handle 2>/dev/null)
+want=$(printf '\t0x00001001,0x00001002,0x00001003\t4096,8192,512\t0x00002001\t0x00007f0000010000\t0x00001001,0x00001002,0x00001003,0x00002001')
+if [ "$got" = "$want" ]; then ok "read, write and reply-chunk segments have fields of their own (rpcrdma.segment.* still lists all, hidden)"
+else nok "read, write and reply-chunk segments have fields of their own" "got:  $got" "want: $want"; fi
+got=$(ts -r "$FX" -Y "rpcrdma.reply_segment.handle == 0x2001 && !rpcrdma.write_segment" -T fields -e frame.number 2>/dev/null | tr '\n' ' ')
+case $got in
+8\ *) ok "a filter on one list's segments alone: rpcrdma.reply_segment.handle == 0x2001 && !rpcrdma.write_segment ($got)" ;;
+*) nok "a filter on one list's segments alone" "got: $got" ;;
+esac
+got=$(ts -r "$FX" -Y "rpcrdma.read_segment.length == 100" -T fields -e frame.number -e rpcrdma.position 2>/dev/null | tr '\t\n' ': ')
+if [ "$got" = "4:48,48 " ]; then ok "rpcrdma.read_segment.length filters read segments (frame 4, positions 48)"
+else nok "rpcrdma.read_segment.length filters read segments" "got: $got"; fi
+# backward direction (BIDI 2.4): the server's CB_COMPOUND call and its reply
+BC=$TOP/tests/captures/nfs41-backchannel-rocev2.pcap
+if [ -f "$BC" ]; then
+	cp "$BC" "$T/bc.pcap" && chmod a+r "$T/bc.pcap"
+	for pass in "" -2; do
+		got=$(ts $pass -r "$T/bc.pcap" -Y "rpcrdma.backward == 1" -T fields -e frame.number -e rpc.msgtyp -e nfs.cb.operation 2>/dev/null | cut -f1,2 | tr '\t\n' ': ')
+		nf=$(ts $pass -r "$T/bc.pcap" -Y "rpcrdma.backward == 0" 2>/dev/null | wc -l)
+		if [ "$got" = "218:0 220:1 " ] && [ "$nf" = 106 ]; then ok "rpcrdma.backward (${pass:-one pass}): the CB_COMPOUND call and reply, 106 forward messages"
+		else nok "rpcrdma.backward (${pass:-one pass})" "backward: $got forward: $nf"; fi
+	done
+	got=$(ts -r "$T/bc.pcap" -Y "frame.number == 218" -T fields -e _ws.col.Info 2>/dev/null)
+	case $got in *" backward ; "*) ok "Info column says backward" ;; *) nok "Info column says backward" "got: $got" ;; esac
+fi
+# the frames that moved a chunk: one line of ranges, each frame a hidden field
+NF=$TOP/tests/captures/nfs41-rocev2-rxe.pcap
+if [ -f "$NF" ]; then
+	cp "$NF" "$T/nf.pcap" && chmod a+r "$T/nf.pcap"
+	got=$(ts -r "$T/nf.pcap" -Y "frame.number == 432" -T fields -e rpcrdma.chunk_frames 2>/dev/null)
+	lines=$(ts -r "$T/nf.pcap" -Y "frame.number == 432" -V 2>/dev/null | grep -c "Data in frame")
+	hits=$(ts -r "$T/nf.pcap" -Y "rpcrdma.chunk_frame == 330" -T fields -e frame.number 2>/dev/null | tr '\n' ' ')
+	if [ "$got" = "301-365, 369-431" ] && [ "$lines" = 1 ] && [ "$hits" = "432 " ]; then
+		ok "chunk data frames collapsed to ranges ($got, one line in -V), rpcrdma.chunk_frame still filters"
+	else nok "chunk data frames collapsed" "ranges '$got', lines $lines, filter hits '$hits'"; fi
+fi
+# expert infos in one style: titles (tshark -G fields) are sentence-case
+# phrases without a prefix or colon
+bad=$(awk -F'\t' '$3 ~ /^rpcrdma\.expert\./ && $2 !~ /^[A-Z][^:]*$/ {print $3 " \"" $2 "\""}' "$T/fields")
+nexp=$(awk -F'\t' '$3 ~ /^rpcrdma\.expert\./' "$T/fields" | wc -l)
+if [ -z "$bad" ] && [ "$nexp" -ge 25 ]; then ok "expert info titles in one style ($nexp)"
+else nok "expert info titles in one style" "$bad"; fi
+# preferences named for users
+for pref in "rpcordma_fields: TRUE" "chunk_memory_mb: 256"; do
+	if grep -q "^#rpcrdma\.$pref\$" "$T/prefs"; then ok "preference rpcrdma.$pref"
+	else nok "preference rpcrdma.$pref" "$(cat "$T/prefs")"; fi
+done
+
+# the README's plugin examples run (as an ordinary user, the plugin loaded)
+# and show what they say
+sed -n '/^## Wireshark plugin/,/^## Live RDMA/p' "$TOP/README.md" | sed -n 's/^\$ tshark //p' >"$T/readme.ex"
+nex=0
+while IFS= read -r ex; do
+	nex=$((nex + 1))
+	out=$(cd "$TOP" && eval "ts $ex" 2>&1)
+	case $ex in
+	*rpcrdma,stat*) echo "$out" | grep -q "^conversation 1: " ;;
+	*) [ -n "$out" ] && ! echo "$out" | grep -qi "error\|invalid" ;;
+	esac && ok "README plugin example $nex runs: tshark $ex" || nok "README plugin example $nex: tshark $ex" "$(echo "$out" | head -3)"
+done <"$T/readme.ex"
+[ "$nex" -ge 3 ] || nok "README plugin section has its tshark examples" "found $nex"
 
 # ---- the generated test captures and real captures vs rpcrdma-decode ----
 caps=$(ls "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng \
@@ -182,6 +266,23 @@ for c in $caps; do
 	else
 		nok "$b: plugin agrees with rpcrdma-decode field for field" "$(echo "$out" | tail -8)"
 	fi
+	# expert infos in one style: each message starts with the expert's name
+	out=$(python3 "$TOP/tests/plugin/compare.py" experts "$T/$b.pdml" 2>&1)
+	case $out in
+	"0 expert infos"*) ;;
+	*) if [ $? = 0 ] && [ "$(echo "$out" | tail -1 | awk '{print $(NF-1)}')" = 0 ]; then
+		ok "$b: expert info messages in one style: $(echo "$out" | tail -1)"
+	   else nok "$b: expert info messages in one style" "$(echo "$out" | tail -5)"; fi ;;
+	esac
+	# -z rpcrdma,stat against the same numbers from rpcrdma-decode --json
+	# (not where rpcrdma-decode drops CRC-corrupt frames Wireshark keeps;
+	# snaplen-cut frames, which Wireshark does not hand over, left out)
+	if [ "$nbad" = 0 ] && [ -s "$T/$b.jsonl" ]; then
+		ts -q -z rpcrdma,stat -r "$T/$b" >"$T/$b.tap" 2>&1
+		out=$(python3 "$TOP/tests/plugin/stats.py" "$T/$b.tap" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
+		if [ $? = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode: $out"
+		else nok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode" "$(echo "$out" | head -8)"; fi
+	fi
 	# v1 fields against the built-in, wherever the capture has v1 messages
 	builtin_tsv "$T/$b" "$T/$b.builtin" 2>/dev/null
 	out=$(python3 "$TOP/tests/plugin/compare.py" builtin "$T/$b.tsv" "$T/$b.builtin" 2>&1)
@@ -226,28 +327,32 @@ for c in $caps; do
 	case $b in lint-*) ;; *) continue ;; esac
 	[ -x "$BIN/rpcrdma-decode" ] || break
 	"$BIN/rpcrdma-decode" -r "$T/$b" --check -q >"$T/$b.check" 2>&1
-	# "frame N: <check>: ..." -> "N:<our expert name>" for one-frame checks
+	# "frame N: <check>: ... [SECTION]" -> "N|<our expert name>|SECTION"
+	# for the one-frame checks: the expert info must be there and name the
+	# same section
 	want=$(awk '
 		$1 == "frame" {
-			f = $2 + 0; c = $3; sub(/:$/, "", c)
-			if (c == "bad-header") { r = $4; sub(/:$/, "", r); print f ":" r }
-			else if (c == "done-sent") print f ":done"
-			else if (c == "msgp-sent") print f ":msgp"
-			else if (c == "zero-credit") print f ":zero_credit"
-			else if (c == "inline-too-large") print f ":inline_exceeded"
-			else if (c == "xid-mismatch") print f ":xid_mismatch"
-			else if (c == "direction-mismatch") print f ":direction_mismatch"
-			else if (c == "nomsg-without-chunks") print f ":nomsg_without_chunks"
+			f = $2 + 0; c = $3; sub(/:$/, "", c); e = ""
+			if (c == "bad-header") { e = $4; sub(/:$/, "", e) }
+			else if (c == "done-sent") e = "done"
+			else if (c == "msgp-sent") e = "msgp"
+			else if (c == "zero-credit") e = "zero_credit"
+			else if (c == "inline-too-large") e = "inline_exceeded"
+			else if (c == "xid-mismatch") e = "xid_mismatch"
+			else if (c == "direction-mismatch") e = "direction_mismatch"
+			else if (c == "nomsg-without-chunks") e = "nomsg_without_chunks"
+			sec = $0; sub(/^.*\[/, "", sec); sub(/\].*$/, "", sec)
+			if (e != "") print f "|" e "|" sec
 		}' "$T/$b.check" | sort -u)
 	[ -n "$want" ] || continue
 	ts -r "$T/$b" -Y rpcrdma -T fields -e frame.number -e _ws.expert.message >"$T/$b.exp" 2>/dev/null
 	missing=""
-	for w in $want; do
-		f=${w%%:*} e=${w#*:}
-		awk -F'\t' -v f="$f" -v e="$e" '$1 == f && index($2, e ": ") {found = 1} END {exit !found}' "$T/$b.exp" || missing="$missing $w"
-	done
-	if [ -z "$missing" ]; then ok "$b: every one-frame violation of rpcrdma-decode --check has its expert info ($(echo $want | tr ' ' ','))"
-	else nok "$b: one-frame violations of --check have expert infos" "missing:$missing" "$(cat "$T/$b.check")"; fi
+	while IFS='|' read -r f e sec; do
+		awk -F'\t' -v f="$f" -v e="$e" -v s="[$sec]" '$1 == f && index($2, e ": ") && index($2, s) {found = 1} END {exit !found}' "$T/$b.exp" ||
+			missing="$missing $f:$e:[$sec]"
+	done <<<"$want"
+	if [ -z "$missing" ]; then ok "$b: every one-frame violation of rpcrdma-decode --check has its expert info, with the same section ($(echo "$want" | tr '\n' ','))"
+	else nok "$b: one-frame violations of --check have expert infos with the same section" "missing:$missing" "$(cat "$T/$b.check")" "$(cat "$T/$b.exp")"; fi
 done
 
 # ---- robustness: corrupted captures, many seeds, one and two passes ----

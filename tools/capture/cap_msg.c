@@ -205,7 +205,7 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 		uint32_t th = cap_conn_threshold(st, c, dir, m->rdma_vers, &from);
 		if (len > th)
 			cap_lint(st, f->num, "inline-too-large",
-				 m->rdma_vers == 2 ? "V2 5" : "V1 4.3.2",
+				 m->rdma_vers == 2 ? "V2 2.3" : "V1 4.3.2",
 				 "%u-byte Send exceeds the receiver's %u-byte inline "
 				 "threshold (%s)", len, th, from);
 	}

@@ -21,7 +21,7 @@ struct cap_opts {
 	bool check;                    /* protocol lint only */
 	bool quiet;                    /* no per-message output */
 	uint16_t roce_port;            /* RoCEv2 UDP port (4791) */
-	uint32_t inline_threshold;     /* 0: per version (V1 4.3.2, V2 5) */
+	uint32_t inline_threshold;     /* 0: per version (V1 4.3.2, V2 2.3) */
 	bool name_files;               /* text output names the capture on
 					* every line (several files) */
 	bool check_inline;             /* --check findings after the message
