@@ -46,7 +46,7 @@ def from_json(path, exclude):
         if not line.strip():
             continue
         o = json.loads(line)
-        if "frame" not in o or o["frame"] in exclude:
+        if "frame" not in o or "type" in o or o["frame"] in exclude:
             continue
         c = convs.setdefault(o.get("conversation"), {
             "msgs": 0, "calls": 0, "replies": 0, "bcalls": 0,
