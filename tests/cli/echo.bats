@@ -50,6 +50,9 @@ usage_error() {     # $1 = text the message must contain
 	run "$E" -S , h;                    usage_error "-S: no size"
 	run "$E" -t 0 h;                    usage_error "-t: '0' is not a number from 1 to 1024"
 	run "$E" --chunk fast h;            usage_error "--chunk: 'fast' is not auto, inline, read, pos0, write or reply"
+	run "$E" --chunk read,,fast h;      usage_error "--chunk: 'fast' is not auto"
+	run "$E" --chunk , h;               usage_error "--chunk: no mode"
+	run "$E" --chunk auto,auto,auto,auto,auto,auto,auto h; usage_error "--chunk: at most 6 modes"
 	run "$E" --versions 3 h;            usage_error "--versions: '3' is not 1, 2 or 1,2"
 	run "$E" --credits 0 h;             usage_error "--credits: '0' is not a number from 1 to 1024"
 	run "$E" --inline-threshold 512 h;  usage_error "--inline-threshold: '512' is not a number from 1024 to 262144"
@@ -65,10 +68,10 @@ usage_error() {     # $1 = text the message must contain
 	run "$E" -s --misbehave rude;       usage_error "--misbehave: 'rude' is not wrong-error, drop-bad, silent-vers or zero-credit"
 }
 
-@test "sizes take k and m suffixes, counts 0x hex (parsed, then no RDMA)" {
+@test "sizes take k and m suffixes, counts 0x hex, chunk lists (parsed, then no RDMA)" {
 	[ -d /sys/class/infiniband ] && [ -n "$(ls /sys/class/infiniband)" ] &&
 		skip "this host has RDMA devices"
-	run "$E" -S 0,1k,64K,1m -c 0x2 --timeout 500 192.0.2.1
+	run "$E" -S 0,1k,64K,1m -c 0x2 --chunk read,write --timeout 500 192.0.2.1
 	refute_output --partial "Try 'rpcrdma-echo --help'"
 	assert_failure 3
 }

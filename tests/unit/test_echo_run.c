@@ -40,6 +40,7 @@ static void opts_init(struct run *r)
 	r->so.call_timeout_ms = 5000;
 	r->co = (struct echo_opts){
 		.count = 1, .sizes = { 64 }, .nsizes = 1, .depth = 1, .backward = 1,
+		.chunks = { XPRT_CHUNK_AUTO }, .nchunks = 1,
 		.prog = ECHO_PROG, .prog_vers = ECHO_VERS, .json = true, .quiet = true,
 		.call_timeout_ms = 5000,
 	};
@@ -138,7 +139,7 @@ static void chunk_modes(uint32_t vers)
 		unsigned n = in ? 4 : 6;
 
 		r.co.x.versions = 1u << vers;
-		r.co.chunk = modes[i].m;
+		r.co.chunks[0] = modes[i].m;
 		memcpy(r.co.sizes, in ? small : sizes, n * sizeof(sizes[0]));
 		r.co.nsizes = n;
 		snprintf(want, sizeof(want), "\"identical\":%u,", n);
@@ -155,6 +156,35 @@ static void chunk_modes(uint32_t vers)
 	tap_ok(has(r.sout, want) && has(r.sout, "\"rpc_errors\":0,\"ddp_violations\":0") &&
 	       has(r.sout, "\"connections\":6,"),
 	       "V%u: the server counted 6 connections, %u ECHO, 12 CALLBACK", vers, total);
+	cleanup(&r);
+}
+
+/* --chunk read,pos0,write,reply: every size with each mode in turn, one
+ * connection; the call lines name the mode and the path it took */
+static void chunk_list(void)
+{
+	struct run r;
+
+	opts_init(&r);
+	r.co.quiet = false;
+	r.co.chunks[0] = XPRT_CHUNK_READ;
+	r.co.chunks[1] = XPRT_CHUNK_POS0;
+	r.co.chunks[2] = XPRT_CHUNK_WRITE;
+	r.co.chunks[3] = XPRT_CHUNK_REPLY;
+	r.co.nchunks = 4;
+	r.co.sizes[0] = 1;
+	r.co.sizes[1] = 65536;
+	r.co.nsizes = 2;
+	tap_ok(start(&r) && client(&r) == 0 && has(r.cout, "\"identical\":8,") &&
+	       has(r.cout, "\"seq\":1,\"proc\":\"ECHO\",\"size\":1,\"chunk\":\"read\",") &&
+	       has(r.cout, "\"seq\":4,\"proc\":\"ECHO\",\"size\":65536,\"chunk\":\"pos0\",") &&
+	       has(r.cout, "\"seq\":6,\"proc\":\"ECHO\",\"size\":65536,\"chunk\":\"write\",") &&
+	       has(r.cout, "\"seq\":8,\"proc\":\"ECHO\",\"size\":65536,\"chunk\":\"reply\",") &&
+	       has(r.cout, "\"call_paths\":{\"inline\":5,\"read\":4,\"pos0\":2},"
+		   "\"reply_paths\":{\"inline\":6,\"write\":4,\"reply\":1}"),
+	       "--chunk read,pos0,write,reply -S 1,65536: 8 calls, each mode with each "
+	       "size, on one connection");
+	stop(&r);
 	cleanup(&r);
 }
 
@@ -334,6 +364,7 @@ int main(void)
 {
 	chunk_modes(1);
 	chunk_modes(2);
+	chunk_list();
 	v1_only_server();
 	backward();
 	credits_and_depth();

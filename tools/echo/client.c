@@ -60,7 +60,7 @@ static void call_done(struct xprt_call *c);
 
 /* Build and queue one call; false when it could not be sent */
 static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
-		       uint32_t count)
+		       uint32_t count, enum xprt_chunk_mode chunk)
 {
 	const struct echo_opts *o = cl->o;
 	struct slot *s = free_slot(cl);
@@ -73,6 +73,7 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 	s->seq = cl->seq++;
 	s->proc = proc;
 	s->size = size;
+	s->chunk = chunk;
 	n = echo_encode_call(s->msg, s->cap, proc, count, data, size, &s->ddp_off,
 			     &ddp_len);
 	if (!n) {
@@ -92,9 +93,8 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 	s->c.reply_ddp_max = echo_reply_ddp_max(proc, size);
 	s->c.reply_ddp_pos = proc == ECHO_PROC_ECHO ? echo_reply_ddp_pos : NULL;
 	/* --chunk applies to ECHO; no data (size 0): nothing to reduce */
-	s->c.chunk = proc != ECHO_PROC_ECHO ? XPRT_CHUNK_AUTO :
-		     !size && (o->chunk == XPRT_CHUNK_READ || o->chunk == XPRT_CHUNK_WRITE) ?
-		     XPRT_CHUNK_AUTO : o->chunk;
+	s->c.chunk = !size && (chunk == XPRT_CHUNK_READ || chunk == XPRT_CHUNK_WRITE) ?
+		     XPRT_CHUNK_AUTO : chunk;
 	s->c.timeout_ms = o->call_timeout_ms;
 	s->c.done = call_done;
 	s->c.ctx = s;
@@ -112,7 +112,7 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 static void start_check(struct client *cl)
 {
 	cl->phase = PH_CHECK;
-	if (!start_call(cl, ECHO_PROC_CALLBACK, 0, 0))
+	if (!start_call(cl, ECHO_PROC_CALLBACK, 0, 0, XPRT_CHUNK_AUTO))
 		finish(cl);
 }
 
@@ -125,7 +125,7 @@ static void advance(struct client *cl)
 		return;
 	if (cl->phase == PH_NULL) {
 		if (o->null_only) {
-			if ((o->count && cl->calls >= o->count) || !start_call(cl, ECHO_PROC_NULL, 0, 0))
+			if ((o->count && cl->calls >= o->count) || !start_call(cl, ECHO_PROC_NULL, 0, 0, XPRT_CHUNK_AUTO))
 				finish(cl);
 			return;
 		}
@@ -134,10 +134,13 @@ static void advance(struct client *cl)
 	if (cl->phase == PH_ECHO) {
 		while ((!cl->echo_total || cl->echo_issued < cl->echo_total) &&
 		       free_slot(cl)) {
-			uint32_t size = o->sizes[cl->echo_issued % o->nsizes];
+			/* every size with the first mode, then the next mode */
+			uint64_t k = cl->echo_issued;
+			uint32_t size = o->sizes[k % o->nsizes];
+			enum xprt_chunk_mode m = o->chunks[(k / o->nsizes) % o->nchunks];
 
 			cl->echo_issued++;
-			if (!start_call(cl, ECHO_PROC_ECHO, size, 0)) {
+			if (!start_call(cl, ECHO_PROC_ECHO, size, 0, m)) {
 				finish(cl);
 				return;
 			}
@@ -149,7 +152,8 @@ static void advance(struct client *cl)
 			return;
 		}
 		cl->phase = PH_CALLBACK;
-		if (!start_call(cl, ECHO_PROC_CALLBACK, cl->cb_len, o->backward))
+		if (!start_call(cl, ECHO_PROC_CALLBACK, cl->cb_len, o->backward,
+				XPRT_CHUNK_AUTO))
 			finish(cl);
 	}
 }
@@ -424,7 +428,7 @@ int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 		rc = ECHO_EXIT_INTERNAL;
 		goto out;
 	}
-	cl->echo_total = (uint64_t)o->count * o->nsizes;
+	cl->echo_total = (uint64_t)o->count * o->nsizes * o->nchunks;
 	ob_init(&cl->ob, out);
 	json_init(&cl->j, &cl->ob);
 	snprintf(cl->peer, sizeof(cl->peer), "%s:%s", o->x.host,
@@ -443,7 +447,7 @@ int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 	sigaction(SIGTERM, &sa, &old_term);
 	out_start(cl);
 	cl->t_begin = echo_now_ns();
-	if (!start_call(cl, ECHO_PROC_NULL, 0, 0))
+	if (!start_call(cl, ECHO_PROC_NULL, 0, 0, XPRT_CHUNK_AUTO))
 		finish(cl);
 	rc = run(cl);
 	cl->t_end = echo_now_ns();

@@ -31,6 +31,7 @@ struct slot {                      /* one call in flight */
 	uint64_t seq;
 	enum echo_proc proc;
 	uint32_t size;                 /* ECHO/CALLBACK data bytes */
+	enum xprt_chunk_mode chunk;    /* ECHO: the --chunk mode */
 	size_t ddp_off;
 	uint64_t t0;                   /* our own clock, when the transport's is 0 */
 	uint32_t result;               /* CALLBACK's reply */

@@ -90,8 +90,10 @@ void out_start(struct client *cl)
 		fprintf(cl->out, " %u x", o->count);
 		for (i = 0; i < o->nsizes; i++)
 			fprintf(cl->out, "%s%u", i ? "," : " ", o->sizes[i]);
-		fprintf(cl->out, " bytes, chunk %s, depth %u, backward %u\n",
-		       echo_chunk_name(o->chunk), o->depth, o->backward);
+		fprintf(cl->out, " bytes, chunk");
+		for (i = 0; i < o->nchunks; i++)
+			fprintf(cl->out, "%s%s", i ? "," : " ", echo_chunk_name(o->chunks[i]));
+		fprintf(cl->out, ", depth %u, backward %u\n", o->depth, o->backward);
 	}
 	if (o->verbose) {
 		if (p->has_private_data)
@@ -128,6 +130,8 @@ static void text_call(struct client *cl, const struct slot *s, enum call_status 
 			fprintf(cl->out, " (V2 refused: ERR_VERS %u..%u)", cl->info.vers_low,
 			       cl->info.vers_high);
 	} else if (s->proc == ECHO_PROC_ECHO) {
+		if (cl->o->nchunks > 1)
+			fprintf(cl->out, " chunk=%s", echo_chunk_name(s->chunk));
 		fprintf(cl->out, " call=%s reply=%s", xprt_path_name(c->call_path),
 		       xprt_path_name(c->reply_path));
 	} else {
@@ -155,6 +159,8 @@ void out_call(struct client *cl, const struct slot *s, enum call_status st,
 	json_ku64(&cl->j, "seq", s->seq);
 	json_kstr(&cl->j, "proc", proc_name(s->proc));
 	json_ku64(&cl->j, "size", s->size);
+	if (s->proc == ECHO_PROC_ECHO)
+		json_kstr(&cl->j, "chunk", echo_chunk_name(s->chunk));
 	json_ku64(&cl->j, "xid", c->xid);
 	json_ku64(&cl->j, "vers", cl->info.vers);
 	json_kstr(&cl->j, "status", call_status_name(st));

@@ -28,6 +28,7 @@ enum echo_exit {
 };
 
 #define ECHO_MAX_SIZES 32
+#define ECHO_MAX_CHUNKS 6
 
 struct echo_opts {
 	bool server;
@@ -39,7 +40,8 @@ struct echo_opts {
 	uint32_t count;            /* rounds over the sizes; 0: until SIGINT */
 	uint32_t sizes[ECHO_MAX_SIZES];
 	unsigned nsizes;
-	enum xprt_chunk_mode chunk;
+	enum xprt_chunk_mode chunks[ECHO_MAX_CHUNKS];  /* taken in turn */
+	unsigned nchunks;
 	uint32_t depth;            /* calls outstanding at once */
 	uint32_t backward;         /* CALLBACK count after the calls */
 	bool null_only;            /* NULL calls only */

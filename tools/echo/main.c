@@ -89,13 +89,14 @@ static void usage(FILE *f)
 	      "      --poll                 busy-poll the completion queues\n"
 	      "\n"
 	      "Client:\n"
-	      "  -c, -C, --count N          rounds of calls, one ECHO per size each\n"
+	      "  -c, -C, --count N          rounds of calls, one ECHO per size and\n"
+	      "                             chunk mode each\n"
 	      "                             (default 1; 0: until interrupted)\n"
 	      "  -S, --size SIZE[,SIZE]...  ECHO data sizes, 0 to 1048576; k and m\n"
 	      "                             suffixes (KiB, MiB) (default 64)\n"
 	      "  -t, --depth N              calls outstanding at once (default 1)\n"
-	      "      --chunk MODE           auto, inline, read, pos0, write or reply\n"
-	      "                             (default auto)\n"
+	      "      --chunk MODE[,MODE]... auto, inline, read, pos0, write or reply,\n"
+	      "                             each with every size (default auto)\n"
 	      "      --backward N           backward calls asked for with CALLBACK at the\n"
 	      "                             end (0 to 64, default 1; 0: no CALLBACK)\n"
 	      "      --null                 NULL calls only (count of them)\n"
@@ -201,15 +202,27 @@ static int chunk_opt(const char *arg, struct echo_opts *o)
 		XPRT_CHUNK_AUTO, XPRT_CHUNK_INLINE, XPRT_CHUNK_READ,
 		XPRT_CHUNK_POS0, XPRT_CHUNK_WRITE, XPRT_CHUNK_REPLY,
 	};
+	char buf[128], *tok, *save = NULL;
 	size_t i;
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (!strcmp(arg, echo_chunk_name(modes[i]))) {
-			o->chunk = modes[i];
-			return 0;
-		}
-	return usage_error("--chunk: '%s' is not auto, inline, read, pos0, write "
-			   "or reply", arg);
+	if (strlen(arg) >= sizeof(buf))
+		return usage_error("--chunk: '%.40s...' is too long", arg);
+	strcpy(buf, arg);
+	o->nchunks = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcmp(tok, echo_chunk_name(modes[i])))
+				break;
+		if (i == sizeof(modes) / sizeof(modes[0]))
+			return usage_error("--chunk: '%s' is not auto, inline, read, pos0, "
+					   "write or reply", tok);
+		if (o->nchunks == ECHO_MAX_CHUNKS)
+			return usage_error("--chunk: at most %d modes", ECHO_MAX_CHUNKS);
+		o->chunks[o->nchunks++] = modes[i];
+	}
+	if (!o->nchunks)
+		return usage_error("--chunk: no mode in '%s'", arg);
+	return 0;
 }
 
 static int misbehave_opt(const char *arg, struct echo_opts *o)
@@ -356,6 +369,7 @@ int main(int argc, char *argv[])
 {
 	struct echo_opts o = {
 		.count = 1, .sizes = { DEFAULT_SIZE }, .nsizes = 1, .depth = 1,
+		.chunks = { XPRT_CHUNK_AUTO }, .nchunks = 1,
 		.backward = 1, .prog = ECHO_PROG, .prog_vers = ECHO_VERS,
 		.x = { .timeout_ms = DEFAULT_TIMEOUT_MS },
 		.call_timeout_ms = DEFAULT_TIMEOUT_MS,

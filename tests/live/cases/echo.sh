@@ -68,11 +68,12 @@ stop_server() {
     wait "$1"
 }
 
-# client NAME ARGS...: one rpcrdma-echo client run, summary in $out/NAME.json
+# client NAME ARGS...: one rpcrdma-echo client run, its JSON Lines (a line per
+# call, the summary last) in $out/NAME.json
 client() {
     local name=$1
     shift
-    timeout 120 "$E" --json -q "$@" > "$out/$name.json" 2> "$out/$name.err"
+    timeout 120 "$E" --json "$@" > "$out/$name.json" 2> "$out/$name.err"
     local rc=$?
     ((rc)) && note "$name: exit $rc: $(tail -2 "$out/$name.err") $(tail -1 "$out/$name.json")"
     return $rc
@@ -92,31 +93,41 @@ done
 echo_total=0
 start_server server "$E" -p $P || true
 srv=$srv_pid
+# per version: every --chunk mode but inline on one connection, every size
+# from 0 to 1 MiB with each; inline on another, with sizes that fit.  The call
+# lines say which path each call and reply took; what each mode must show,
+# sizes 0 1 1000 4093 64Ki 1Mi with 4 KiB thresholds: auto moves the last
+# three in chunks both ways, read and write every size but 0 (nothing to
+# move), pos0 all six, reply the three replies over 4 KiB.
+# npath FILE MODE KEY VALUE: how many of that mode's calls show KEY VALUE
+npath() { grep "\"chunk\":\"$2\"" "$1" | grep -c "\"$3\":\"$4\""; }
 for v in 1 2; do
     bad= paths=
-    for m in auto inline read pos0 write reply; do
-        sizes=0,1,1000,4093,65536,1m
-        [[ $m == inline ]] && sizes=0,1,100,900
-        n=$(tr ',' '\n' <<<"$sizes" | wc -l)
-        f=$out/v$v-$m.json
-        if ! client "v$v-$m" --versions $v --chunk $m -S $sizes -p $P "$A"; then
-            bad+=" $m(exit)"
-            continue
-        fi
-        [[ $(jget vers "$f") == "$v" && $(jget identical "$f") == "$n" ]] ||
-            bad+=" $m(vers $(jget vers "$f"), $(jget identical "$f")/$n identical)"
-        case $m in     # the path the mode forces shows in the counts
-        read | pos0) want="\"call_paths\":{[^}]*\"$m\"" ;;
-        write | reply) want="\"reply_paths\":{[^}]*\"$m\"" ;;
-        auto) want='"call_paths":{[^}]*"read".*"reply_paths":{[^}]*"write"' ;;
-        inline) want='"call_paths":{"inline":[0-9]*},"reply_paths":{"inline"' ;;
-        esac
-        tail -1 "$f" | grep -qE "$want" || bad+=" $m(paths)"
-        paths+=" $m:$(tail -1 "$f" | grep -oE '"(call|reply)_paths":\{[^}]*\}' | tr -d '"{}' | tr '\n' ' ')"
-        echo_total=$((echo_total + $(jget identical "$f")))
+    f=$out/v$v-chunks.json fi=$out/v$v-inline.json
+    if ! client "v$v-chunks" --versions $v --chunk auto,read,pos0,write,reply \
+            -S 0,1,1000,4093,65536,1m -p $P "$A"; then
+        bad+=" chunks(exit)"
+    fi
+    [[ $(jget vers "$f") == "$v" && $(jget identical "$f") == 30 ]] ||
+        bad+=" (vers $(jget vers "$f"), $(jget identical "$f")/30 identical)"
+    for want in "auto call_path read 3" "auto reply_path write 3" "read call_path read 5" \
+                "pos0 call_path pos0 6" "write reply_path write 5" "reply reply_path reply 3"; do
+        set -- $want
+        n=$(npath "$f" "$1" "$2" "$3")
+        ((n == $4)) || bad+=" $1: $n $2 $3, not $4;"
+        paths+=" $1 $2=$3:$n"
     done
+    if client "v$v-inline" --versions $v --chunk inline -S 0,1,100,900 -p $P "$A" &&
+       [[ $(jget identical "$fi") == 4 && $(npath "$fi" inline call_path inline) == 4 &&
+          $(npath "$fi" inline reply_path inline) == 4 ]]; then
+        paths+=" inline: 4 of 4 inline both ways"
+    else
+        bad+=" inline (exit or paths);"
+    fi
+    n1=$(jget identical "$f") n2=$(jget identical "$fi")
+    echo_total=$((echo_total + ${n1:-0} + ${n2:-0}))
     if [[ -z $bad ]]; then
-        result "v$v-chunks" ok "V$v over $kind: chunk modes auto inline read pos0 write reply, sizes 0..1 MiB, every byte identical;$paths"
+        result "v$v-chunks" ok "V$v over $kind: --chunk auto, read, pos0, write, reply with sizes 0..1 MiB on one connection and inline on another, every byte identical;$paths"
     else
         result "v$v-chunks" fail "V$v over $kind:$bad"
     fi
@@ -182,7 +193,7 @@ else
     # data (the clients' "inline_send"/"inline_recv" show it: Linux's too),
     # which rpcrdma-decode does not read yet: its --check would hold V1
     # messages to V1's default of 1024 bytes.
-    th=$(jget inline_recv "$out/v1-auto.json")
+    th=$(jget inline_recv "$out/v1-chunks.json")
     msgs=$("$D" -r "$pcap" 2> "$out/decode.err" | wc -l)
     if "$D" -r "$pcap" --check -q --inline-threshold "${th:-4096}" > "$out/check.out" 2>&1; then
         result capture-check ok "rpcrdma-decode --check --inline-threshold ${th:-4096}: no violation in $msgs messages on the cable over $kind ($(grep -o '[0-9]* packets captured' "$out/tcpdump.err"))"
