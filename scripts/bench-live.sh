@@ -6,8 +6,10 @@
 # runs by the make target (flock /tmp/rpcrdma-live.lock).  Under TCG the
 # absolute figures are emulation speed: compare the ratios.
 #   BUILD=/abs/build [BIN=...] bench-live.sh
-# Environment: BENCH_LIVE_LAT_ITERS (NULL calls and ib_send_lat iterations,
-# default 2000), BENCH_LIVE_BW_ITERS (1 MiB calls and transfers, default 100),
+# Environment: BENCH_LIVE_ROUNDS (rounds of every measurement, ours and
+# perftest's close together in each, default 3), BENCH_LIVE_LAT_ITERS (NULL
+# calls and ib_send_lat iterations per round, default 1000),
+# BENCH_LIVE_BW_ITERS (1 MiB calls and transfers per round, default 50),
 # BENCH_LIVE_ALL_ITERS (> 0: rpcrdma-bench -a with that -n and a plot).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,9 +19,10 @@ BUILD=${BUILD:-$top/build}
 BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)
 BIN=${BIN:-$BUILD/bin}
 out=$BUILD/live/bench/rxe
-lat_n=${BENCH_LIVE_LAT_ITERS:-2000}
-bw_n=${BENCH_LIVE_BW_ITERS:-100}
+lat_n=${BENCH_LIVE_LAT_ITERS:-1000}
+bw_n=${BENCH_LIVE_BW_ITERS:-50}
 all_n=${BENCH_LIVE_ALL_ITERS:-0}
+rounds=${BENCH_LIVE_ROUNDS:-3}
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 for t in rpcrdma-bench rpcrdma-echo; do
@@ -38,9 +41,9 @@ shares=()
 [[ $BUILD/ == "$top"/* ]] || shares=(--share "$BUILD")
 t0=$SECONDS
 LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 900 --cpus 2 "${shares[@]}" \
-    --logs "$out/logs" -- bash "$LIVE_DIR/bench-guest.sh" "$out" "$BIN" "$lat_n" "$bw_n" "$all_n" ||
+    --logs "$out/logs" -- bash "$LIVE_DIR/bench-guest.sh" "$out" "$BIN" "$lat_n" "$bw_n" "$all_n" "$rounds" ||
     die "the guest run failed (logs: $out/logs, $out/guest.log)"
 echo
 echo "== make bench-live: Soft-RoCE (rdma_rxe) between two devices on a veth pair," \
-     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s =="
+     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s, host load $(cut -d' ' -f1-3 /proc/loadavg) =="
 bash "$top/scripts/bench-ratios.sh" "$out"

@@ -242,59 +242,71 @@ lat_rows() {    # the latency table's rows
 
 # ------------------------------------------------------------ make bench-live's report
 
-# DIR with what tests/live/bench-guest.sh leaves: perftest's outputs (their
-# real layout) and rpcrdma-bench's JSON; $1 $2 $3: our NULL t_typical,
-# ib_send_lat's one-way t_typical, our 1 MiB BW
-bench_live_fixture() {
-	local d=$BATS_TEST_TMPDIR/bl
+# bench_live_round DIR ROUND OURS_NULL SEND_LAT OURS_1M: what one round of
+# tests/live/bench-guest.sh leaves in DIR: perftest's outputs (their real
+# layout) and rpcrdma-bench's JSON; the figures: our NULL t_typical,
+# ib_send_lat's one-way t_typical, our 1 MiB BW (ib_read_bw 30, ib_write_bw 20)
+bench_live_round() {
+	local d=$1 r=$2
 	mkdir -p "$d"
 	echo 68 > "$d/send_size"
-	cat > "$d/ib_send_lat.txt" <<-T
+	echo "$r" > "$d/rounds"
+	cat > "$d/ib_send_lat.$r.txt" <<-T
 	---------------------------------------------------------------------------------------
 	                    Send Latency Test
 	 Dual-port       : OFF		Device         : rxe1
 	---------------------------------------------------------------------------------------
 	 #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]
-	 68      2000          29.31          1200.11      $2     	       55.02        	20.10   		226.00  		900.00
+	 68      1000          29.31          1200.11      $4     	       55.02        	20.10   		226.00  		900.00
 	---------------------------------------------------------------------------------------
 	T
 	for t in read write; do
-		cat > "$d/ib_${t}_bw.txt" <<-T
+		cat > "$d/ib_${t}_bw.$r.txt" <<-T
 		---------------------------------------------------------------------------------------
 		 #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]
-		 1048576    100              44.30              $([ $t = read ] && echo 30.00 || echo 20.00)		   0.000024
+		 1048576    50               44.30              $([ $t = read ] && echo 30.00 || echo 20.00)		   0.000024
 		---------------------------------------------------------------------------------------
 		T
 	done
-	printf '{"rpcrdma_version":1,"latency":[{"bytes":0,"iterations":2000,"t_min_usec":50.00,"t_typical_usec":%s,"p99_usec":300.00}],"throughput":[],"where":[]}\n' "$1" > "$d/ours-null.json"
-	printf '{"rpcrdma_version":1,"latency":[{"bytes":0,"iterations":2000,"t_min_usec":40.00,"t_typical_usec":100.00,"p99_usec":250.00}],"throughput":[],"where":[]}\n' > "$d/kernel-null.json"
-	printf '{"throughput":[{"bytes":1048576,"iterations":100,"outstanding":32,"bw_peak":30.00,"bw_average":%s,"calls_per_sec":11.00}],"where":[{"call_path":"read","reply_path":"write","reg_pct":1.5,"inv_pct":0.5}]}\n' "$3" > "$d/ours-1m.json"
-	echo "$d"
+	printf '{"rpcrdma_version":2,"latency":[{"bytes":0,"iterations":1000,"t_min_usec":50.00,"t_typical_usec":%s,"p99_usec":300.00}],"throughput":[],"where":[]}\n' "$3" > "$d/ours-null.$r.json"
+	printf '{"rpcrdma_version":1,"latency":[{"bytes":0,"iterations":1000,"t_min_usec":40.00,"t_typical_usec":100.00,"p99_usec":250.00}],"throughput":[],"where":[]}\n' > "$d/kernel-null.$r.json"
+	printf '{"throughput":[{"bytes":1048576,"iterations":50,"outstanding":32,"bw_peak":30.00,"bw_average":%s,"calls_per_sec":11.00}],"where":[{"call_path":"read","reply_path":"write","reg_pct":1.5,"inv_pct":0.5}]}\n' "$5" > "$d/ours-1m.$r.json"
 }
 
 @test "bench-live report: ratios against perftest and the kernel, aims met" {
 	command -v jq >/dev/null || skip "jq is not installed"
-	d=$(bench_live_fixture 120.00 50.00 23.00)
+	d=$BATS_TEST_TMPDIR/bl
+	bench_live_round "$d" 1 120.00 50.00 23.00
 	run bash "$TOP/scripts/bench-ratios.sh" "$d"
 	assert_success
 	# 120 / (2 x 50) = 1.20 <= 1.3; 23 / (2 / (1/30 + 1/20) = 24) = 0.96 >= 0.9
-	assert_line --regexp '^NULL round trip / ib_send_lat +120.00 usec +100.00 usec \(2 x 50.00\) +1.20 +<= 1.3 +met$'
-	assert_line --regexp '^NULL round trip / kernel NFS NULL +120.00 usec +100.00 usec +1.20 +- +-$'
-	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +23.00 MB/s +24.00 MB/s \(R 30.00, W 20.00\) +0.96 +>= 0.9 +met$'
-	assert_line "issue 8: echo NULL round trip over rxe: 120.00 usec (t_typical of 2000 calls)"
+	assert_line --regexp '^NULL round trip / ib_send_lat +120.00 usec +100.00 usec \(2 x 50.00\) +1.20 +1.20 +<= 1.3 +met$'
+	assert_line --regexp '^NULL round trip / kernel NFS NULL +120.00 usec +100.00 usec +1.20 +1.20 +- +-$'
+	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +23.00 MB/s +24.00 MB/s \(R 30.00, W 20.00\) +0.96 +0.96 +>= 0.9 +met$'
+	assert_line "issue 8: echo NULL round trip over rxe: 120.00 usec (t_typical, median of 1 rounds of 1000 calls)"
 	assert_line "issue 8: echo throughput at 1 MiB over rxe: 23.00 MB/sec both ways (11.50 MB/sec each way), 11.00 calls/s"
 }
 
-@test "bench-live report: an aim missed says so; a missing figure fails" {
+@test "bench-live report: ratios per round, their median; an aim missed says so" {
 	command -v jq >/dev/null || skip "jq is not installed"
-	d=$(bench_live_fixture 140.00 50.00 12.00)
+	d=$BATS_TEST_TMPDIR/bl
+	bench_live_round "$d" 1 140.00 50.00 12.00     # 1.40, 0.50
+	bench_live_round "$d" 2 100.00 25.00 24.00     # 2.00, 1.00
+	bench_live_round "$d" 3 130.00 50.00 20.00     # 1.30, 0.83
 	run bash "$TOP/scripts/bench-ratios.sh" "$d"
 	assert_success
-	assert_line --regexp '^NULL round trip / ib_send_lat .* 1.40 +<= 1.3 +missed$'
-	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write .* 0.50 +>= 0.9 +missed$'
-	rm "$d/ib_read_bw.txt"
+	assert_line --regexp '^NULL round trip / ib_send_lat +130.00 usec +100.00 usec \(2 x 50.00\) +1.40 +1.40 2.00 1.30 +<= 1.3 +missed$'
+	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +20.00 MB/s .* 0.83 +0.50 1.00 0.83 +>= 0.9 +missed$'
+	assert_line --partial "t_typical 50.00 usec one-way [50.00 25.00 50.00]: round trip 100.00 usec"
+}
+
+@test "bench-live report: a missing figure fails and is n/a" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	d=$BATS_TEST_TMPDIR/bl
+	bench_live_round "$d" 1 120.00 50.00 23.00
+	rm "$d/ib_read_bw.1.txt"
 	run bash "$TOP/scripts/bench-ratios.sh" "$d"
 	assert_failure 1
-	assert_output --partial "bench-live: ib_read_bw's BW average is missing"
+	assert_output --partial "bench-live: round 1: ib_read_bw's BW average is missing"
 	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write .* n/a +>= 0.9 +n/a$'
 }

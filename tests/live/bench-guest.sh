@@ -8,13 +8,17 @@
 #   - perftest's ib_send_lat at the size of our NULL call's Send, and
 #     ib_read_bw and ib_write_bw at 1 MiB (-R: rdma_cm; -F: no CPU
 #     frequency check; the guest runs with tsc=reliable).
-# The raw outputs go to OUT_DIR; scripts/bench-live.sh reads them.
-#   bench-guest.sh OUT_DIR BIN_DIR [LAT_ITERS] [BW_ITERS] [ALL_ITERS]
+# In ROUNDS rounds, ours and perftest's close together in time, in turn
+# first (the machine's load drifts; ratios are taken per round).  Our
+# server runs only while we measure (it spins on its queues, as perftest
+# does: it must not take a CPU from the others).  The raw outputs go to
+# OUT_DIR as NAME.ROUND.{txt,json}; scripts/bench-ratios.sh reads them.
+#   bench-guest.sh OUT_DIR BIN_DIR [LAT_ITERS] [BW_ITERS] [ALL_ITERS] [ROUNDS]
 # ALL_ITERS > 0 adds rpcrdma-bench -a with a plot (the README's).
 set -uo pipefail
 
 out=${1:?output directory} bin=${2:?bin directory}
-lat_n=${3:-2000} bw_n=${4:-100} all_n=${5:-0}
+lat_n=${3:-1000} bw_n=${4:-50} all_n=${5:-0} rounds=${6:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 A=198.18.0.1 port=20050
 mkdir -p "$out"
@@ -29,13 +33,22 @@ bash "$here/guest-nfsd.sh" >> "$log" 2>&1 || die "the kernel NFS server did not 
 srv=
 trap '[[ -n $srv ]] && kill -TERM $srv 2>/dev/null; wait 2>/dev/null' EXIT
 # --poll: the server spins on its completion queues, as perftest's server does
-"$bin/rpcrdma-echo" -s --poll -a "$A" -p "$port" > "$out/echo-server.txt" 2>&1 &
-srv=$!
-for _ in $(seq 100); do
-    grep -q listening "$out/echo-server.txt" && break
-    sleep 0.1
-done
-grep -q listening "$out/echo-server.txt" || die "rpcrdma-echo -s did not start: $(cat "$out/echo-server.txt")"
+server_start() {
+    "$bin/rpcrdma-echo" -s --poll -a "$A" -p "$port" >> "$out/echo-server.txt" 2>&1 &
+    srv=$!
+    for _ in $(seq 100); do
+        (($(grep -c listening "$out/echo-server.txt") >= $1)) && return 0
+        sleep 0.1
+    done
+    die "rpcrdma-echo -s did not start: $(tail -3 "$out/echo-server.txt")"
+}
+server_stop() {
+    kill -TERM "$srv" 2>/dev/null
+    wait "$srv" 2>/dev/null
+    srv=
+}
+: > "$out/echo-server.txt"
+starts=0
 
 # bench NAME ARGS...: rpcrdma-bench with its tables in NAME.txt, JSON in
 # NAME.json; a failed run is tried once more, and says so (a measurement,
@@ -55,23 +68,6 @@ bench() {
     done
     die "rpcrdma-bench $* failed twice"
 }
-bench ours-null --null --lat -n "$lat_n" -p "$port"
-bench kernel-null -P nfs -V 3 --lat -n "$lat_n"
-bench ours-1m --bw -s 1048576 -n "$bw_n" -p "$port"
-if ((all_n > 0)); then
-    bench ours-all -a -n "$all_n" -p "$port" --plot "$out/rpcrdma-bench-rxe.svg"
-fi
-kill -TERM "$srv" 2>/dev/null
-wait "$srv" 2>/dev/null
-srv=
-
-# perftest at the size of our NULL call's Send (transport header + RPC call)
-send_size=$(python3 -c '
-import json, sys
-c = json.load(open(sys.argv[1]))["counts"]
-print(max(2, round(c["bytes_sent"] / max(1, c["calls_sent"]))))' "$out/ours-null.json") ||
-    die "no counts in ours-null.json"
-
 # perf NAME TOOL ARGS...: server on rxe0, client on rxe1; perftest under
 # TCG sometimes fails its clock calibration after a good run ("Can't
 # produce a report"): one retry
@@ -94,8 +90,43 @@ perf() {
     done
     die "$tool failed twice"
 }
-perf ib_send_lat ib_send_lat -s "$send_size" -n "$lat_n"
-perf ib_read_bw ib_read_bw -s 1048576 -n "$bw_n"
-perf ib_write_bw ib_write_bw -s 1048576 -n "$bw_n"
-echo "$send_size" > "$out/send_size"
+ours() {    # ours ROUND: our server up, our two measurements, our server down
+    starts=$((starts + 1))
+    server_start "$starts"
+    bench "ours-null.$1" --null --lat -n "$lat_n" -p "$port"
+    bench "ours-1m.$1" --bw -s 1048576 -n "$bw_n" -p "$port"
+    server_stop
+}
+raw() {     # raw ROUND: the kernel's NULL, perftest's three
+    bench "kernel-null.$1" -P nfs -V 3 --lat -n "$lat_n"
+    perf "ib_send_lat.$1" ib_send_lat -s "$send_size" -n "$lat_n"
+    perf "ib_read_bw.$1" ib_read_bw -s 1048576 -n "$bw_n"
+    perf "ib_write_bw.$1" ib_write_bw -s 1048576 -n "$bw_n"
+}
+for ((r = 1; r <= rounds; r++)); do
+    say "round $r of $rounds"
+    if ((r % 2)); then
+        ours "$r"
+        if ((r == 1)); then
+            # perftest at the size of our NULL call's Send (header + RPC call)
+            send_size=$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+print(max(2, round(c["bytes_sent"] / max(1, c["calls_sent"]))))' "$out/ours-null.1.json") ||
+                die "no counts in ours-null.1.json"
+            echo "$send_size" > "$out/send_size"
+        fi
+        raw "$r"
+    else
+        raw "$r"
+        ours "$r"
+    fi
+done
+if ((all_n > 0)); then
+    starts=$((starts + 1))
+    server_start "$starts"
+    bench ours-all -a -n "$all_n" -p "$port" --plot "$out/rpcrdma-bench-rxe.svg"
+    server_stop
+fi
+echo "$rounds" > "$out/rounds"
 say "done"
