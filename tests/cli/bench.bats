@@ -181,7 +181,7 @@ lat_rows() {    # the latency table's rows
 		/^---/ { t = 0 } t && NF != 6 { print \"bad: \" \$0 } t { n++ } END { print n }'"
 	assert_output "21"
 	run bash -c "'$HARNESS' tables | awk '/^ #bytes +call +reply/ { t = 1; next }
-		/^ call:/ { t = 0 } t && NF != 8 { print \"bad: \" \$0 } t { n++ } END { print n }'"
+		/^ call:/ { t = 0 } t && NF != 9 { print \"bad: \" \$0 } t { n++ } END { print n }'"
 	assert_output "21"
 	run "$HARNESS" tables
 	assert_line --regexp '^ 512 +inline +inline '

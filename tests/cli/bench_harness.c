@@ -44,6 +44,7 @@ static void synth(struct bench_sample *s, uint32_t size, unsigned depth)
 		s[i].t_start = t;
 		s[i].t_done = t + rtt;
 		slot_free[k] = t + rtt;
+		s[i].t_sent = t + 9000 + (chunked ? 4000 + size / 100 : 0);
 		s[i].t_reg = chunked ? 4000 + size / 100 : 0;
 		s[i].t_inv = chunked ? 2000 : 0;
 		s[i].call_path = chunked ? BENCH_PATH_READ : BENCH_PATH_INLINE;

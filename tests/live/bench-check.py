@@ -17,7 +17,7 @@ ECHO_PROG = 0x20524D41
 ECHO_PROC = 1
 LAT_HEAD = " #bytes #iterations    t_min[usec]"
 BW_HEAD = " #bytes     #iterations    BW peak["
-WHERE_HEAD = " #bytes     call      reply     t_avg[usec]"
+WHERE_HEAD = " #bytes     call      reply     t_avg[usec]    post[usec]"
 
 
 def result(rid, ok, text):
@@ -69,16 +69,16 @@ def main():
     for r in runs:
         lat = table(txt[r], LAT_HEAD, 9)
         bw = table(txt[r], BW_HEAD, 6)
-        wh = table(txt[r], WHERE_HEAD, 8)
+        wh = table(txt[r], WHERE_HEAD, 9)
         if not lat or not bw or not wh:
             bad.append("%s: a table is missing (%d/%d/%d rows)" % (r, len(lat), len(bw), len(wh)))
-        for name, rows, n in (("latency", lat, 9), ("throughput", bw, 6), ("where", wh, 8)):
+        for name, rows, n in (("latency", lat, 9), ("throughput", bw, 6), ("where", wh, 9)):
             nrows += len(rows)
             for row in rows:
                 if len(row) != n:
                     bad.append("%s %s row with %d fields: %s" % (r, name, len(row), " ".join(row)))
     result("bench-tables", not bad, "; ".join(bad[:3]) if bad else
-           "%d runs, %d rows, latency 9 / throughput 6 / where 8 columns each" % (len(runs), nrows))
+           "%d runs, %d rows, latency 9 / throughput 6 / where 9 columns each" % (len(runs), nrows))
 
     # percentiles ordered: min <= typical <= 99% <= 99.9% <= max, min <= avg <= max
     bad, n = [], 0
@@ -112,11 +112,12 @@ def main():
                  f2(e["msg_rate_mpps"], 6), f2(e["calls_per_sec"])] for e in j["throughput"]]
         if want != bw:
             bad.append("%s: throughput JSON %s, table %s" % (r, want[:1], bw[:1]))
-        wh = table(txt[r], WHERE_HEAD, 8)
+        wh = table(txt[r], WHERE_HEAD, 9)
         want = [[str(e["bytes"]),
                  e["call_path"] + ("*" if len(e["call_paths"]) > 1 else ""),
                  e["reply_path"] + ("*" if len(e["reply_paths"]) > 1 else ""),
-                 f2(e["t_avg_usec"]), f2(e["reg_usec"]), f2(e["reg_pct"], 1),
+                 f2(e["t_avg_usec"]), f2(e["post_usec"]), f2(e["reg_usec"]),
+                 f2(e["reg_pct"], 1),
                  f2(e["inv_usec"]), f2(e["inv_pct"], 1)] for e in j["where"]]
         if want != wh:
             bad.append("%s: where JSON %s, table %s" % (r, want[:1], wh[:1]))

@@ -128,14 +128,15 @@ static void test_where(void)
 
 	for (i = 0; i < 4; i++) {
 		sample(&s[i], 0, 100);
+		s[i].t_sent = s[i].t_start + 20000;
 		s[i].t_reg = 10000;
 		s[i].t_inv = 5000;
 		s[i].call_path = BENCH_PATH_READ;
 		s[i].reply_path = i == 3 ? BENCH_PATH_REPLY : BENCH_PATH_WRITE;
 	}
 	bench_where_stats(s, 4, &w);
-	tap_ok(near(w.rtt_avg, 100) && near(w.reg_avg, 10) && near(w.inv_avg, 5),
-	       "where: per-call averages in usec");
+	tap_ok(near(w.rtt_avg, 100) && near(w.reg_avg, 10) && near(w.inv_avg, 5) &&
+	       near(w.post_avg, 20), "where: per-call averages in usec");
 	tap_ok(near(w.reg_pct, 10) && near(w.inv_pct, 5), "where: shares of the round trip");
 	tap_ok(w.call_paths[BENCH_PATH_READ] == 4 && w.reply_paths[BENCH_PATH_WRITE] == 3 &&
 	       w.reply_paths[BENCH_PATH_REPLY] == 1, "where: paths counted");
@@ -219,6 +220,7 @@ static struct bench_result *sample_result(void)
 	w->where.reply_paths[BENCH_PATH_REPLY] = 1;
 	w->where.rtt_avg = 1600;
 	w->where.reg_avg = 160;
+	w->where.post_avg = 170;
 	w->where.reg_pct = 10;
 	r.counts.calls_sent = 2203;
 	r.counts.replies_received = 2203;
@@ -295,7 +297,8 @@ static void test_tables(void)
 		char *w = capture(bench_print_where, r);
 
 		tap_ok(strstr(w, "inline") && strstr(w, "read ") && strstr(w, "write*") &&
-		       strstr(w, "10.0") && strstr(w, "not every call took it"),
+		       strstr(w, "10.0") && strstr(w, "170.00") && strstr(w, "post[usec]") &&
+		       strstr(w, "not every call took it"),
 		       "where: paths, mixed marked with *, registration share");
 		free(w);
 	}
@@ -326,7 +329,8 @@ static void test_json(void)
 	       strstr(j, "\"calls_per_sec\":20.00") && strstr(j, "\"bw_unit\":\"MB/sec\""),
 	       "json: throughput figures as in the table");
 	tap_ok(strstr(j, "\"reply_paths\":{\"write\":99,\"reply\":1}") &&
-	       strstr(j, "\"call_path\":\"read\"") && strstr(j, "\"reg_pct\":10.0"),
+	       strstr(j, "\"call_path\":\"read\"") && strstr(j, "\"reg_pct\":10.0") &&
+	       strstr(j, "\"post_usec\":170.00"),
 	       "json: where the time goes, every path counted");
 	tap_ok(strstr(j, "\"calls_sent\":2203") && strstr(j, "\"server\":\"198.18.0.1:20049\""),
 	       "json: counts and the header block");

@@ -193,8 +193,10 @@ static void test_path(const char *name, enum xprt_chunk_mode mode, uint32_t size
 	       "%s %u B: calls, replies, Send bytes and ECHO bytes equal the server's", name, size);
 	tap_ok(w->lat.min <= w->lat.typical && w->lat.typical <= w->lat.p99 &&
 	       w->lat.p99 <= w->lat.p999 && w->lat.p999 <= w->lat.max && w->lat.min > 0 &&
-	       w->bw.avg > 0 && w->bw.peak >= w->bw.avg,
-	       "%s %u B: figures ordered and positive", name, size);
+	       w->bw.avg > 0 && w->bw.peak >= w->bw.avg && wh->post_avg > 0 &&
+	       wh->post_avg < wh->rtt_avg,
+	       "%s %u B: figures ordered and positive, the Send posted within the round trip",
+	       name, size);
 	if (call != BENCH_PATH_INLINE || reply != BENCH_PATH_INLINE)
 		tap_ok(wh->reg_avg > 0, "%s %u B: registration time taken", name, size);
 	tap_ok(no_leaks(), "%s %u B: no verbs object left", name, size);

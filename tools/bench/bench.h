@@ -32,6 +32,7 @@ const char *bench_path_name(unsigned p);   /* "inline", "read", ...; "?" */
 /* One completed call, ns on CLOCK_MONOTONIC */
 struct bench_sample {
 	uint64_t t_start, t_done;      /* queued .. reply delivered */
+	uint64_t t_sent;               /* its Send posted */
 	uint64_t t_reg, t_inv;         /* registration, invalidation (ns) */
 	uint8_t call_path, reply_path; /* enum bench_path */
 };
@@ -68,6 +69,7 @@ void bench_bw_stats(const struct bench_sample *s, size_t n,
 struct bench_where {
 	uint64_t call_paths[BENCH_NPATHS], reply_paths[BENCH_NPATHS];
 	double rtt_avg, reg_avg, inv_avg;   /* usec per call */
+	double post_avg;                    /* usec from the call to its Send posted */
 	double reg_pct, inv_pct;            /* of the round trip, 0..100 */
 };
 void bench_where_stats(const struct bench_sample *s, size_t n,

@@ -31,10 +31,10 @@ static const char *const bw_cols[] = {
 	"#bytes", "#iterations", "BW peak", "BW average", "MsgRate", "calls/s",
 };
 static const char where_head[] =
-	" #bytes     call      reply     t_avg[usec]    reg[usec]    reg[%]"
-	"    inv[usec]    inv[%]";
+	" #bytes     call      reply     t_avg[usec]    post[usec]    reg[usec]"
+	"    reg[%]    inv[usec]    inv[%]";
 static const char *const where_cols[] = {
-	"#bytes", "call", "reply", "t_avg", "reg[usec]", "reg[%]",
+	"#bytes", "call", "reply", "t_avg", "post", "reg[usec]", "reg[%]",
 	"inv[usec]", "inv[%]",
 };
 
@@ -163,16 +163,18 @@ void bench_print_where(FILE *f, const struct bench_result *res)
 		path_cell(v[2], sizeof(v[2]), w->reply_paths);
 		any_mixed |= strchr(v[1], '*') || strchr(v[2], '*');
 		snprintf(v[3], sizeof(v[3]), "%.2f", w->rtt_avg);
-		snprintf(v[4], sizeof(v[4]), "%.2f", w->reg_avg);
-		snprintf(v[5], sizeof(v[5]), "%.1f", w->reg_pct);
-		snprintf(v[6], sizeof(v[6]), "%.2f", w->inv_avg);
-		snprintf(v[7], sizeof(v[7]), "%.1f", w->inv_pct);
-		print_row(f, where_head, where_cols, 8, v);
+		snprintf(v[4], sizeof(v[4]), "%.2f", w->post_avg);
+		snprintf(v[5], sizeof(v[5]), "%.2f", w->reg_avg);
+		snprintf(v[6], sizeof(v[6]), "%.1f", w->reg_pct);
+		snprintf(v[7], sizeof(v[7]), "%.2f", w->inv_avg);
+		snprintf(v[8], sizeof(v[8]), "%.1f", w->inv_pct);
+		print_row(f, where_head, where_cols, 9, v);
 	}
 	fputs(" call: how the call went (inline, read chunk, pos0 = RDMA_NOMSG with a\n"
 	      " position-zero read chunk); reply: inline, write chunk or reply chunk;\n"
-	      " reg/inv: memory registration and invalidation per call, and their\n"
-	      " share of the round trip.\n", f);
+	      " t_avg: the round trip; post: from the call to its Send posted (header,\n"
+	      " registration); reg/inv: memory registration and invalidation per call,\n"
+	      " and their share of the round trip.\n", f);
 	if (any_mixed)
 		fputs(" *: the path most calls took; not every call took it (see --json)\n", f);
 }
@@ -287,6 +289,7 @@ static void json_where(struct json *j, const struct bench_row *r)
 	json_paths(j, "call_paths", w->call_paths);
 	json_paths(j, "reply_paths", w->reply_paths);
 	kfix(j, "t_avg_usec", w->rtt_avg, 2);
+	kfix(j, "post_usec", w->post_avg, 2);
 	kfix(j, "reg_usec", w->reg_avg, 2);
 	kfix(j, "reg_pct", w->reg_pct, 1);
 	kfix(j, "inv_usec", w->inv_avg, 2);

@@ -262,6 +262,7 @@ static void call_done(struct xprt_call *c)
 
 		s->t_start = c->t_start ? c->t_start : sl->t0;
 		s->t_done = c->t_done >= s->t_start && c->t_done ? c->t_done : t;
+		s->t_sent = c->t_sent;
 		s->t_reg = c->t_reg_ns;
 		s->t_inv = c->t_inv_ns;
 		s->call_path = (uint8_t)c->call_path;

@@ -129,7 +129,7 @@ void bench_bw_stats(const struct bench_sample *s, size_t n,
 void bench_where_stats(const struct bench_sample *s, size_t n,
 		       struct bench_where *out)
 {
-	double rtt = 0, reg = 0, inv = 0;
+	double rtt = 0, reg = 0, inv = 0, post = 0;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -140,12 +140,15 @@ void bench_where_stats(const struct bench_sample *s, size_t n,
 			out->reply_paths[s[i].reply_path]++;
 		if (s[i].t_done > s[i].t_start)
 			rtt += (double)(s[i].t_done - s[i].t_start);
+		if (s[i].t_sent > s[i].t_start)
+			post += (double)(s[i].t_sent - s[i].t_start);
 		reg += (double)s[i].t_reg;
 		inv += (double)s[i].t_inv;
 	}
 	if (n == 0)
 		return;
 	out->rtt_avg = rtt / (double)n / 1e3;
+	out->post_avg = post / (double)n / 1e3;
 	out->reg_avg = reg / (double)n / 1e3;
 	out->inv_avg = inv / (double)n / 1e3;
 	if (rtt > 0) {
