@@ -19,7 +19,7 @@ setup_file() {
 		-I"$TOP/tools/common" -I"$TOP/tools/bench" \
 		-o "$HARNESS" "$TOP/tests/cli/bench_harness.c" \
 		"$TOP"/tools/bench/bench_{stats,report,plot}.c \
-		"$TOP"/tools/common/{json,outbuf}.c -lm 2>"$BATS_FILE_TMPDIR/harness.log" || true
+		"$TOP"/tools/common/{json,outbuf,gnuplot}.c -lm 2>"$BATS_FILE_TMPDIR/harness.log" || true
 }
 
 setup() {
