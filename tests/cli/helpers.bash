@@ -33,3 +33,11 @@ call_hex() {
 	printf '0a000001 00000000 00000002 %08x %08x %08x ' "$1" "$2" "$3"
 	printf '00000000 00000000 00000000 00000000'
 }
+
+# the capture tests' places: the generator's captures, the real ones, a
+# scratch directory for fixtures (call from setup_file)
+capture_env() {
+	export CAPS=${BUILD:-$TOP/build}/captures
+	export REAL=$TOP/tests/captures
+	export FIX=$BATS_FILE_TMPDIR
+}

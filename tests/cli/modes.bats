@@ -12,9 +12,7 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export CAPS=${BUILD:-$TOP/build}/captures
-	export REAL=$TOP/tests/captures
-	export FIX=$BATS_FILE_TMPDIR
+	capture_env
 	[ -e "$CAPS/rocev2-v1-basic.pcap" ] || return 0
 	python3 - "$CAPS/rocev2-v1-basic.pcap" "$FIX" <<'PY'
 import struct, sys, random

@@ -12,24 +12,13 @@
 # Prints "agree N frames" or the first mismatch; exit 0 / 1.
 import json
 import sys
+from jsonhex import unhex  # noqa: E402 (beside this file)
 
 COLS = ['frame', 'xid', 'vers', 'credits', 'proc', 'reads_count',
         'writes_count', 'reply_count', 'position', 'segment_count', 'handle',
         'length', 'offset', 'errcode', 'vers_low', 'vers_high']
 
 
-
-def unhex(o, key=None):
-    """rpcrdma-decode --json writes xids, handles and offsets as "0x..."
-    strings (exact through jq); compare them as numbers"""
-    if isinstance(o, dict):
-        return {k: unhex(v, k) for k, v in o.items()}
-    if isinstance(o, list):
-        return [unhex(v, key) for v in o]
-    if key in ("xid", "handle", "offset") and isinstance(o, str) \
-            and o.startswith("0x"):
-        return int(o, 16)
-    return o
 
 def num(v):
     return int(v, 0)

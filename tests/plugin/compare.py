@@ -21,8 +21,11 @@ fields in PLUGIN_FIELDS order; BUILTIN.tsv likewise with BUILTIN_FIELDS.
 Prints one line per disagreement and a summary; exits 1 on any.
 """
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
+from jsonhex import unhex  # noqa: E402
 
 PLUGIN_FIELDS = [
     "frame.number", "rpcrdma.xid", "rpcrdma.vers", "rpcrdma.credits",
@@ -43,18 +46,6 @@ BUILTIN_FIELDS = [
 DIRS = {0: "call", 1: "reply"}
 
 
-
-def unhex(o, key=None):
-    """rpcrdma-decode --json writes xids, handles and offsets as "0x..."
-    strings (exact through jq); compare them as numbers"""
-    if isinstance(o, dict):
-        return {k: unhex(v, k) for k, v in o.items()}
-    if isinstance(o, list):
-        return [unhex(v, key) for v in o]
-    if key in ("xid", "handle", "offset") and isinstance(o, str) \
-            and o.startswith("0x"):
-        return int(o, 16)
-    return o
 
 def ints(s):
     return [int(x, 0) for x in s.split(",")] if s else []

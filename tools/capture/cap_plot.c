@@ -153,6 +153,16 @@ static const char *const colors[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 };
 
+/* the i-th procedure's name as a series title, then the line's end */
+static void proc_title(FILE *f, const struct plot_arg *a, unsigned i)
+{
+	char name[96];
+
+	cap_stats_proc_label(&a->st->stats.procs[a->procs[i]], name, sizeof(name));
+	gp_str(f, name);
+	fputs(i + 1 < a->nprocs ? ", \\\n" : "\n", f);
+}
+
 static void script(FILE *f, enum gp_kind kind, void *arg)
 {
 	struct plot_arg *a = arg;
@@ -162,7 +172,6 @@ static void script(FILE *f, enum gp_kind kind, void *arg)
 	static const char *const buckets[CAP_HIST_N] = {
 		"<256", "<512", "<1K", "<2K", "<4K", "<8K", "<16K", "<64K", "<1M", ">=1M",
 	};
-	char name[96];
 
 	fputs("# rpcrdma-decode --stats --plot (gnuplot 5)\n", f);
 	gp_terminal(f, kind, a->file, 1400, 1000);
@@ -214,12 +223,10 @@ static void script(FILE *f, enum gp_kind kind, void *arg)
 	if (!a->nprocs)
 		fputs("plot $lat using 2:3 with points notitle\n", f);
 	for (unsigned i = 0; i < a->nprocs; i++) {
-		cap_stats_proc_label(&st->stats.procs[a->procs[i]], name, sizeof(name));
 		fprintf(f, "%s $lat using 2:($1 == %d ? $3 : 1/0) with points pt 7 "
 			"ps 0.5 lc rgb '%s' title ", i ? "    " : "plot", a->procs[i],
 			colors[i]);
-		gp_str(f, name);
-		fputs(i + 1 < a->nprocs ? ", \\\n" : "\n", f);
+		proc_title(f, a, i);
 	}
 	/* 3: latency distribution */
 	fputs("unset logscale y\nset title 'RPC latency distribution per procedure'\n"
@@ -228,11 +235,9 @@ static void script(FILE *f, enum gp_kind kind, void *arg)
 	if (!a->nprocs)
 		fputs("plot 1/0 notitle\n", f);
 	for (unsigned i = 0; i < a->nprocs; i++) {
-		cap_stats_proc_label(&st->stats.procs[a->procs[i]], name, sizeof(name));
 		fprintf(f, "%s $cdf index %u using 1:2 with steps lw 2 lc rgb '%s' "
 			"title ", i ? "    " : "plot", i, colors[i]);
-		gp_str(f, name);
-		fputs(i + 1 < a->nprocs ? ", \\\n" : "\n", f);
+		proc_title(f, a, i);
 	}
 	/* 4: sizes */
 	fputs("unset logscale x\nset title 'message sizes: inline and chunked'\n"

@@ -258,18 +258,12 @@ static bool packet_block(struct rd *r, uint32_t type, const uint8_t *b,
 	uint64_t ts = 0;
 	bool have_ts = true;
 
-	if (type == PCAPNG_EPB) {
+	if (type == PCAPNG_EPB || type == PCAPNG_OPB) {
+		/* the same layout but the interface: 32 bits, or 16 (+ drops) */
 		if (len < 32)
-			return *bad = "Enhanced Packet Block too short", true;
-		ifno = ld32(r, b + 8);
-		ts = (uint64_t)ld32(r, b + 12) << 32 | ld32(r, b + 16);
-		caplen = ld32(r, b + 20);
-		orig = ld32(r, b + 24);
-		hl = 28;
-	} else if (type == PCAPNG_OPB) {
-		if (len < 32)
-			return *bad = "Packet Block too short", true;
-		ifno = ld16(r, b + 8);
+			return *bad = type == PCAPNG_EPB ? "Enhanced Packet Block too "
+				      "short" : "Packet Block too short", true;
+		ifno = type == PCAPNG_EPB ? ld32(r, b + 8) : ld16(r, b + 8);
 		ts = (uint64_t)ld32(r, b + 12) << 32 | ld32(r, b + 16);
 		caplen = ld32(r, b + 20);
 		orig = ld32(r, b + 24);

@@ -25,6 +25,16 @@ static const char *const proc_names[7] = {
 static const char *const way_names[2] = { "forward", "backward" };
 static const char *const who[2] = { "requester", "responder" };
 
+/* the messages of one version, all procedures */
+static uint64_t vers_total(const struct cap_stats_conv *s, unsigned v)
+{
+	uint64_t tot = 0;
+
+	for (unsigned p = 0; p < 7; p++)
+		tot += s->msgs[v][p];
+	return tot;
+}
+
 /* -------------------------------------------------------------- text */
 
 /* "requester RFC 8797 v1, send 4096, receive 4096, remote invalidation" */
@@ -55,9 +65,7 @@ static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			    bool overall)
 {
 	for (unsigned v = 0; v < 3; v++) {
-		uint64_t tot = 0;
-		for (unsigned p = 0; p < 7; p++)
-			tot += s->msgs[v][p];
+		uint64_t tot = vers_total(s, v);
 		if (!tot)
 			continue;
 		fprintf(out, "  %s messages: %llu (", vers_names[v], (unsigned long long)tot);
@@ -110,10 +118,7 @@ static void json_counts(struct json *j, const struct cap_stats_conv *s,
 	json_key(j, "messages");
 	json_obj_begin(j);
 	for (unsigned v = 0; v < 3; v++) {
-		uint64_t tot = 0;
-		for (unsigned p = 0; p < 7; p++)
-			tot += s->msgs[v][p];
-		if (!tot)
+		if (!vers_total(s, v))
 			continue;
 		json_key(j, vers_names[v]);
 		json_obj_begin(j);

@@ -64,15 +64,21 @@ static void put_ops(struct obuf *o, const struct rpc_view *v)
 		ob_puts(o, " ...");
 }
 
+/* "FILE: " first, when several captures are read */
+static void put_file(struct obuf *o, const struct msg_ctx *c)
+{
+	if (c->file_prefix) {
+		ob_puts(o, c->file);
+		ob_puts(o, ": ");
+	}
+}
+
 /* "frame N: check: text [section]", as --check prints it */
 static void put_findings(struct obuf *o, const struct msg_ctx *c)
 {
 	for (unsigned i = 0; c && i < c->nfindings; i++) {
 		const struct msg_finding *f = &c->findings[i];
-		if (c->file_prefix) {
-			ob_puts(o, c->file);
-			ob_puts(o, ": ");
-		}
+		put_file(o, c);
 		ob_puts(o, "frame ");
 		ob_u64(o, f->frame);
 		ob_puts(o, ": ");
@@ -287,10 +293,7 @@ static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
 	if (c && c->in_capture) {
-		if (c->file_prefix) {
-			ob_puts(o, c->file);
-			ob_puts(o, ": ");
-		}
+		put_file(o, c);
 		ob_puts(o, "frame ");
 		ob_u64(o, c->frame);
 		ob_putc(o, ' ');
@@ -462,10 +465,7 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 
 	ob_init(&o, out);
 	if (c && c->in_capture) {
-		if (c->file_prefix) {
-			ob_puts(&o, c->file);
-			ob_puts(&o, ": ");
-		}
+		put_file(&o, c);
 		ob_u64w(&o, c->frame, 6);
 		ob_putc(&o, ' ');
 		put_time(&o, c);
