@@ -42,6 +42,7 @@ survives() {
 		run "$D" --check -r "$C/$f.pcap"
 		assert_failure 1
 		assert_output --partial 'frame 1: truncated-frame: LRH PktLen says 4 bytes, less than the LRH (8)'
+		assert_line '1 violations'      # that one, nothing false after it
 		run --separate-stderr "$D" -r "$C/$f.pcap"
 		assert_failure 4                # no RPC-over-RDMA message at all
 		[ -z "$output" ]
@@ -54,6 +55,7 @@ survives() {
 	run "$D" --check -r "$C/ib-grh-pktlen-short.pcap"
 	assert_failure 1
 	assert_output --partial 'LRH PktLen says 40 bytes, less than the LRH and GRH (48)'
+	assert_line '1 violations'
 }
 
 @test "crafted: every crafted capture, every output mode, normal and small tables, under ASan+UBSan" {

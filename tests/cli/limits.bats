@@ -60,6 +60,10 @@ lost_line() {
 	assert_line '  conversations closed early for room: 84 (nothing in flight lost)'
 	assert_line --regexp '^  forward calls 100, replies 100, '
 	refute_line --regexp '^  lost: '
+	# conversations closed for room leave no false violation behind
+	run --separate-stderr "$S" --check -r "$BATS_TEST_TMPDIR/q.pcap"
+	assert_success
+	[ "${stderr##*$'\n'}" = "0 violations" ]
 	# acknowledgements alone open no conversation (and hold no RPC-over-RDMA
 	# message: exit 4)
 	"$BUILD/capgen/capgen" --bench-qps "$BATS_TEST_TMPDIR/a.pcap" 400 100
@@ -105,6 +109,11 @@ lost_line() {
 		[ "$stderr" != "${stderr/TCP stream resynchronised/}" ]
 		run lost_line "$bin" --stats -r "$C/iwarp-lost-segment.pcap"
 		assert_output --partial ', 1 TCP resynchronisations (92 stream bytes), '
+		# no reply grants a credit, so the calls past the first exceed
+		# it (true); nothing else is flagged after the resynchronisation
+		run --separate-stderr "$bin" --check -r "$C/iwarp-lost-segment.pcap"
+		[ "$(grep -c ': credits-exceeded: ' <<<"$output")" -eq 318 ]
+		[ "${#lines[@]}" -eq 318 ]
 	done
 }
 
