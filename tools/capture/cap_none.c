@@ -91,7 +91,8 @@ bool cap_none_report(struct cap_state *st)
 		    "tcpdump -s 0\n", (unsigned long long)s->snapped);
 	if (!st->stats.frames)
 		WHY("the capture holds no frames\n");
-	else if (!s->udp.total && !s->tcp.total && !crc && !st->stats.frames_rdma)
+	else if (!s->udp.total && !s->tcp.total && !crc && !s->snapped &&
+		 !st->stats.frames_rdma)
 		WHY("no IP, RoCEv1 or InfiniBand transport traffic at all; on a "
 		    "host with an RDMA NIC, tcpdump -i eth0 sees no RDMA: capture "
 		    "on the RDMA device (tcpdump -i mlx5_0), with ibdump, or on a "
