@@ -121,6 +121,43 @@ man_blocks() {
 	man=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$TOP/man/rpcrdma-decode.1" | grep -A1 '^\.TP' |
 		grep -oE '^\.B [0-9]$' | cut -d' ' -f2 | tr '\n' ' ')
 	[ "$man" = "0 1 2 3 4 " ]
+	# the README's sentence on them
+	readme=$(tr '\n' ' ' <"$TOP/README.md")
+	[[ $readme == *"violations (1)"*"could not be read (3)"*"no RPC-over-RDMA traffic at all (4,"* ]]
+}
+
+@test "README, Reading captures: the commands shown in the text run (a filter expression; --plot has its own test)" {
+	n=0
+	while IFS= read -r cmd; do
+		cmd=${cmd//nfs.pcap/tests\/captures\/nfs3-rocev2-rxe.pcap}
+		run bash -c "cd '$TOP' && PATH='$BIN':\$PATH $cmd"
+		[ "$status" -le 1 ] || { echo "$cmd: exit $status: $output"; return 1; }
+		[ "$(wc -l <<<"$output")" -ge 2 ] || { echo "$cmd: $output"; return 1; }
+		n=$((n + 1))
+	done < <(sed -n '/^## Reading captures/,/^### Capturing/p' "$TOP/README.md" |
+		grep -v '^\$ ' | grep -o '`rpcrdma-decode -r [^`]*`' | grep -v -- --plot | tr -d '`')
+	[ "$n" -ge 1 ]
+}
+
+@test "README, Capturing RDMA traffic: hardware HCAs (libpcap's RDMA sniffer, ibdump, port mirroring), as the tool's hint says" {
+	sec=$(sed -n '/^### Capturing RDMA traffic/,/^## /p' "$TOP/README.md")
+	[[ $sec == *'tcpdump -i eth0` on the host sees none of it'* ]]
+	[[ $sec == *'tcpdump -i mlx5_0 -s 0 -w'* ]]
+	[[ $sec == *'ibdump -d mlx5_0'* ]]
+	[[ $sec == *'**Port mirroring**'* ]]
+	# a capture with no IP at all (ARP only): the tool names the same three ways
+	python3 - "$DOCS_TMP/arp.pcap" <<'PY'
+import struct, sys
+recs = [struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)]
+for i in range(3):
+    fr = b'\xff' * 6 + b'\x02' * 6 + b'\x08\x06' + bytes(28)
+    recs.append(struct.pack('<IIII', 1700000000 + i, 0, len(fr), len(fr)) + fr)
+open(sys.argv[1], 'wb').write(b''.join(recs))
+PY
+	run --separate-stderr "$BIN/rpcrdma-decode" -r "$DOCS_TMP/arp.pcap"
+	[ "$status" -eq 4 ]
+	[[ $stderr == *"no RPC-over-RDMA traffic found in 3 frames"* ]]
+	[[ $stderr == *"tcpdump -i eth0 sees no RDMA"*"tcpdump -i mlx5_0"*"ibdump"*"mirrored switch port"* ]]
 }
 
 @test "README: the plot it shows is what its command draws from the bundled captures" {

@@ -161,6 +161,21 @@ assert all(abs(g - w) <= 0.01 * w for g, w in zip(got, want)), (got, want)' \
 	grep -q "^overall: $frames frames" <<<"$text"
 }
 
+@test "-q and -V add nothing to --stats and --check, --json turns them to JSON (the man page's -q)" {
+	f=$REAL/nfs41-backchannel-rocev2.pcap
+	want=$("$D" --stats -r "$f")
+	[ "$("$D" --stats -q -r "$f")" = "$want" ]
+	[ "$("$D" --stats -V -r "$f")" = "$want" ]
+	"$D" --stats -q --json -r "$f" | jq -e .type >/dev/null
+	need lint-credits-exceeded.pcap
+	f=$CAPS/lint-credits-exceeded.pcap
+	want=$("$D" --check -r "$f" 2>&1) || true
+	[[ $want == *credits-exceeded* ]]
+	[ "$("$D" --check -q -r "$f" 2>&1)" = "$want" ] || false
+	[ "$("$D" --check -V -r "$f" 2>&1)" = "$want" ] || false
+	[ "$("$D" --check -q --json -r "$f" 2>/dev/null | jq -r .check | sort -u)" = credits-exceeded ]
+}
+
 # ------------------------------------------------------------ filters
 
 @test "filters in every mode: --stats and --check count only what passes" {
