@@ -5,6 +5,7 @@
  * .gp; the plot file is checked to exist afterwards.
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -62,6 +63,7 @@ int gp_render(const char *prog, const char *file,
 {
 	int kind = gp_kind(file), st;
 	struct stat sb;
+	void (*old_pipe)(int);
 	FILE *f;
 
 	if (kind < 0) {
@@ -83,8 +85,12 @@ int gp_render(const char *prog, const char *file,
 		return 0;
 	}
 	fflush(NULL);
+	/* a gnuplot that is missing or dies early closes the pipe: the
+	 * writes then fail (EPIPE) instead of killing us, and pclose says why */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
 	f = popen("exec gnuplot", "w");
 	if (!f) {
+		signal(SIGPIPE, old_pipe);
 		fprintf(stderr, "%s: --plot %s: cannot run gnuplot: %s\n", prog, file,
 			strerror(errno));
 		return -1;
@@ -92,6 +98,7 @@ int gp_render(const char *prog, const char *file,
 	write(f, (enum gp_kind)kind, arg);
 	fputs("set output\n", f);
 	st = pclose(f);
+	signal(SIGPIPE, old_pipe);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
 			fprintf(stderr, "%s: --plot %s: gnuplot is not installed "
