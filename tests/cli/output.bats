@@ -172,7 +172,7 @@ assert n >= 10, n' <<<"$output"
 	[ "$a" = "$b" ]
 }
 
-@test "several -r files: each line, tree and JSON object names its file" {
+@test "several -r files: each line, tree, JSON object and --stats conversation names its file" {
 	a=$REAL/nfs3-iwarp-siw.pcap b=$REAL/nfs41-rocev2-rxe.pcap
 	run "$D" -r "$a" -r "$b"
 	assert_success
@@ -184,6 +184,13 @@ assert n >= 10, n' <<<"$output"
 	assert_line --regexp "^$b: frame [0-9]+ "
 	run "$D" -r "$a" -r - --json <"$b"
 	[ "$(jq -r .file <<<"$output" | sort -u | tr '\n' ' ')" = "$a stdin " ]
+	# --stats: each conversation's frame range names its file
+	run "$D" --stats -r "$a" -r - <"$b"
+	assert_line --regexp "^conversation 1: .*, frames [0-9]+-[0-9]+ of $a\$"
+	assert_line --regexp "^conversation 2: .*, frames [0-9]+-[0-9]+ of stdin\$"
+	[ "$("$D" --stats --json -r "$a" -r "$b" | jq -r 'select(.type == "conversation") | .file' | tr '\n' ' ')" = "$a $b " ]
+	run "$D" --stats -r "$a"
+	assert_line --regexp "^conversation 1: .*, frames [0-9]+-[0-9]+\$"
 	# one file: no prefix on the lines, the file in the JSON
 	run "$D" -r "$a"
 	refute_output --partial "$a"

@@ -119,7 +119,8 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c)
 		st->stats.closed = tmpfile();
 	if (!st->stats.closed)
 		return;
-	cap_stats_conv_print(st->stats.closed, c, st->o->json);
+	cap_stats_conv_print(st->stats.closed, c, st->o->json, st->file,
+			     st->o->name_files);
 	/* (message counts and credits went to the total as they came) */
 	st->stats.total.rdma_bytes += c->stats.rdma_bytes;
 	st->stats.total.unmatched += c->stats.unmatched;

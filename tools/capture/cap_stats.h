@@ -83,7 +83,8 @@ void cap_stats_conv_done(struct cap_state *st, struct cap_conv *c);
 void cap_stats_print(struct cap_state *st, FILE *out);
 void cap_stats_free(struct cap_state *st);
 /* cap_stats_print.c: one conversation's summary, text or JSON */
-void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool json);
+void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool json,
+			  const char *file, bool name_file);
 /* "NFS v3 READ", "NFS v4 READ" (a COMPOUND by its main operation) */
 void cap_stats_proc_label(const struct cap_stats_proc *p, char *name,
 			  size_t cap);

@@ -207,14 +207,17 @@ static void json_endpoint(struct json *j, struct cap_conv *c, int dir)
 	json_obj_end(j);
 }
 
-void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json)
+void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
+			  const char *file, bool name_file)
 {
 	if (!as_json) {
-		fprintf(out, "conversation %u: %s <-> %s (%s), frames %llu-%llu\n",
+		/* frame numbers restart with each file: several name theirs */
+		fprintf(out, "conversation %u: %s <-> %s (%s), frames %llu-%llu%s%s\n",
 			c->id, cap_dir_name(c, 0), cap_dir_name(c, 1),
 			cap_transport_name(c->transport),
 			(unsigned long long)c->stats.first_frame,
-			(unsigned long long)c->last_frame);
+			(unsigned long long)c->last_frame,
+			name_file ? " of " : "", name_file ? file : "");
 		print_conv_text(out, &c->stats, false);
 		return;
 	}
@@ -224,6 +227,7 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json)
 	json_init(&j, &o);
 	json_obj_begin(&j);
 	json_kstr(&j, "type", "conversation");
+	json_kstr(&j, "file", file);
 	json_ku64(&j, "conversation", c->id);
 	json_kstr(&j, "transport", cap_transport_name(c->transport));
 	json_key(&j, "endpoints");
