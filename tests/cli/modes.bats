@@ -229,6 +229,14 @@ assert all(abs(g - w) <= 0.01 * w for g, w in zip(got, want)), (got, want)' \
 		run "$D" -r "$f" --program "$p"
 		assert_success
 	done
+	# NFS_ACL (NFSv3 mounts probe it) by each of its names
+	f=$REAL/nfs3-iwarp-siw.pcap
+	n=$("$D" -r "$f" | grep -c ' NFS_ACL v3 ')
+	[ "$n" -ge 2 ]
+	for p in NFS_ACL nfs_acl nfs-acl 100227; do
+		run "$D" -r "$f" --program "$p"
+		[ "${#lines[@]}" -eq "$n" ] && [ "$(grep -c ' NFS_ACL v3 ' <<<"$output")" -eq "$n" ]
+	done
 }
 
 @test "--procedure: a number, a procedure name, or an NFSv4 operation" {
