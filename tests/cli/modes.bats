@@ -26,27 +26,20 @@ while off < len(b):
         d[-1] ^= 0x5a                   # the ICRC of every RoCEv2 packet
     out.append(h + bytes(d))
 open(fix + '/allbadcrc.pcap', 'wb').write(b''.join(out))
-# NFS over TCP (port 2049): not RDMA
+# twelve TCP segments of random bytes to PORT: not RDMA
 random.seed(7)
-recs = [hdr]
-for i in range(12):
-    pl = bytes(random.getrandbits(8) for _ in range(120))
-    tcp = struct.pack('>HHIIBBHHH', 40000, 2049, 1000 + i * 120, 1, 0x50, 0x18, 65535, 0, 0)
-    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + 20 + len(pl), i, 0x4000, 64, 6, 0,
-                     bytes([198, 18, 0, 2]), bytes([198, 18, 0, 1]))
-    fr = b'\x02' * 6 + b'\x04' * 6 + b'\x08\x00' + ip + tcp + pl
-    recs.append(struct.pack('<IIII', 1700000000 + i, 0, len(fr), len(fr)) + fr)
-open(fix + '/nfs-tcp.pcap', 'wb').write(b''.join(recs))
-# the same to NFS/RDMA's port 20049: TCP that is no iWARP stream
-recs = [hdr]
-for i in range(12):
-    pl = bytes(random.getrandbits(8) for _ in range(120))
-    tcp = struct.pack('>HHIIBBHHH', 40000, 20049, 1000 + i * 120, 1, 0x50, 0x18, 65535, 0, 0)
-    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + 20 + len(pl), i, 0x4000, 64, 6, 0,
-                     bytes([198, 18, 0, 2]), bytes([198, 18, 0, 1]))
-    fr = b'\x02' * 6 + b'\x04' * 6 + b'\x08\x00' + ip + tcp + pl
-    recs.append(struct.pack('<IIII', 1700000000 + i, 0, len(fr), len(fr)) + fr)
-open(fix + '/tcp-20049.pcap', 'wb').write(b''.join(recs))
+def tcp_capture(port, name):
+    recs = [hdr]
+    for i in range(12):
+        pl = bytes(random.getrandbits(8) for _ in range(120))
+        tcp = struct.pack('>HHIIBBHHH', 40000, port, 1000 + i * 120, 1, 0x50, 0x18, 65535, 0, 0)
+        ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + 20 + len(pl), i, 0x4000, 64, 6, 0,
+                         bytes([198, 18, 0, 2]), bytes([198, 18, 0, 1]))
+        fr = b'\x02' * 6 + b'\x04' * 6 + b'\x08\x00' + ip + tcp + pl
+        recs.append(struct.pack('<IIII', 1700000000 + i, 0, len(fr), len(fr)) + fr)
+    open(fix + '/' + name, 'wb').write(b''.join(recs))
+tcp_capture(2049, 'nfs-tcp.pcap')       # NFS over TCP
+tcp_capture(20049, 'tcp-20049.pcap')    # NFS/RDMA's port, but no iWARP stream
 # every frame cut at 50 bytes, inside the BTH (tcpdump -s 50)
 recs, off = [hdr[:16] + struct.pack('<I', 50) + hdr[20:]], 24
 while off < len(b):
