@@ -181,6 +181,8 @@ assert all(abs(g - w) <= 0.01 * w for g, w in zip(got, want)), (got, want)' \
 	run "$D" --stats -r "$f" --procedure READ
 	assert_line --regexp '^  NFS v4 READ +2 '
 	[ "$(grep -c '^  NFS ' <<<"$output")" -eq 1 ]
+	# the conversation's own RDMA traffic stays (man page, --stats)
+	[ "$(grep '^  RDMA bytes' <<<"$output")" = "$("$D" --stats -r "$f" | grep '^  RDMA bytes')" ]
 	need lint-credits-exceeded.pcap
 	run "$D" --check -r "$CAPS/lint-credits-exceeded.pcap"
 	assert_failure 1
