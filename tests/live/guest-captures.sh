@@ -4,7 +4,10 @@
 # SET rw (the default): OUT_DIR/nfs3-<t>.pcap, nfs41-<t>.pcap and
 # nfs41-backchannel-<t>.pcap, where <t> is rocev2-rxe or iwarp-siw (the
 # backchannel ones: rocev2 / iwarp).  SET reads: nfs3-reads-<t>.pcap and
-# nfs41-reads-<t>.pcap, smaller and larger READs and a READLINK.
+# nfs41-reads-<t>.pcap, smaller and larger READs and a READLINK.  SET late:
+# nfs3-late-<t>.pcap and nfs41-late-<t>.pcap, tcpdump started after the mount
+# (no MPA handshake or CM exchange in them), each with nfs*-late-full-<t>.pcap,
+# the same run captured from before the mount.
 set -euo pipefail
 
 kind=${1:?rxe or siw}
@@ -30,6 +33,14 @@ if [[ $set == reads ]]; then
     for v in 3 4.1; do
         bash "$here/guest-nfs-rw.sh" --vers "$v" --reads "100 5001 300000" \
             "$out/nfs${v/./}-reads-$t.pcap"
+    done
+    exit 0
+fi
+
+if [[ $set == late ]]; then
+    for v in 3 4.1; do
+        bash "$here/guest-nfs-rw.sh" --vers "$v" --size 16 \
+            --late "$out/nfs${v/./}-late-$t.pcap" "$out/nfs${v/./}-late-full-$t.pcap"
     done
     exit 0
 fi

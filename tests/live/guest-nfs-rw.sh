@@ -12,9 +12,11 @@
 #     --reads "B..."    instead of writing: the server makes files of these
 #                       sizes in bytes and a symbolic link; the client reads
 #                       each file and the link (READ and READLINK replies only)
+#     --late PCAP2      a second capture, started after the mount (as users
+#                       start tcpdump: no MPA handshake or CM exchange in it)
 set -euo pipefail
 
-vers=4.1 size=4096 snaplen=0 backchannel=0 reads=
+vers=4.1 size=4096 snaplen=0 backchannel=0 reads= late=
 while (($#)); do
     case $1 in
     --vers) vers=$2; shift 2 ;;
@@ -22,6 +24,7 @@ while (($#)); do
     --snaplen) snaplen=$2; shift 2 ;;
     --backchannel) backchannel=1; shift ;;
     --reads) reads=$2; shift 2 ;;
+    --late) late=$2; shift 2 ;;
     -*) echo "guest-nfs-rw: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -35,34 +38,51 @@ opts=proto=rdma,port=20049,vers=$vers
 [[ $vers == 3 ]] && opts+=,nolock,mountproto=tcp
 
 run=$(mktemp -d /run/nfs-rw.XXXXXX)
-tdpid=
+tdpids=()
+# tcpdump NAME: capture the cable to $run/NAME.pcap, once it is listening
+tcpdump_start() {
+    tcpdump -i veth0 -s "$snaplen" -B 65536 -U -w "$run/$1.pcap" 2>"$run/$1.err" &
+    tdpids+=($!)
+    for _ in $(seq 100); do
+        grep -q 'listening on' "$run/$1.err" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    cat "$run/$1.err" >&2
+    exit 1
+}
 finish() {
     mountpoint -q "$mnt" && umount -f "$mnt" 2>/dev/null
-    if [[ -n $tdpid ]]; then
+    if ((${#tdpids[@]})); then
         sleep 1.5       # past tcpdump's 1 s buffer timeout: every packet is delivered
-        kill -INT "$tdpid" 2>/dev/null
-        wait "$tdpid" 2>/dev/null
+        for pid in "${tdpids[@]}"; do
+            kill -INT "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+        done
         # "N packets captured / received by filter / dropped by kernel"
-        grep -E 'packets (captured|received|dropped)' "$run/tcpdump.err" | tr '\n' ' ' | sed 's/^/nfs-rw: tcpdump: /; s/ $/\n/'
+        for e in "$run"/*.err; do
+            grep -E 'packets (captured|received|dropped)' "$e" | tr '\n' ' ' | sed "s/^/nfs-rw: tcpdump $(basename "$e" .err): /; s/ \$/\n/"
+        done
     fi
     [[ -f $run/cap.pcap ]] && cp "$run/cap.pcap" "$pcap"
+    [[ -n $late && -f $run/late.pcap ]] && cp "$run/late.pcap" "$late"
     rm -rf "$run"
 }
 trap finish EXIT
 
-tcpdump -i veth0 -s "$snaplen" -B 65536 -U -w "$run/cap.pcap" 2>"$run/tcpdump.err" &
-tdpid=$!
-for _ in $(seq 100); do
-    grep -q 'listening on' "$run/tcpdump.err" 2>/dev/null && break
-    sleep 0.1
-done
-grep -q 'listening on' "$run/tcpdump.err" || { cat "$run/tcpdump.err" >&2; exit 1; }
+tcpdump_start cap
 
 mkdir -p "$mnt"
 say "mount -o $opts $server:$export_dir $mnt"
 timeout 120 mount -t nfs -o "$opts" "$server:$export_dir" "$mnt"
 xprt=$(awk -v m="$mnt" '$1 == "device" && $5 == m { on = 1; next } $1 == "device" { on = 0 } on && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats)
 [[ $xprt == rdma ]] || { echo "nfs-rw: transport is '$xprt', not rdma" >&2; exit 1; }
+if [[ -n $late ]]; then
+    # the mount's traffic over, then the late capture: what follows is in both
+    sleep 1
+    say "late capture from here"
+    tcpdump_start late
+    sleep 0.5
+fi
 
 if [[ -n $reads ]]; then
     # Files made on the server (no WRITE on the wire), read after a fresh

@@ -260,6 +260,8 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 	if (c->transport == CAP_T_IWARP) {
 		for (int d = 0; d < 2; d++)
 			cap_tcp_end(st, c, d);
+		if (c->used)
+			cap_iwarp_end(st, c);
 		if (!c->used)
 			return;
 	}

@@ -11,7 +11,6 @@
 #include "cap_cur.h"
 #include "cap_state.h"
 
-enum cap_mpa_state { MPA_START = 0, MPA_FULL, MPA_BAD };
 
 #define MPA_KEY_LEN 16
 #define MPA_HS_LEN 20
@@ -29,12 +28,6 @@ enum { RDMAP_WRITE = 0, RDMAP_READ_REQ, RDMAP_READ_RESP, RDMAP_SEND,
 #define DDP_TAGGED_HDR 14u
 #define DDP_UNTAGGED_HDR 18u
 
-/* An FPDU header as a sender would start one: DDP version 1, RDMAP 1 */
-static bool ddp_plausible(const uint8_t *u)
-{
-	return (u[0] & 0x03) == 0x01 && (u[1] & 0xc0) == 0x40;
-}
-
 bool cap_iwarp_plausible(const uint8_t *p, uint32_t len)
 {
 	struct cap_cur c = cur_make(p, len);
@@ -44,14 +37,9 @@ bool cap_iwarp_plausible(const uint8_t *p, uint32_t len)
 					 !memcmp(p, key_rep, MPA_KEY_LEN)))
 		return true;
 	return cur_has(&c, 2 + DDP_TAGGED_HDR) && cur_peek16(&c, 0, &ulpdu_len) &&
-	       ulpdu_len >= DDP_TAGGED_HDR && ddp_plausible(p + 2);
+	       ulpdu_len >= DDP_TAGGED_HDR && cap_ddp_plausible(p + 2);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 static void read_response(struct cap_state *st, const struct cap_frame *f,
 			  struct cap_conv *c, int dir, uint32_t stag,
@@ -81,7 +69,7 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 	uint8_t ctrl, rdmap;
 
 	if (!cur_peek8(&h, 0, &ctrl) || !cur_peek8(&h, 1, &rdmap) ||
-	    !ddp_plausible(u)) {
+	    !cap_ddp_plausible(u)) {
 		cap_frame_error(st, f, "DDP/RDMAP header with an unknown version");
 		return;
 	}
@@ -143,124 +131,24 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 	}
 }
 
-/* Gather `want` bytes of FPDU from raw b[off..n), skipping markers (every
- * 512 octets of the stream; `phase` = stream position of b[0] mod 512).
- * Returns the raw index after the last byte, 0 when b runs out; *crc_at =
- * raw index of the byte numbered `crc_from`. */
-static uint32_t gather(const uint8_t *b, uint32_t n, uint32_t off,
-		       uint32_t phase, bool markers, uint8_t *out,
-		       uint32_t want, uint32_t crc_from, uint32_t *crc_at)
-{
-	uint32_t r = off, got = 0;
+static void held_stream(struct cap_state *st, const struct cap_frame *f,
+			struct cap_conv *c, int dir, unsigned flags);
 
-	while (got < want) {
-		if (r >= n)
-			return 0;
-		if (markers) {
-			uint32_t pos = (phase + r) % MARKER_EVERY;
-			if (pos < 4) {
-				r += 4 - pos;
-				continue;
-			}
-			uint32_t run = MARKER_EVERY - pos;
-			if (run > want - got)
-				run = want - got;
-			if (run > n - r)
-				run = n - r;
-			if (crc_from >= got && crc_from < got + run)
-				*crc_at = r + (crc_from - got);
-			if (out)
-				memcpy(out + got, b + r, run);
-			got += run;
-			r += run;
-		} else {
-			uint32_t run = want - got < n - r ? want - got : n - r;
-			if (crc_from >= got && crc_from < got + run)
-				*crc_at = r + (crc_from - got);
-			if (out)
-				memcpy(out + got, b + r, run);
-			got += run;
-			r += run;
-		}
-	}
-	return r;
-}
-
-/* Does an FPDU start at raw offset `o` of b[0..n)?  1 yes, 0 no, -1 not
- * enough bytes to say.  Its length, its DDP/RDMAP versions, its CRC when
- * CRCs are on; without CRCs, the FPDU must end where the bytes end or be
- * followed by another plausible header (RFC 5044 4, RFC 5041 4). */
-static int fpdu_at(const struct cap_tcp_dir *t, const uint8_t *b, uint32_t n,
-		   uint32_t o, uint64_t *crc_work)
-{
-	uint32_t phase = (t->mark_pos + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
-	uint8_t h[4];
-
-	if (t->markers && phase < 4)
-		return 0;                  /* a marker, not an FPDU */
-	if (!gather(b, n, o, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
-		return -1;
-	uint32_t L = cap_be16(h);
-	if (L < DDP_TAGGED_HDR || !ddp_plausible(h + 2))
-		return 0;
-	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
-	uint32_t end = gather(b, n, o, t->mark_pos, t->markers, NULL, total,
-			      total - 4, &crc_at);
-	if (!end)
-		return -1;
-	if (t->crc) {
-		uint8_t w[4];
-		uint32_t e2 = gather(b, n, crc_at, t->mark_pos, t->markers, w, 4,
-				     UINT32_MAX, &dummy);
-		if (!e2)
-			return -1;
-		if (t->markers)
-			return 1;          /* CRC over the FPDU with markers:
-					    * checked when framed */
-		*crc_work += crc_at - o;
-		uint32_t want = le32(w), got = cap_crc32c(0, b + o, crc_at - o);
-		return cap_crc_verdict(got == want || __builtin_bswap32(got) == want,
-				       w, 4) ? 1 : 0;
-	}
-	if (end == n)
-		return 1;
-	if (!gather(b, n, end, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
-		return -1;
-	return cap_be16(h) >= DDP_TAGGED_HDR && ddp_plausible(h + 2);
-}
-
-#define HUNT_CRC_MAX (4u << 20)        /* CRC bytes one hunt may spend */
-
-/* After a gap: skip to the next FPDU boundary.  Returns the raw bytes
- * that cannot start one; *found when an FPDU starts right after them. */
-static uint32_t hunt(struct cap_state *st, struct cap_tcp_dir *t,
-		     const uint8_t *b, uint32_t n, bool *found)
-{
-	uint64_t work = 0;
-
-	*found = false;
-	for (uint32_t o = 0; o < n; o++) {
-		int r = fpdu_at(t, b, n, o, &work);
-		if (r < 0)
-			return o;
-		if (r > 0) {
-			*found = true;
-			return o;
-		}
-		if (work > HUNT_CRC_MAX) {
-			cap_warn_once(st, CAP_W_HUNT, "MPA framing not found "
-				      "again after a gap: the rest of a TCP "
-				      "direction is not decoded");
-			t->mpa = MPA_BAD;
-			return n;
-		}
-	}
-	return n;
-}
-
-uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap)
+uint32_t cap_iwarp_gap(struct cap_state *st, struct cap_conv *c, int dir,
+		       uint32_t gap)
 {
 	struct cap_tcp_dir *t = &c->d[dir].tcp;
+
+	if (t->nheld) {
+		/* held while inferring: the bytes before the gap are all
+		 * there will be of them */
+		struct cap_frame f = { .num = c->last_frame };
+		held_stream(st, &f, c, dir, CAP_INFER_LAST);
+		if (!c->used)
+			return 0;
+		t->nheld = 0;
+		t->infer_tried = 0;
+	}
 	uint32_t dropped = t->len;         /* a partial FPDU, now useless */
 
 	t->mark_pos = (uint32_t)(((uint64_t)t->mark_pos + t->len + gap) %
@@ -342,6 +230,13 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 				done += used;
 				continue;
 			}
+			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen &&
+			    !(st->o->mpa_crc && st->o->mpa_markers)) {
+				/* no handshake: find the framing from the
+				 * stream itself (cap_mpa.c) */
+				t->mpa = MPA_INFER;
+				continue;
+			}
 			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen) {
 				static const char *const how[3][2] = {
 					{ "on (assumed: --mpa-crc)",
@@ -362,9 +257,11 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			t->mpa = MPA_FULL;
 			continue;
 		}
+		if (t->mpa == MPA_INFER)
+			return done;           /* held (cap_iwarp_stream) */
 		if (t->hunt) {
 			bool found;
-			uint32_t skip = hunt(st, t, b, n, &found);
+			uint32_t skip = cap_mpa_hunt(st, t, b, n, &found);
 			t->mark_pos = (t->mark_pos + skip) % MARKER_EVERY;
 			b += skip;
 			n -= skip;
@@ -378,7 +275,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 		/* an FPDU: ULPDU_Length, ULPDU, pad, CRC (RFC 5044 4.1) */
 		uint32_t phase = t->mark_pos, dummy = 0;
 		uint8_t lb[2];
-		if (!gather(b, n, 0, phase, t->markers, lb, 2, UINT32_MAX, &dummy))
+		if (!cap_mpa_gather(b, n, 0, phase, t->markers, lb, 2, UINT32_MAX, &dummy))
 			return done;
 		uint32_t L = cap_be16(lb);
 		uint32_t pad = (4 - (2 + L) % 4) % 4;
@@ -390,7 +287,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			t->mpa = MPA_BAD;          /* out of memory */
 			break;
 		}
-		uint32_t end = gather(b, n, 0, phase, t->markers,
+		uint32_t end = cap_mpa_gather(b, n, 0, phase, t->markers,
 				      copy ? st->fpdu : NULL, total, total - 4,
 				      &crc_at);
 		if (!end)
@@ -398,7 +295,7 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 		const uint8_t *fp = copy ? st->fpdu : b;
 		bool ok = true;
 		if (t->crc && !st->o->no_crc_check) {
-			uint32_t want = le32(fp + total - 4);
+			uint32_t want = cap_le32(fp + total - 4);
 			uint32_t got = cap_crc32c(0, b, crc_at);
 			ok = got == want || __builtin_bswap32(got) == want;
 			if (!ok && t->markers && phase == 0 && crc_at >= 4) {
@@ -430,6 +327,160 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 	return t->mpa == MPA_BAD ? done + n : done;
 }
 
+/* ---------------------------------------------- no handshake (cap_mpa.c)
+ * While a direction's framing is inferred its bytes are held, with the
+ * frames that brought them; so are the other direction's, once it has
+ * bytes held, until both are known.  Then what was held is framed frame by
+ * frame in the order the frames came, as if the framing had been known
+ * from the start: every message in its place, calls before their replies.
+ */
+
+#define INFER_WINDOW (64u << 10)       /* bytes held before deciding */
+
+/* frame f brought the bytes now ending buf; false when the table is full */
+static bool hold_frame(struct cap_state *st, struct cap_tcp_dir *t,
+		       const struct cap_frame *f)
+{
+	if (!t->held &&
+	    !(t->held = cap_budget_alloc(st, CAP_INFER_FRAMES * sizeof(*t->held))))
+		return false;
+	if (t->nheld == CAP_INFER_FRAMES)
+		t->nheld--;                /* the last one stands for the rest */
+	t->held[t->nheld++] = (struct cap_held){ .end = t->len, .num = f->num,
+		.ts_sec = f->ts_sec, .ts_usec = f->ts_usec };
+	return t->nheld < CAP_INFER_FRAMES;
+}
+
+/* `used` bytes of buf were framed: drop them and the frames that brought
+ * them */
+static void consumed(struct cap_tcp_dir *t, uint32_t used)
+{
+	memmove(t->buf, t->buf + used, t->len - used);
+	t->len -= used;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < t->nheld; i++)
+		if (t->held[i].end > used) {
+			t->held[k] = t->held[i];
+			t->held[k++].end -= used;
+		}
+	t->nheld = k;
+}
+
+/* Try to infer direction dir's framing from the bytes it holds */
+static void infer(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, int dir, unsigned flags)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
+	struct cap_mpa_framing fr;
+	int crc_only = -1;
+
+	if (o->mpa == MPA_FULL) {          /* CRC use is the connection's */
+		flags |= CAP_INFER_EAGER;
+		crc_only = o->crc;
+	}
+	/* retry as the bytes double (bounded work per byte), or at once to
+	 * decide */
+	if (!(flags & CAP_INFER_LAST) && t->len < INFER_WINDOW &&
+	    t->nheld < CAP_INFER_FRAMES && t->len < 2 * t->infer_tried)
+		return;
+	if (t->len >= INFER_WINDOW || t->nheld >= CAP_INFER_FRAMES)
+		flags |= CAP_INFER_LAST;
+	t->infer_tried = t->len;
+	switch (cap_mpa_infer(st, t->buf, t->len, flags, crc_only, &fr)) {
+	case CAP_INFER_WAIT:
+		return;
+	case CAP_INFER_NONE:
+		t->mpa = MPA_BAD;              /* not iWARP after all */
+		return;
+	case CAP_INFER_FOUND:
+		break;
+	}
+	t->crc = fr.crc;
+	t->markers = fr.markers;
+	t->mark_pos = fr.mark_pos;
+	t->mpa = MPA_FULL;
+	consumed(t, fr.skip);
+	o->infer_tried = 0;                /* eager now: try it again at once */
+	c->stats.mpa_inferred |= (uint8_t)(1u << dir);
+	c->stats.mpa_crc = fr.crc;
+	c->stats.mpa_markers |= (uint8_t)(fr.markers << dir);
+	cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA handshake in the capture: "
+		      "the framing is inferred from the stream (-V, --stats)");
+	if (st->o->verbose && !st->o->json && !st->o->check && !st->o->stats &&
+	    !st->o->quiet)
+		fprintf(st->out, "frame %llu MPA framing of %s > %s inferred (no MPA "
+			"handshake in the capture): CRC %s, markers %s, %u FPDUs "
+			"validated, %u bytes before the first\n",
+			(unsigned long long)f->num, cap_dir_name(c, dir),
+			cap_dir_name(c, 1 - dir), fr.crc ? "on" : "off",
+			fr.markers ? "on" : "off", fr.nvalid, fr.skip);
+}
+
+/* Frame what both directions held, frame by frame in the order the
+ * frames came; a direction still inferring keeps its bytes */
+static void replay(struct cap_state *st, struct cap_conv *c)
+{
+	for (;;) {
+		int d = -1;
+		for (int i = 0; i < 2; i++) {
+			const struct cap_tcp_dir *t = &c->d[i].tcp;
+			if (t->mpa != MPA_INFER && t->nheld &&
+			    (d < 0 || t->held[0].num < c->d[d].tcp.held[0].num))
+				d = i;
+		}
+		if (d < 0)
+			return;
+		struct cap_tcp_dir *t = &c->d[d].tcp;
+		struct cap_held h = t->held[0];
+		memmove(t->held, t->held + 1, --t->nheld * sizeof(*t->held));
+		struct cap_frame fr = { .num = h.num, .ts_sec = h.ts_sec,
+					.ts_usec = h.ts_usec };
+		uint32_t used = t->mpa == MPA_FULL ?
+			frame_stream(st, &fr, c, d, t->buf, h.end) : h.end;
+		if (!c->used)
+			return;
+		consumed(t, used < h.end ? used : h.end);
+	}
+}
+
+/* Are direction dir's bytes held: its framing not known yet, or the
+ * other's, which has bytes held (so that both come out in order)? */
+static bool holding(const struct cap_conv *c, int dir)
+{
+	const struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
+	return t->mpa == MPA_INFER || t->nheld || (o->mpa == MPA_INFER && o->nheld);
+}
+
+/* Bytes of a direction whose framing is not known yet, or held so that
+ * the other's come out in order: hold them, infer, frame when both are
+ * known (or the bytes held reach INFER_WINDOW) */
+static void held_stream(struct cap_state *st, const struct cap_frame *f,
+			struct cap_conv *c, int dir, unsigned flags)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp, *o = &c->d[1 - dir].tcp;
+
+	if (t->mpa == MPA_INFER)
+		infer(st, f, c, dir, flags);
+	if (o->mpa == MPA_INFER && o->nheld && t->mpa == MPA_FULL)
+		infer(st, f, c, 1 - dir, flags & ~CAP_INFER_LAST);
+	bool wait = t->mpa == MPA_INFER || (o->mpa == MPA_INFER && o->nheld);
+	if (wait && !(flags & CAP_INFER_LAST) && t->len < INFER_WINDOW &&
+	    t->nheld < CAP_INFER_FRAMES)
+		return;
+	replay(st, c);
+}
+
+/* The conversation ends: the bytes held are all there will be */
+void cap_iwarp_end(struct cap_state *st, struct cap_conv *c)
+{
+	struct cap_frame f = { .num = c->last_frame };
+
+	for (int d = 0; d < 2; d++)
+		if (c->d[d].tcp.mpa == MPA_INFER && c->d[d].tcp.nheld)
+			infer(st, &f, c, d, CAP_INFER_LAST);
+	replay(st, c);
+}
+
 void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 		      struct cap_conv *c, int dir, const uint8_t *p,
 		      uint32_t len)
@@ -438,7 +489,9 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 
 	if (t->mpa == MPA_BAD)
 		return;
-	if (!t->len) {                         /* nothing waiting: in place */
+	if (!t->len && (t->mpa == MPA_START || !holding(c, dir))) {
+		/* nothing waiting: in place (a first segment: its handshake,
+		 * or no handshake and its framing to infer) */
 		uint32_t used = frame_stream(st, f, c, dir, p, len);
 		if (!c->used || t->mpa == MPA_BAD)
 			return;
@@ -459,6 +512,10 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 	}
 	memcpy(t->buf + t->len, p, len);
 	t->len += len;
+	if (holding(c, dir)) {
+		held_stream(st, f, c, dir, hold_frame(st, t, f) ? 0 : CAP_INFER_LAST);
+		return;
+	}
 	if (p != NULL && t->len == len && len != 0) {
 		/* just buffered a partial FPDU: nothing more to frame yet */
 		return;
@@ -466,6 +523,5 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 	uint32_t used = frame_stream(st, f, c, dir, t->buf, t->len);
 	if (!c->used)
 		return;
-	memmove(t->buf, t->buf + used, t->len - used);
-	t->len -= used;
+	consumed(t, used);
 }

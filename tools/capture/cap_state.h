@@ -33,6 +33,19 @@ struct cap_ooo {                     /* an out-of-order TCP segment */
 	uint32_t ts_usec;
 };
 
+/* where the MPA layer of one direction is: before its MPA Request or Reply,
+ * framing FPDUs, given up (not iWARP), or inferring the framing of a
+ * stream whose handshake the capture lacks (cap_mpa.c) */
+enum cap_mpa_state { MPA_START = 0, MPA_FULL, MPA_BAD, MPA_INFER };
+
+#define CAP_INFER_FRAMES 256u        /* frames held while inferring */
+struct cap_held {
+	uint32_t end;                /* buf offset after its last byte */
+	uint64_t num;
+	int64_t ts_sec;
+	uint32_t ts_usec;
+};
+
 /* One TCP direction of an iWARP connection and its MPA framing (RFC 5044) */
 struct cap_tcp_dir {
 	bool have_seq;
@@ -47,6 +60,12 @@ struct cap_tcp_dir {
 	uint32_t mark_pos;           /* stream position of buf[0] mod 512 */
 	bool hs_seen;                /* this side's MPA Request/Reply seen */
 	bool hunt;                   /* after a gap: looking for an FPDU start */
+	uint32_t infer_tried;        /* bytes held at the last attempt */
+	/* while the framing is inferred, the frames that brought the bytes
+	 * held in buf (where each one's bytes end), so that each FPDU is
+	 * given its own frame once the framing is known */
+	struct cap_held *held;       /* CAP_INFER_FRAMES, allocated on need */
+	uint32_t nheld;
 	bool fin;
 	uint64_t good;               /* FPDUs with a good CRC */
 };
@@ -366,6 +385,27 @@ const char *cap_dir_name(struct cap_conv *c, int dir);
 struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
 				 int dir);
 
+/* cap_mpa.c: MPA framing (RFC 5044) */
+bool cap_ddp_plausible(const uint8_t *u);
+uint32_t cap_mpa_gather(const uint8_t *b, uint32_t n, uint32_t off,
+			uint32_t phase, bool markers, uint8_t *out,
+			uint32_t want, uint32_t crc_from, uint32_t *crc_at);
+uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
+		      const uint8_t *b, uint32_t n, bool *found);
+/* no MPA handshake: the framing found (cap_iwarp.c holds the bytes) */
+struct cap_mpa_framing {
+	bool crc, markers;
+	uint32_t mark_pos;           /* stream position of b[skip] mod 512 */
+	uint32_t skip;               /* bytes before the first FPDU */
+	unsigned nvalid;             /* FPDUs validated */
+};
+enum cap_infer { CAP_INFER_FOUND, CAP_INFER_WAIT, CAP_INFER_NONE };
+#define CAP_INFER_EAGER 1u           /* the other direction's framing known */
+#define CAP_INFER_LAST 2u            /* no more bytes will come */
+enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
+			     uint32_t n, unsigned flags, int crc_only,
+			     struct cap_mpa_framing *out);
+
 /* cap_conn.c: RFC 8797 connection parameters */
 void cap_conn_private(struct cap_conv *c, int end, bool requester,
 		      const uint8_t *pd, uint32_t len);
@@ -374,6 +414,9 @@ void cap_conn_established(struct cap_state *st, const struct cap_frame *f,
 void cap_conn_close(struct cap_state *st, struct cap_conv *c);
 uint32_t cap_conn_threshold(const struct cap_state *st, const struct cap_conv *c,
 			    int dir, uint32_t vers, const char **from);
+
+/* cap_iwarp.c: the conversation ends (infer from what is held) */
+void cap_iwarp_end(struct cap_state *st, struct cap_conv *c);
 
 /* cap_tcp.c: the conversation ends (deliver what is held past a gap);
  * free a direction's buffers */

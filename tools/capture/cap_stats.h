@@ -37,6 +37,12 @@ struct cap_stats_conv {
 	uint8_t pd_seen[2];          /* 0 not in the capture, 1 seen */
 	uint8_t pd_len[2];           /* bytes kept (at most 8) */
 	uint8_t pd[2][8];
+	/* iWARP: the MPA framing inferred (no MPA handshake in the capture),
+	 * a bit per direction, and what was found: CRC use, markers (a bit per
+	 * direction) */
+	uint8_t mpa_inferred;
+	bool mpa_crc;
+	uint8_t mpa_markers;
 	/* the counts of messages, last: cleared by the first message
 	 * (cap_stats_sizes), so that a conversation that never carries one
 	 * (most QPs of a busy fabric) costs nothing to open */

@@ -61,6 +61,24 @@ void cap_stats_private_print(FILE *out, const struct cap_stats_conv *s)
 	fputc('\n', out);
 }
 
+/* "markers off", "markers on", "markers on one way" */
+static const char *mpa_markers_text(const struct cap_stats_conv *s)
+{
+	uint8_t m = s->mpa_markers & s->mpa_inferred;
+	return !m ? "off" : m == s->mpa_inferred ? "on" : "on one way";
+}
+
+/* iWARP without its MPA handshake: how the framing was found (cap_mpa.c) */
+static void mpa_inferred_print(FILE *out, const struct cap_stats_conv *s)
+{
+	if (!s->mpa_inferred)
+		return;
+	fprintf(out, "  MPA framing inferred (no MPA handshake in the capture): "
+		"CRC %s, markers %s, %s\n", s->mpa_crc ? "on" : "off",
+		mpa_markers_text(s), s->mpa_inferred == 3 ? "both directions" :
+		"one direction");
+}
+
 static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			    bool overall)
 {
@@ -90,8 +108,10 @@ static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 		else
 			fputs("none seen\n", out);
 	}
-	if (!overall)
+	if (!overall) {
 		cap_stats_private_print(out, s);
+		mpa_inferred_print(out, s);
+	}
 	for (int chunked = 0; chunked < 2; chunked++) {
 		const uint64_t *h = chunked ? s->chunked_hist : s->inline_hist;
 		fprintf(out, "  %s sizes:", chunked ? "chunked" : "inline ");
@@ -239,6 +259,14 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
 	json_ku64(&j, "last_frame", c->last_frame);
 	json_counts(&j, &c->stats, false);
 	json_private(&j, &c->stats);
+	if (c->stats.mpa_inferred) {
+		json_key(&j, "mpa_inferred");
+		json_obj_begin(&j);
+		json_kbool(&j, "crc", c->stats.mpa_crc);
+		json_kstr(&j, "markers", mpa_markers_text(&c->stats));
+		json_ku64(&j, "directions", c->stats.mpa_inferred == 3 ? 2 : 1);
+		json_obj_end(&j);
+	}
 	json_obj_end(&j);
 	ob_putc(&o, '\n');
 	ob_flush(&o);

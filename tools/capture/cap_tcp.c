@@ -98,7 +98,7 @@ static void resync(struct cap_state *st, const struct cap_frame *f,
 	cap_frame_error(st, f, "TCP %s -> %s: %u stream bytes missing from the "
 			"capture (%s): resynchronised", cap_dir_name(c, dir),
 			cap_dir_name(c, 1 - dir), gap, why);
-	st->lost.stream_bytes += cap_iwarp_gap(c, dir, gap);
+	st->lost.stream_bytes += cap_iwarp_gap(st, c, dir, gap);
 	t->next_seq = t->ooo[0].seq;
 	drain_ooo(st, NULL, c, dir);
 }
@@ -121,7 +121,7 @@ static void peer_acked(struct cap_state *st, const struct cap_frame *f,
 	cap_warn_once(st, CAP_W_OOO, "the peer acknowledged bytes the capture "
 		      "lacks: TCP stream resynchronised past missing bytes");
 	st->lost.resyncs++;
-	st->lost.stream_bytes += gap + cap_iwarp_gap(c, dir, gap);
+	st->lost.stream_bytes += gap + cap_iwarp_gap(st, c, dir, gap);
 	c->stats.unmatched++;
 	t->next_seq = ack;
 }
@@ -191,7 +191,7 @@ static void stream_bytes(struct cap_state *st, const struct cap_frame *f,
 			cap_warn_once(st, CAP_W_OOO, "out-of-order segment over "
 				      "the byte budget: TCP stream "
 				      "resynchronised past missing bytes");
-			st->lost.stream_bytes += cap_iwarp_gap(c, dir, ahead);
+			st->lost.stream_bytes += cap_iwarp_gap(st, c, dir, ahead);
 			t->next_seq = seq;
 			break;
 		}
@@ -272,7 +272,7 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 		if (!t->have_seq || !seq_ahead(seq, t->next_seq, &by)) {
 			uint32_t behind = t->have_seq ? seq_behind(seq, t->next_seq) : 0;
 			if (behind < wire_n) {
-				(void)cap_iwarp_gap(c, dir, wire_n - behind);
+				(void)cap_iwarp_gap(st, c, dir, wire_n - behind);
 				t->next_seq = seq + wire_n;
 				t->have_seq = true;
 			}
@@ -321,4 +321,7 @@ void cap_tcp_free(struct cap_state *st, struct cap_tcp_dir *t)
 	cap_budget_free(st, t->ooo, t->ooo ? CAP_OOO_MAX * sizeof(*t->ooo) : 0);
 	t->ooo = NULL;
 	t->nooo = 0;
+	cap_budget_free(st, t->held, t->held ? CAP_INFER_FRAMES * sizeof(*t->held) : 0);
+	t->held = NULL;
+	t->nheld = 0;
 }

@@ -176,7 +176,8 @@ void cap_iwarp_stream(struct cap_state *st, const struct cap_frame *f,
 bool cap_iwarp_plausible(const uint8_t *p, uint32_t len);
 /* `gap` stream bytes of direction `dir` are missing: drop the partial
  * FPDU (returns its bytes) and find the next FPDU boundary (RFC 5044 4) */
-uint32_t cap_iwarp_gap(struct cap_conv *c, int dir, uint32_t gap);
+uint32_t cap_iwarp_gap(struct cap_state *st, struct cap_conv *c, int dir,
+		       uint32_t gap);
 
 /* cap_crc.c */
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n);   /* IB ICRC */
@@ -216,6 +217,11 @@ static inline uint32_t cap_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint32_t cap_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 static inline uint64_t cap_be64(const uint8_t *p)
 {

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cap_mpa.c - MPA framing of an iWARP byte stream (RFC 5044 4-6): FPDU
+ * bytes gathered across markers, an FPDU validated where it may start,
+ * the next FPDU boundary found after a gap, and the framing inferred when
+ * the capture lacks the MPA Request and Reply that negotiated it (CRC on
+ * or off, markers on or off and their phase): a framing is taken only when
+ * several consecutive FPDUs validate (lengths, DDP and RDMAP versions and
+ * opcodes, the CRC32c, or with CRCs off their zero CRC field).
+ */
+#include <string.h>
+#include "cap_cur.h"
+#include "cap_state.h"
+
+#define MARKER_EVERY 512u
+#define DDP_TAGGED_HDR 14u
+
+/* An FPDU header as a sender would start one: DDP version 1, RDMAP 1 */
+bool cap_ddp_plausible(const uint8_t *u)
+{
+	return (u[0] & 0x03) == 0x01 && (u[1] & 0xc0) == 0x40;
+}
+
+/* Gather `want` bytes of FPDU from raw b[off..n), skipping markers (every
+ * 512 octets of the stream; `phase` = stream position of b[0] mod 512).
+ * Returns the raw index after the last byte, 0 when b runs out; *crc_at =
+ * raw index of the byte numbered `crc_from`. */
+uint32_t cap_mpa_gather(const uint8_t *b, uint32_t n, uint32_t off,
+			uint32_t phase, bool markers, uint8_t *out,
+			uint32_t want, uint32_t crc_from, uint32_t *crc_at)
+{
+	uint32_t r = off, got = 0;
+
+	while (got < want) {
+		if (r >= n)
+			return 0;
+		if (markers) {
+			uint32_t pos = (phase + r) % MARKER_EVERY;
+			if (pos < 4) {
+				r += 4 - pos;
+				continue;
+			}
+			uint32_t run = MARKER_EVERY - pos;
+			if (run > want - got)
+				run = want - got;
+			if (run > n - r)
+				run = n - r;
+			if (crc_from >= got && crc_from < got + run)
+				*crc_at = r + (crc_from - got);
+			if (out)
+				memcpy(out + got, b + r, run);
+			got += run;
+			r += run;
+		} else {
+			uint32_t run = want - got < n - r ? want - got : n - r;
+			if (crc_from >= got && crc_from < got + run)
+				*crc_at = r + (crc_from - got);
+			if (out)
+				memcpy(out + got, b + r, run);
+			got += run;
+			r += run;
+		}
+	}
+	return r;
+}
+
+/* Does an FPDU start at raw offset `o` of b[0..n)?  1 yes, 0 no, -1 not
+ * enough bytes to say.  Its length, its DDP/RDMAP versions, its CRC when
+ * CRCs are on; without CRCs, the FPDU must end where the bytes end or be
+ * followed by another plausible header (RFC 5044 4, RFC 5041 4). */
+static int fpdu_at(const struct cap_tcp_dir *t, const uint8_t *b, uint32_t n,
+		   uint32_t o, uint64_t *crc_work)
+{
+	uint32_t phase = (t->mark_pos + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
+	uint8_t h[4];
+
+	if (t->markers && phase < 4)
+		return 0;                  /* a marker, not an FPDU */
+	if (!cap_mpa_gather(b, n, o, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+		return -1;
+	uint32_t L = cap_be16(h);
+	if (L < DDP_TAGGED_HDR || !cap_ddp_plausible(h + 2))
+		return 0;
+	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
+	uint32_t end = cap_mpa_gather(b, n, o, t->mark_pos, t->markers, NULL, total,
+			      total - 4, &crc_at);
+	if (!end)
+		return -1;
+	if (t->crc) {
+		uint8_t w[4];
+		uint32_t e2 = cap_mpa_gather(b, n, crc_at, t->mark_pos, t->markers, w, 4,
+				     UINT32_MAX, &dummy);
+		if (!e2)
+			return -1;
+		if (t->markers)
+			return 1;          /* CRC over the FPDU with markers:
+					    * checked when framed */
+		*crc_work += crc_at - o;
+		uint32_t want = cap_le32(w), got = cap_crc32c(0, b + o, crc_at - o);
+		return cap_crc_verdict(got == want || __builtin_bswap32(got) == want,
+				       w, 4) ? 1 : 0;
+	}
+	if (end == n)
+		return 1;
+	if (!cap_mpa_gather(b, n, end, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+		return -1;
+	return cap_be16(h) >= DDP_TAGGED_HDR && cap_ddp_plausible(h + 2);
+}
+
+#define HUNT_CRC_MAX (4u << 20)        /* CRC bytes one hunt may spend */
+
+/* After a gap: skip to the next FPDU boundary.  Returns the raw bytes
+ * that cannot start one; *found when an FPDU starts right after them. */
+uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
+		      const uint8_t *b, uint32_t n, bool *found)
+{
+	uint64_t work = 0;
+
+	*found = false;
+	for (uint32_t o = 0; o < n; o++) {
+		int r = fpdu_at(t, b, n, o, &work);
+		if (r < 0)
+			return o;
+		if (r > 0) {
+			*found = true;
+			return o;
+		}
+		if (work > HUNT_CRC_MAX) {
+			cap_warn_once(st, CAP_W_HUNT, "MPA framing not found "
+				      "again after a gap: the rest of a TCP "
+				      "direction is not decoded");
+			t->mpa = MPA_BAD;
+			return n;
+		}
+	}
+	return n;
+}
+
+
+/* ------------------------------------------------------------ inference */
+
+#define INFER_FPDUS 3u                 /* consecutive FPDUs to accept ... */
+#define INFER_SPAN (MARKER_EVERY + 4u) /* ... spanning a marker's place */
+#define INFER_OFFSETS 4096u            /* where the first may start */
+#define INFER_CRC_MAX (8u << 20)       /* CRC bytes one candidate may spend */
+
+struct framing {
+	bool crc, markers;
+	uint32_t phase;                  /* stream position of b[0] mod 512 */
+};
+
+/* One FPDU at raw offset o under framing fr: 1 valid (*end after it), 0
+ * not, -1 the bytes end first.  Stricter than fpdu_at(): the RDMAP opcode
+ * is one RFC 5040 defines, and without CRCs the CRC field is zero
+ * (RFC 5044 4.1). */
+static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
+		 uint32_t o, uint32_t *end, uint64_t *work)
+{
+	uint32_t pos = (fr->phase + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
+	uint8_t h[4], w[4];
+
+	if (fr->markers && pos < 4)
+		return 0;
+	if (!cap_mpa_gather(b, n, o, fr->phase, fr->markers, h, 4, UINT32_MAX,
+			    &dummy))
+		return -1;
+	uint32_t L = cap_be16(h);
+	if (L < DDP_TAGGED_HDR || !cap_ddp_plausible(h + 2) || (h[3] & 0x0f) > 7)
+		return 0;
+	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
+	*end = cap_mpa_gather(b, n, o, fr->phase, fr->markers, NULL, total,
+			      total - 4, &crc_at);
+	if (!*end || !cap_mpa_gather(b, n, crc_at, fr->phase, fr->markers, w, 4,
+				     UINT32_MAX, &dummy))
+		return -1;
+	if (!fr->crc)
+		return !memcmp(w, "\0\0\0\0", 4);
+	/* over the raw bytes, markers in it; with a marker just before the
+	 * FPDU, with it too (cap_iwarp.c accepts both) */
+	*work += crc_at - o;
+	uint32_t want = cap_le32(w), got = cap_crc32c(0, b + o, crc_at - o);
+	bool ok = got == want || __builtin_bswap32(got) == want;
+	if (!ok && fr->markers && pos == 4 && o >= 4) {
+		got = cap_crc32c(0, b + o - 4, crc_at - o + 4);
+		ok = got == want || __builtin_bswap32(got) == want;
+	}
+	return cap_crc_verdict(ok, w, 4);
+}
+
+/* FPDUs validated one after the other from o (*k of them), until
+ * INFER_FPDUS of them span INFER_SPAN bytes (so that a stream with markers
+ * cannot pass for one without): 1 done, 0 an FPDU does not validate, -1
+ * the bytes ran out first, every FPDU up to there valid */
+static int chain(const struct framing *fr, const uint8_t *b, uint32_t n,
+		 uint32_t o, unsigned *k, uint64_t *work)
+{
+	uint32_t start = o;
+
+	for (*k = 0; *k < INFER_FPDUS || o - start < INFER_SPAN; ++*k) {
+		uint32_t end = 0;
+		int r = check(fr, b, n, o, &end, work);
+		if (r <= 0)
+			return r;
+		o = end;
+		if (o == n) {
+			++*k;
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/* Marker phases b[0..n) allows: where every marker position holds the
+ * reserved 16 zero bits and an FPDU pointer within the 512 octets before
+ * (RFC 5044 5).  Needs two markers' worth of bytes. */
+static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase)
+{
+	struct cap_cur c = cur_make(b, n);
+	uint32_t m = (MARKER_EVERY - phase) % MARKER_EVERY, seen = 0;
+	uint16_t rsvd, fptr;
+
+	for (; cur_peek16(&c, m, &rsvd) && cur_peek16(&c, m + 2, &fptr);
+	     m += MARKER_EVERY, seen++)
+		if (rsvd || fptr > MARKER_EVERY)
+			return false;
+	return seen >= 2;
+}
+
+/*
+ * No MPA Request or Reply in the capture: find the framing of b[0..n), the
+ * stream bytes held so far (RFC 5044 4-6).  The candidates: CRC on or off
+ * (crc_only >= 0: only that one, the other direction's: CRC use is the
+ * connection's, 7.1), markers on (every phase the marker fields allow) or
+ * off; --mpa-crc and --mpa-markers narrow them.  A framing is taken when
+ * INFER_FPDUS consecutive FPDUs validate over INFER_SPAN bytes, or with
+ * CAP_INFER_EAGER (the other direction's framing known) or CAP_INFER_LAST
+ * (no more bytes will come) when the FPDUs validate up to the end of b.
+ * CAP_INFER_WAIT: not enough bytes yet; CAP_INFER_NONE: nothing validates.
+ */
+enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
+			     uint32_t n, unsigned flags, int crc_only,
+			     struct cap_mpa_framing *out)
+{
+	bool promising = false, eager = flags & (CAP_INFER_EAGER | CAP_INFER_LAST);
+	static const struct framing cand[4] = {
+		{ true, false, 0 }, { false, false, 0 },
+		{ true, true, 0 }, { false, true, 0 },
+	};
+
+	for (unsigned ci = 0; ci < 4; ci++) {
+		struct framing fr = cand[ci];
+		uint64_t work = 0;
+		if ((st->o->mpa_crc && fr.crc != (st->o->mpa_crc == CAP_FORCE_ON)) ||
+		    (st->o->mpa_markers &&
+		     fr.markers != (st->o->mpa_markers == CAP_FORCE_ON)) ||
+		    (crc_only >= 0 && fr.crc != (crc_only > 0)))
+			continue;
+		for (uint32_t p = 0; p < (fr.markers ? MARKER_EVERY : 1u) &&
+				     work <= INFER_CRC_MAX; p++) {
+			fr.phase = p;
+			if (fr.markers && !phase_fits(b, n, p))
+				continue;
+			uint32_t lim = n < INFER_OFFSETS ? n : INFER_OFFSETS;
+			for (uint32_t o = 0; o < lim && work <= INFER_CRC_MAX; o++) {
+				unsigned k;
+				int r = chain(&fr, b, n, o, &k, &work);
+				if (r > 0 || (r < 0 && k && eager)) {
+					*out = (struct cap_mpa_framing){
+						.crc = fr.crc, .markers = fr.markers,
+						.mark_pos = (p + o) % MARKER_EVERY,
+						.skip = o, .nvalid = k };
+					return CAP_INFER_FOUND;
+				}
+				promising |= r < 0 && (k || o == 0);
+			}
+		}
+	}
+	/* no FPDU starts in the first INFER_OFFSETS bytes: not MPA, or an
+	 * FPDU larger than any a sender makes of one TCP segment */
+	if ((flags & CAP_INFER_LAST) || (!promising && n >= INFER_OFFSETS + 4))
+		return CAP_INFER_NONE;
+	return CAP_INFER_WAIT;
+}
