@@ -407,11 +407,19 @@ open(sys.argv[2], 'wb').write(b''.join(out))
 PY
 	want=$("$D" -r "$CAPS/iwarp-markers.pcap" 2>/dev/null | cut -c8-)
 	[ "$(wc -l <<<"$want")" -ge 8 ]
+	# the framing inferred from the stream: CRC and markers on, their phase
 	run --separate-stderr "$D" -r "$FIX/nohs.pcap"
-	[ "${#lines[@]}" -lt "$(wc -l <<<"$want")" ]
+	[ "$(cut -c8- <<<"$output")" = "$want" ]
+	[[ $stderr == *"no MPA handshake in the capture: the framing is inferred from the stream"* ]]
 	run --separate-stderr "$D" -r "$FIX/nohs.pcap" --mpa-markers on
 	[ "$(cut -c8- <<<"$output")" = "$want" ]
-	[[ $stderr == *"no MPA handshake in the capture: CRC on (assumed: --mpa-crc), markers on (--mpa-markers)"* ]]
+	# both given: taken as they are, nothing inferred
+	run --separate-stderr "$D" -r "$FIX/nohs.pcap" --mpa-markers on --mpa-crc on
+	[ "$(cut -c8- <<<"$output")" = "$want" ]
+	[[ $stderr != *"inferred"* ]]
+	# forced against what the stream has: no framing validates
+	run --separate-stderr "$D" -r "$FIX/nohs.pcap" --mpa-markers off
+	[ "${#lines[@]}" -lt "$(wc -l <<<"$want")" ]
 	# forced over the handshake: markers off where they are on loses the messages
 	run --separate-stderr "$D" -r "$CAPS/iwarp-markers.pcap" --mpa-markers off
 	[ "${#lines[@]}" -lt "$(wc -l <<<"$want")" ]

@@ -149,18 +149,40 @@ struct framing {
 	uint32_t phase;                  /* stream position of b[0] mod 512 */
 };
 
-/* One FPDU at raw offset o under framing fr: 1 valid (*end after it), 0
- * not, -1 the bytes end first.  Stricter than fpdu_at(): the RDMAP opcode
- * is one RFC 5040 defines, and without CRCs the CRC field is zero
- * (RFC 5044 4.1). */
+/* Do the markers inside the FPDU at raw b[o..end) point back to its start
+ * (RFC 5044 5: the FPDU pointer, the octets from the FPDU's start to the
+ * marker; `lead` a marker just before it, which the count may include)? */
+static bool markers_point(const struct framing *fr, const uint8_t *b,
+			  uint32_t o, uint32_t end, bool lead)
+{
+	struct cap_cur c = cur_make(b, end);
+	uint32_t m = o + (MARKER_EVERY - (fr->phase + o) % MARKER_EVERY) % MARKER_EVERY;
+	uint16_t rsvd, fptr;
+
+	for (; m < end; m += MARKER_EVERY) {
+		if (!cur_peek16(&c, m, &rsvd) || !cur_peek16(&c, m + 2, &fptr) ||
+		    rsvd || (fptr != m - o && !(lead && fptr == m - o + 4)))
+			return false;
+	}
+	return true;
+}
+
+/* One FPDU at raw offset o under framing fr (after a marker there): 1
+ * valid (*end after it), 0 not, -1 the bytes end first.  Stricter than
+ * fpdu_at(): the RDMAP opcode is one RFC 5040 defines, markers point back
+ * to the FPDU, and without CRCs the CRC field is zero (RFC 5044 4.1). */
 static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 		 uint32_t o, uint32_t *end, uint64_t *work)
 {
 	uint32_t pos = (fr->phase + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
 	uint8_t h[4], w[4];
+	bool lead = false;
 
-	if (fr->markers && pos < 4)
-		return 0;
+	if (fr->markers && pos < 4) {      /* a marker first, then the FPDU */
+		o += 4 - pos;
+		pos = 4;
+		lead = true;
+	}
 	if (!cap_mpa_gather(b, n, o, fr->phase, fr->markers, h, 4, UINT32_MAX,
 			    &dummy))
 		return -1;
@@ -173,6 +195,8 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 	if (!*end || !cap_mpa_gather(b, n, crc_at, fr->phase, fr->markers, w, 4,
 				     UINT32_MAX, &dummy))
 		return -1;
+	if (fr->markers && !markers_point(fr, b, o, *end, lead))
+		return 0;
 	if (!fr->crc)
 		return !memcmp(w, "\0\0\0\0", 4);
 	/* over the raw bytes, markers in it; with a marker just before the
@@ -180,7 +204,7 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 	*work += crc_at - o;
 	uint32_t want = cap_le32(w), got = cap_crc32c(0, b + o, crc_at - o);
 	bool ok = got == want || __builtin_bswap32(got) == want;
-	if (!ok && fr->markers && pos == 4 && o >= 4) {
+	if (!ok && lead) {
 		got = cap_crc32c(0, b + o - 4, crc_at - o + 4);
 		ok = got == want || __builtin_bswap32(got) == want;
 	}
@@ -211,19 +235,18 @@ static int chain(const struct framing *fr, const uint8_t *b, uint32_t n,
 }
 
 /* Marker phases b[0..n) allows: where every marker position holds the
- * reserved 16 zero bits and an FPDU pointer within the 512 octets before
- * (RFC 5044 5).  Needs two markers' worth of bytes. */
+ * reserved 16 zero bits (RFC 5044 5).  Needs a marker's worth of bytes. */
 static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase)
 {
 	struct cap_cur c = cur_make(b, n);
 	uint32_t m = (MARKER_EVERY - phase) % MARKER_EVERY, seen = 0;
-	uint16_t rsvd, fptr;
+	uint16_t rsvd;
 
-	for (; cur_peek16(&c, m, &rsvd) && cur_peek16(&c, m + 2, &fptr);
+	for (; cur_peek16(&c, m, &rsvd) && cur_has(&c, m + 4);
 	     m += MARKER_EVERY, seen++)
-		if (rsvd || fptr > MARKER_EVERY)
+		if (rsvd)
 			return false;
-	return seen >= 2;
+	return seen >= 1;
 }
 
 /*
@@ -235,6 +258,7 @@ static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase)
  * INFER_FPDUS consecutive FPDUs validate over INFER_SPAN bytes, or with
  * CAP_INFER_EAGER (the other direction's framing known) or CAP_INFER_LAST
  * (no more bytes will come) when the FPDUs validate up to the end of b.
+ * Of the framings taken, the one whose first FPDU starts earliest.
  * CAP_INFER_WAIT: not enough bytes yet; CAP_INFER_NONE: nothing validates.
  */
 enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
@@ -247,6 +271,9 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 		{ true, true, 0 }, { false, true, 0 },
 	};
 
+	/* the framing that explains the bytes from the earliest offset */
+	uint32_t best = n < INFER_OFFSETS ? n : INFER_OFFSETS;
+	bool found = false;
 	for (unsigned ci = 0; ci < 4; ci++) {
 		struct framing fr = cand[ci];
 		uint64_t work = 0;
@@ -260,8 +287,7 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 			fr.phase = p;
 			if (fr.markers && !phase_fits(b, n, p))
 				continue;
-			uint32_t lim = n < INFER_OFFSETS ? n : INFER_OFFSETS;
-			for (uint32_t o = 0; o < lim && work <= INFER_CRC_MAX; o++) {
+			for (uint32_t o = 0; o < best && work <= INFER_CRC_MAX; o++) {
 				unsigned k;
 				int r = chain(&fr, b, n, o, &k, &work);
 				if (r > 0 || (r < 0 && k && eager)) {
@@ -269,12 +295,16 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 						.crc = fr.crc, .markers = fr.markers,
 						.mark_pos = (p + o) % MARKER_EVERY,
 						.skip = o, .nvalid = k };
-					return CAP_INFER_FOUND;
+					best = o;
+					found = true;
+					break;
 				}
 				promising |= r < 0 && (k || o == 0);
 			}
 		}
 	}
+	if (found)
+		return CAP_INFER_FOUND;
 	/* no FPDU starts in the first INFER_OFFSETS bytes: not MPA, or an
 	 * FPDU larger than any a sender makes of one TCP segment */
 	if ((flags & CAP_INFER_LAST) || (!promising && n >= INFER_OFFSETS + 4))

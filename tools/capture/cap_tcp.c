@@ -241,8 +241,11 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 
 	struct cap_conv *c = cap_conv_tcp(st, f, &a, &dir, false);
 	if (!c) {
-		/* (--mpa-markers on: the stream may start with a marker) */
-		bool marker = st->o->mpa_markers == CAP_FORCE_ON && n > 4 &&
+		/* a segment may start with a marker (RFC 5044 5: 16 reserved
+		 * zero bits, then the FPDU pointer), the FPDU after it */
+		uint16_t rsvd;
+		bool marker = st->o->mpa_markers != CAP_FORCE_OFF &&
+			      cur_peek16(tcp, 0, &rsvd) && !rsvd && n > 4 &&
 			      cap_iwarp_plausible(p + 4, n - 4);
 		if (!n || snapped || !(cap_iwarp_plausible(p, n) || marker))
 			return CAP_NOT_OURS;
