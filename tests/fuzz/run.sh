@@ -20,6 +20,7 @@ for f in "$corpus_seed"/*; do [ -f "$f" ] && xxd -r -p "$f" > "$f.bin" 2>/dev/nu
 capture_seed=$BUILD/fuzz/seed-capture
 mkdir -p "$capture_seed"
 for f in "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$top"/tests/captures/*.pcap \
+	 "$top"/tests/captures/nohandshake/*.pcap \
 	 "$top"/tests/oracle/regress/*.pcap "$top"/tests/captures/crafted/*.pcap; do
 	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ] && cp "$f" "$capture_seed/"
 done

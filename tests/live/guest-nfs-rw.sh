@@ -59,8 +59,11 @@ finish() {
             wait "$pid" 2>/dev/null
         done
         # "N packets captured / received by filter / dropped by kernel"
+        # ("nfs-rw: tcpdump: ..." for the main capture, guest-smoke.sh reads it)
         for e in "$run"/*.err; do
-            grep -E 'packets (captured|received|dropped)' "$e" | tr '\n' ' ' | sed "s/^/nfs-rw: tcpdump $(basename "$e" .err): /; s/ \$/\n/"
+            name=$(basename "$e" .err)
+            [[ $name == cap ]] && name= || name=" $name"
+            grep -E 'packets (captured|received|dropped)' "$e" | tr '\n' ' ' | sed "s/^/nfs-rw: tcpdump$name: /; s/ \$/\n/"
         done
     fi
     [[ -f $run/cap.pcap ]] && cp "$run/cap.pcap" "$pcap"

@@ -2,8 +2,11 @@
 # `make live-captures`: regenerates tests/captures/*.pcap, real traffic of the
 # kernel's NFS/RDMA client and server in the live guest, over RoCEv2 (rxe) and
 # iWARP (siw), and rewrites tests/captures/README.md to say how they were made.
-#   BUILD=/abs/build [CAPTURE_SET=rw|reads] make-captures.sh [rxe|siw]...
-# CAPTURE_SET reads makes only the nfs*-reads-* captures (guest-captures.sh).
+#   BUILD=/abs/build [CAPTURE_SET=rw|reads|late] make-captures.sh [rxe|siw]...
+# CAPTURE_SET reads makes only the nfs*-reads-* captures (guest-captures.sh);
+# late (siw only) the nfs*-late-* pairs in tests/captures/nohandshake, one
+# capture started after the mount (no MPA handshake) and the same run's from
+# before it; README.md is left as it is (it describes them).
 # Each capture is checked before it replaces the old one: at most 2 MiB, tshark
 # finds RPC-over-RDMA in it, Read and Write chunks (and CB_RECALL in the
 # backchannel ones) are there, and no packet is missing from it.
@@ -16,6 +19,7 @@ kinds=("$@")
 set=${CAPTURE_SET:-rw}
 ((${#kinds[@]})) || kinds=(rxe siw)
 dest=$REPO_ROOT/tests/captures
+[[ $set == late ]] && { dest=$dest/nohandshake; kinds=(siw); }
 work=$BUILD/live/captures
 max_bytes=$((2 * 1024 * 1024))
 
@@ -32,7 +36,10 @@ check() {
     ((size <= max_bytes)) || { echo "$f is $size bytes, more than 2 MiB"; return 1; }
     frames=$(count "$f" frame)
     msgs=$(count "$f" rpcordma.xid)
-    ((msgs > 0)) || { echo "$f: tshark finds no RPC-over-RDMA message"; return 1; }
+    # without the MPA handshake tshark's iWARP dissector finds nothing
+    [[ $f == *-late-iwarp-* ]] && msgs=$("$BUILD/bin/rpcrdma-decode" -r "$f" -q --stats 2>/dev/null |
+        awk '/^overall:/ { o = 1 } o && /messages:/ { print $3; exit }')
+    ((msgs > 0)) || { echo "$f: no RPC-over-RDMA message found"; return 1; }
     (($(count "$f" 'tcp.analysis.lost_segment || tcp.analysis.retransmission || tcp.analysis.out_of_order') == 0)) ||
         { echo "$f: TCP segments missing or repeated"; return 1; }
     if [[ $f == *-reads-* ]]; then
@@ -71,6 +78,11 @@ for kind in "${kinds[@]}"; do
     ((ok)) || live_die "$kind: no good captures after 3 attempts (logs in $work)"
     cp "$work/$kind"/*.pcap "$dest/"
 done
+if [[ $set == late ]]; then
+    live_log "captures in $dest:"
+    ls -l "$dest" >&2
+    exit 0
+fi
 
 kver=$(awk '$1 == "kernel" { print $2 " " $3 }' "$image/info")
 rdma_core=$(awk '$1 == "rdma-core" { print $2 }' "$image/info")
@@ -141,6 +153,29 @@ for f in "$dest"/*.pcap; do
     printf '| `%s` | %s | %s | %s | %s |\n' "${f##*/}" "$(describe "$f")" "$frames" "$msgs" "$(stat -c %s "$f")"
 done
 cat <<EOF
+
+## Captures without the MPA handshake (\`nohandshake/\`)
+
+Users start tcpdump after the mount, so an iWARP capture usually lacks the MPA
+Request/Reply that says whether CRCs and markers are on; \`rpcrdma-decode\` then
+infers the framing from the stream (\`tools/capture/cap_mpa.c\`,
+\`tests/cli/nohandshake.bats\`). Made with \`CAPTURE_SET=late make-captures.sh siw\`
+(\`guest-nfs-rw.sh --late\`): in one run, \`tcpdump\` started before the mount (the
+\`-full\` file) and a second \`tcpdump\` started one quiet second after the mount (no
+TCP or MPA handshake in it); then a 16 KiB file written with \`cp\`, \`sync\`, caches
+dropped, read back and compared, removed, unmounted. Both captures end after the
+unmount. siw negotiates CRCs off and markers off.
+
+| file | NFS | capture | frames | RPC-over-RDMA messages (rpcrdma-decode) | bytes |
+|---|---|---|---|---|---|
+| \`nohandshake/nfs3-late-iwarp-siw.pcap\` | NFSv3 | started after the mount | 119 | 22 | 47522 |
+| \`nohandshake/nfs3-late-full-iwarp-siw.pcap\` | NFSv3 | the same run, from before the mount | 166 | 36 | 53544 |
+| \`nohandshake/nfs41-late-iwarp-siw.pcap\` | NFSv4.1 | started after the mount | 103 | 32 | 49246 |
+| \`nohandshake/nfs41-late-full-iwarp-siw.pcap\` | NFSv4.1 | the same run, from before the mount | 178 | 92 | 68808 |
+
+The late capture's messages are the full capture's from its first frame on,
+in both directions and in the same order (tshark finds none in the late ones:
+Wireshark's iWARP dissector needs the handshake).
 
 ## What tshark (4.0) shows in them
 
