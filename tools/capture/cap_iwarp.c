@@ -5,12 +5,13 @@
  * 7.1, 4-6), DDP tagged and untagged headers (RFC 5041 4, 5) and the RDMAP
  * operations RPC-over-RDMA uses: Send (with Invalidate / Solicited Event),
  * RDMA Write, Read Request, Read Response, Terminate (RFC 5040 4, 5).
+ * Without the handshake in the capture, the framing is inferred
+ * (cap_mpa.c) while both directions' bytes are held with their frames.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cap_cur.h"
 #include "cap_state.h"
-
 
 #define MPA_KEY_LEN 16
 #define MPA_HS_LEN 20
@@ -39,7 +40,6 @@ bool cap_iwarp_plausible(const uint8_t *p, uint32_t len)
 	return cur_has(&c, 2 + DDP_TAGGED_HDR) && cur_peek16(&c, 0, &ulpdu_len) &&
 	       ulpdu_len >= DDP_TAGGED_HDR && cap_ddp_plausible(p + 2);
 }
-
 
 static void read_response(struct cap_state *st, const struct cap_frame *f,
 			  struct cap_conv *c, int dir, uint32_t stag,

@@ -136,7 +136,6 @@ uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
 	return n;
 }
 
-
 /* ------------------------------------------------------------ inference */
 
 #define INFER_FPDUS 3u                 /* consecutive FPDUs to accept ... */
