@@ -1,4 +1,8 @@
 # Shared build settings.  Override on the command line: make CC=clang
+# Parallel by default (one job per core) unless the caller chose -j itself.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 BUILD ?= build
 BUILD := $(patsubst %/,%,$(BUILD))
 BIN := $(BUILD)/bin

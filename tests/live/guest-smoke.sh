@@ -122,8 +122,13 @@ for case in "$here"/cases/*.sh; do
     name=${case##*/}
     echo "+ case $name" >> "$log"
     t_case=$SECONDS
-    timeout 300 bash "$case" 2>> "$log" ||
-        result "case-${name%.sh}" fail "$name exited with status $?"
+    # each RESULT line also goes to the log with the second it came at (profiling)
+    { timeout 300 bash "$case" 2>> "$log" ||
+        result "case-${name%.sh}" fail "$name exited with status $?"; } |
+        while IFS= read -r line; do
+            printf '%s\n' "$line"
+            [[ $line == RESULT* ]] && printf '+ %s at %s s: %s\n' "$name" "$((SECONDS - t_case))" "${line:0:60}" >> "$log"
+        done
     echo "+ case $name: $((SECONDS - t_case)) s" >> "$log"
     echo "# case $name: $((SECONDS - t_case)) s"
 done

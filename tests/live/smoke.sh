@@ -113,25 +113,44 @@ siw_state=
 [[ -z $no_guest ]] && siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
 
 # 2. Per transport: one fresh guest for the guest tests, then the host's checks.
+#    The guests run at the same time (RPCRDMA_LIVE_PARALLEL=0: one after the
+#    other): much of a guest's time is spent waiting (timeouts, tcpdump's
+#    buffer, servers starting), which the other guest fills.
+declare -A skip_of=() gpid=() t_start=()
 for kind in "${kinds[@]}"; do
     skip_reason=$no_guest
     if [[ -z $skip_reason && $kind == siw && $siw_state != built ]]; then
         skip_reason="siw.ko could not be built for the guest kernel (see $image/siw.log)"
     fi
-    if [[ -n $skip_reason ]]; then
-        for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
-        continue
-    fi
+    skip_of[$kind]=$skip_reason
+    [[ -n $skip_reason ]] && continue
     rm -rf "${out:?}/$kind"
     mkdir -p "$out/$kind"
     shares=()
     [[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
-    t1=$SECONDS
-    grc=0
-    LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
-        --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
-        > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
-    echo "# $kind guest: exit status $grc after $((SECONDS - t1)) s (log: $out/$kind/guest-$kind.log)"
+    t_start[$kind]=$SECONDS
+    (
+        grc=0
+        LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
+            --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
+            > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
+        echo "$grc $((SECONDS - t_start[$kind]))" > "$out/$kind/guest.rc"
+    ) &
+    gpid[$kind]=$!
+    [[ ${RPCRDMA_LIVE_PARALLEL:-1} == 0 ]] && wait "${gpid[$kind]}"
+done
+for kind in "${kinds[@]}"; do
+    [[ -n ${gpid[$kind]:-} ]] && wait "${gpid[$kind]}"
+done
+
+for kind in "${kinds[@]}"; do
+    skip_reason=${skip_of[$kind]}
+    if [[ -n $skip_reason ]]; then
+        for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
+        continue
+    fi
+    read -r grc took < "$out/$kind/guest.rc" || { grc=125; took=?; }
+    echo "# $kind guest: exit status $grc after $took s (log: $out/$kind/guest-$kind.log)"
     grep '^# case ' "$out/$kind/guest.out" | sed "s/^# case /# $kind case /"
     declare -A res=() txt=()
     extra=()
