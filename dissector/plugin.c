@@ -25,6 +25,7 @@ static void proto_register_rpcrdma(void)
 	rpcrdma_ddp_register();
 	rpcrdma_ib_register();
 	rpcrdma_tap_register();
+	rpcrdma_cmpriv_register();
 	rpcrdma_dissect_register();
 }
 
@@ -38,6 +39,7 @@ static void proto_reg_handoff_rpcrdma(void)
 	rpcrdma_compat_handoff();
 	rpcrdma_ib_handoff();
 	rpcrdma_iwarp_handoff();
+	rpcrdma_cmpriv_handoff();
 }
 
 void plugin_register(void)

@@ -182,6 +182,11 @@ void rpcrdma_tap_register(void);
 void rpcrdma_tap_queue(packet_info *pinfo, const struct rpcrdma_msg *m,
 		       const struct rpcrdma_where *w, bool backward);
 
+/* ---- cmpriv.c: RFC 8797 connection private data under the CM REQ/REP's
+ * or MPA Request/Reply's private data (a postdissector) ---- */
+void rpcrdma_cmpriv_register(void);
+void rpcrdma_cmpriv_handoff(void);
+
 /* ---- dissect.c ---- */
 /* Hand an RPC message to the ONC RPC dissector (after our Info text) */
 void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree,
