@@ -12,6 +12,19 @@
                                              order, against the JSON lines of
                                              its frame (iWARP frames carry
                                              several Sends)
+                                             (a frame the pdml lists without an
+                                             rpcrdma item: Wireshark handed the
+                                             plugin nothing there; messages
+                                             rpcrdma-decode finds in frames it
+                                             does not list, e.g. iWARP without
+                                             its MPA handshake, are counted
+                                             apart)
+  compare.py conn PLUGIN.tsv DECODE.jsonl    the plugin's rpcrdma.cm.* (RFC 8797
+                                             private data) against the
+                                             {"type":"connection"} records:
+                                             the responder's in the record's
+                                             frame (CM REP, MPA Reply), the
+                                             requester's in the one before
   compare.py builtin PLUGIN.tsv BUILTIN.tsv  plugin vs rpcordma (accepted v1 frames)
   compare.py experts PLUGIN.pdml             every rpcrdma.expert.NAME item's
                                              message starts with "NAME: "
@@ -36,6 +49,9 @@ PLUGIN_FIELDS = [
     "rpcrdma.vers_high", "rpcrdma.optdir", "rpcrdma.opttype",
     "rpcrdma.optinfo_len", "rpcrdma.verdict.action", "rpcrdma.verdict.reason",
     "rpcrdma.verdict.note", "rpcrdma.backward",
+    # RFC 8797 connection private data (CM REQ/REP, MPA Request/Reply)
+    "rpcrdma.cm.magic", "rpcrdma.cm.version", "rpcrdma.cm.remote_invalidate",
+    "rpcrdma.cm.send_size", "rpcrdma.cm.recv_size",
 ]
 BUILTIN_FIELDS = [
     "frame.number", "rpcordma.xid", "rpcordma.version",
@@ -44,6 +60,7 @@ BUILTIN_FIELDS = [
     "rpcordma.errcode", "rpcordma.vers_low", "rpcordma.vers_high",
 ]
 DIRS = {0: "call", 1: "reply"}
+NOTES = []      # said after the summary
 
 
 
@@ -173,8 +190,9 @@ def cmp_json(tsv, jsonl, exclude=None):
     return len((set(mine) | set(theirs)) - skip), bad
 
 
-def read_pdml(path):
-    """frame -> [plugin_view of each rpcrdma item that is a message]"""
+def read_pdml(path, listed=None):
+    """frame -> [plugin_view of each rpcrdma item that is a message];
+    every frame number the pdml lists goes into `listed`"""
     frames = {}
     for _, pkt in ET.iterparse(path):
         if pkt.tag != "packet":
@@ -185,6 +203,8 @@ def read_pdml(path):
                 for f in proto.findall("field"):
                     if f.get("name") == "num":
                         num = int(f.get("show"))
+                        if listed is not None:
+                            listed.add(num)
             if proto.get("name") != "rpcrdma" or num is None:
                 continue
             row = {k: "" for k in PLUGIN_FIELDS}
@@ -200,7 +220,8 @@ def read_pdml(path):
 
 
 def cmp_msgs(pdml, jsonl, exclude=None):
-    mine = read_pdml(pdml)
+    listed = set()
+    mine = read_pdml(pdml, listed)
     theirs = {}
     with open(jsonl) as f:
         for line in f:
@@ -213,7 +234,13 @@ def cmp_msgs(pdml, jsonl, exclude=None):
         with open(exclude) as f:
             skip = {int(x) for x in f.read().split()}
     bad, n = [], 0
-    for fr in sorted((set(mine) | set(theirs)) - skip):
+    undelivered = {fr for fr in set(theirs) - skip if fr not in listed}
+    if undelivered:
+        NOTES.append("%d messages of rpcrdma-decode in %d frames Wireshark "
+                     "does not hand to the plugin (first: frame %d)"
+                     % (sum(len(theirs[f]) for f in undelivered),
+                        len(undelivered), min(undelivered)))
+    for fr in sorted((set(mine) | set(theirs)) - skip - undelivered):
         a, b = mine.get(fr, []), theirs.get(fr, [])
         n += max(len(a), len(b))
         if len(a) != len(b):
@@ -236,6 +263,60 @@ def check_experts(pdml):
                 bad.append("%s: %s" % (name, text))
         elif el.tag == "packet":
             el.clear()
+    return n, bad
+
+
+def conn_view(r):
+    """a plugin row's RFC 8797 fields in rpcrdma-decode's shape"""
+    if not r["rpcrdma.cm.send_size"]:
+        return None
+    return {"rfc8797": one(r["rpcrdma.cm.magic"]) == 0xf6ab0e18,
+            "version": one(r["rpcrdma.cm.version"]),
+            "remote_invalidate": r["rpcrdma.cm.remote_invalidate"] in
+            ("1", "True", "true"),
+            "max_send_size": one(r["rpcrdma.cm.send_size"]),
+            "max_recv_size": one(r["rpcrdma.cm.recv_size"])}
+
+
+def cmp_conn(tsv, jsonl):
+    rows = {f: conn_view(r) for f, r in read_tsv(tsv, PLUGIN_FIELDS).items()}
+    rows = {f: v for f, v in rows.items() if v is not None}
+    recs = []
+    with open(jsonl) as f:
+        for line in f:
+            if line.strip():
+                o = json.loads(line)
+                if o.get("type") == "connection":
+                    recs.append(o)
+    bad, n, used = [], 0, set()
+    for rec in sorted(recs, key=lambda o: o["frame"]):
+        fr = rec["frame"]
+        for end in ("responder", "requester"):
+            pd = (rec.get(end) or {}).get("private_data")
+            if not pd or not pd.get("rfc8797"):
+                continue
+            want = {k: pd.get(k) for k in ("rfc8797", "version",
+                                           "remote_invalidate",
+                                           "max_send_size", "max_recv_size")}
+            if end == "responder":
+                at = fr if fr in rows else None
+            else:
+                at = max((f for f in rows if f < fr and f not in used),
+                         default=None)
+            n += 1
+            if at is None or at in used:
+                bad.append("connection of frame %d: the %s's private data "
+                           "is not shown by the plugin" % (fr, end))
+                continue
+            used.add(at)
+            if rows[at] != want:
+                bad.append("frame %d (%s): plugin=%s decode=%s"
+                           % (at, end, json.dumps(rows[at]),
+                              json.dumps(want)))
+    for f in sorted(set(rows) - used):
+        bad.append("frame %d: private data shown by the plugin, in no "
+                   "connection record of rpcrdma-decode" % f)
+    NOTES.append("%d connection records" % len(recs))
     return n, bad
 
 
@@ -271,16 +352,17 @@ def cmp_builtin(tsv, builtin_tsv):
 
 def main():
     modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin,
-             "experts": check_experts}
+             "experts": check_experts, "conn": cmp_conn}
     if len(sys.argv) not in (3, 4, 5) or sys.argv[1] not in modes:
         sys.stderr.write(__doc__)
         return 2
     n, bad = modes[sys.argv[1]](*sys.argv[2:])
     for b in bad[:50]:
         print(b)
-    print("%d %s compared, %d disagreements"
-          % (n, {"msgs": "messages", "experts": "expert infos"}.get(
-              sys.argv[1], "frames"), len(bad)))
+    print("; ".join(["%d %s compared, %d disagreements"
+                     % (n, {"msgs": "messages", "experts": "expert infos",
+                            "conn": "private data blocks"}.get(
+                         sys.argv[1], "frames"), len(bad))] + NOTES))
     return 1 if bad else 0
 
 

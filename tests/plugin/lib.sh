@@ -32,12 +32,14 @@ BUILTIN_E=$(fields BUILTIN_FIELDS)
 plugin_tsv() {
 	local cap=$1 out=$2; shift 2
 	# shellcheck disable=SC2086
-	ts -r "$cap" "$@" -Y rpcrdma -T fields -E occurrence=a -E aggregator=, $PLUGIN_E >"$out"
+	ts -r "$cap" "$@" -Y "rpcrdma || rpcrdma.cm" -T fields -E occurrence=a -E aggregator=, $PLUGIN_E >"$out"
 }
 # plugin_pdml CAPTURE OUT: every rpcrdma item with all its fields, one per
-# message (a frame can carry several iWARP Sends)
+# message (a frame can carry several iWARP Sends); every other frame
+# Wireshark dissects as InfiniBand or DDP/RDMAP is listed without one (what
+# it hands the plugin: compare.py msgs tells the rest apart)
 plugin_pdml() {
-	ts -r "$1" -Y rpcrdma -T pdml -J rpcrdma >"$2"
+	ts -r "$1" -Y "rpcrdma || infiniband || iwarp_ddp_rdmap" -T pdml -J rpcrdma >"$2"
 }
 # builtin_tsv CAPTURE OUT: the built-in dissector, with our plugin declining v1
 builtin_tsv() {

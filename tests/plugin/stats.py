@@ -4,8 +4,10 @@
   stats.py TAP.txt DECODE.jsonl [EXCLUDE]
 
 Per conversation (matched as a multiset: the two tools may number them
-differently): messages, forward and backward calls and replies, and the
-credits granted by forward and by backward replies (min, max, last).
+differently): messages, forward and backward calls and replies, the
+credits granted by forward and by backward replies (min, max, last), and
+the chunks as advertised: messages with a read list, a write list, a reply
+chunk, their bytes and the largest.
 Frames listed in EXCLUDE (CRC-corrupt ones rpcrdma-decode drops) are
 ignored.  Prints the conversations compared; exits 1 on a difference.
 """
@@ -19,7 +21,8 @@ def from_tap(path):
     for line in open(path):
         if line.startswith("conversation "):
             cur = {"msgs": 0, "calls": 0, "replies": 0, "bcalls": 0,
-                   "breplies": 0, "granted": None, "bgranted": None}
+                   "breplies": 0, "granted": None, "bgranted": None,
+                   "read": (0, 0, 0), "write": (0, 0, 0), "reply": (0, 0, 0)}
             convs.append(cur)
             continue
         if cur is None:
@@ -37,7 +40,17 @@ def from_tap(path):
         if m:
             key = "granted" if m.group(1) == "credits" else "bgranted"
             cur[key] = tuple(map(int, m.groups()[1:]))
+        m = re.match(r"\s+(read|write|reply) chunks\s+(\d+)(?:, (\d+) bytes, "
+                     r"mean \d+, max (\d+))?\s*$", line)
+        if m:
+            cur[m.group(1)] = tuple(int(x or 0) for x in m.groups()[1:])
     return convs
+
+
+def chunk_add(c, key, segs):
+    n, b, mx = c[key]
+    size = sum(s["length"] for s in segs)
+    c[key] = (n + 1, b + size, max(mx, size))
 
 
 def from_json(path, exclude):
@@ -50,8 +63,15 @@ def from_json(path, exclude):
             continue
         c = convs.setdefault(o.get("conversation"), {
             "msgs": 0, "calls": 0, "replies": 0, "bcalls": 0,
-            "breplies": 0, "granted": None, "bgranted": None})
+            "breplies": 0, "granted": None, "bgranted": None,
+            "read": (0, 0, 0), "write": (0, 0, 0), "reply": (0, 0, 0)})
         c["msgs"] += 1
+        if o.get("reads"):
+            chunk_add(c, "read", o["reads"])
+        if o.get("writes"):
+            chunk_add(c, "write", [s for ch in o["writes"] for s in ch])
+        if o.get("reply") is not None:
+            chunk_add(c, "reply", o["reply"])
         back = bool(o.get("backward"))
         d = o.get("direction")
         if d == "call":

@@ -201,6 +201,26 @@ for pref in "rpcordma_fields: TRUE" "chunk_memory_mb: 256"; do
 	else nok "preference rpcrdma.$pref" "$(cat "$T/prefs")"; fi
 done
 
+# every preference documented with its default (docs/wireshark-plugin.md);
+# the README's plugin section names the two that decide what -Y rpcordma
+# matches; every rpcrdma.* / rpcordma.* name the README's plugin section and
+# the docs' tables give is a registered field or preference
+sed -n '/^## Wireshark plugin/,/^## An echo/p' "$TOP/README.md" >"$T/readme.plugin"
+undoc=""
+while IFS= read -r pl; do
+	name=${pl#\#}; name=${name%%:*}; def=${pl#*: }
+	grep -qF "| \`$name\` | $def |" "$TOP/docs/wireshark-plugin.md" || undoc="$undoc $name"
+done <"$T/prefs"
+for name in rpcrdma.claim_v1 rpcrdma.rpcordma_fields; do
+	grep -qF "$name" "$T/readme.plugin" || undoc="$undoc README:$name"
+done
+cut -f3 "$T/fields" >"$T/fieldnames"
+sed 's/^#//; s/:.*//' "$T/prefs" >>"$T/fieldnames"
+unknown=$(cat "$T/readme.plugin" "$TOP/docs/wireshark-plugin.md" | grep -oE '\brpco?rdma\.[a-z0-9_.]*[a-z0-9_]' | sort -u | grep -vxF rpcrdma.so |
+	while read -r f; do grep -qxF "$f" "$T/fieldnames" || grep -q "^${f//./\\.}\." "$T/fieldnames" || echo "$f"; done | tr '\n' ' ')
+if [ -z "$undoc" ] && [ -z "$unknown" ]; then ok "preferences documented with their defaults ($(wc -l <"$T/prefs")), claim_v1 and rpcordma_fields in the README; every rpcrdma.*/rpcordma.* name in the README and docs exists"
+else nok "preferences and field names documented" "undocumented:$undoc" "not registered: $unknown"; fi
+
 # the README's plugin examples run (as an ordinary user, the plugin loaded)
 # and show what they say
 sed -n '/^## Wireshark plugin/,/^## Live RDMA/p' "$TOP/README.md" | sed -n 's/^\$ tshark //p' >"$T/readme.ex"
@@ -266,6 +286,14 @@ for c in $caps; do
 	else
 		nok "$b: plugin agrees with rpcrdma-decode field for field" "$(echo "$out" | tail -8)"
 	fi
+	# RFC 8797 connection private data (issue 12 item 4): the plugin's
+	# rpcrdma.cm.* in the CM REQ/REP, MPA Request/Reply frames against
+	# rpcrdma-decode's connection records (same tshark run as above)
+	if grep -q '"type":"connection"' "$T/$b.jsonl" || awk -F'\t' '$NF != ""' "$T/$b.tsv" | grep -q .; then
+		out=$(python3 "$TOP/tests/plugin/compare.py" conn "$T/$b.tsv" "$T/$b.jsonl" 2>&1)
+		if [ $? = 0 ]; then ok "$b: connection parameters (RFC 8797) agree with rpcrdma-decode's connection records: $(echo "$out" | tail -1)"
+		else nok "$b: connection parameters (RFC 8797) agree with rpcrdma-decode's connection records" "$(echo "$out" | tail -5)"; fi
+	fi
 	# expert infos in one style: each message starts with the expert's name
 	out=$(python3 "$TOP/tests/plugin/compare.py" experts "$T/$b.pdml" 2>&1)
 	case $out in
@@ -280,7 +308,7 @@ for c in $caps; do
 	if [ "$nbad" = 0 ] && [ -s "$T/$b.jsonl" ]; then
 		ts -q -z rpcrdma,stat -r "$T/$b" >"$T/$b.tap" 2>&1
 		out=$(python3 "$TOP/tests/plugin/stats.py" "$T/$b.tap" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
-		if [ $? = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode: $out"
+		if [ $? = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode (messages, directions, credits granted, read/write/reply chunks and bytes): $out"
 		else nok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode" "$(echo "$out" | head -8)"; fi
 	fi
 	# v1 fields against the built-in, wherever the capture has v1 messages
@@ -309,6 +337,28 @@ if [ -f "$MS" ] && [ -s "$MS.jsonl" ]; then
 		done
 	done
 fi
+
+# RFC 8797 private data as a subtree of the CM or MPA frame's private data
+# item, in one pass (RoCEv2: CM REQ after rdma_cm's IP header) and in two
+# (iWARP: MPA Reply, revision 2, after its IRD/ORD)
+for c in "nfs3-rocev2-rxe.pcap:infiniband:IP CM Consumer PrivateData|PrivateData:" "nfs3-iwarp-siw.pcap:iwarp_mpa:Private data:-2"; do
+	IFS=: read -r b proto item pass <<<"$c"
+	[ -f "$T/$b" ] || continue
+	# shellcheck disable=SC2086
+	ts $pass -r "$T/$b" -Y rpcrdma.cm -O "$proto" 2>/dev/null >"$T/cm.txt"
+	# each parameters line right under the item, one level deeper, and its
+	# fields under it
+	got=$(awk -v item="$item" '
+		{ match($0, /^ */); d = RLENGTH; t = substr($0, d + 1) }
+		t ~ "^(" item "): " { id = d; next }
+		id && d == id + 4 && t ~ /^RPC-over-RDMA connection parameters: send [0-9]+, receive [0-9]+/ { n++; pd = d; next }
+		pd && d == pd + 4 && t ~ /^(Format identifier: 0xf6ab0e18|Version: 1|Send size: [0-9]+ bytes|Receive size: [0-9]+ bytes)$/ { f++ }
+		{ id = 0 }
+		d <= pd { pd = 0 }
+		END { print n + 0, f + 0 }' "$T/cm.txt")
+	if [ "$got" = "2 8" ]; then ok "$b (${pass:-one pass}): the REQ's and REP's connection parameters under their private data items ($proto: $item): magic, version, send and receive sizes"
+	else nok "$b (${pass:-one pass}): connection parameters under the private data ($proto: $item)" "subtrees, fields: $got" "$(grep -B1 -A7 "connection parameters" "$T/cm.txt" | head -20)"; fi
+done
 
 # an RC requester resending Send packets from a NAKed PSN (a live cut):
 # shown as a retransmission, not as a second message
