@@ -5,7 +5,7 @@
                                              plugin vs rpcrdma-decode (every frame
                                              but those listed in EXCLUDE), one
                                              message per frame
-  compare.py msgs  PLUGIN.pdml DECODE.jsonl [EXCLUDE]
+  compare.py msgs  PLUGIN.pdml DECODE.jsonl [EXCLUDE [UNDELIVERED]]
                                              the same message by message: every
                                              rpcrdma protocol item of
                                              `tshark -T pdml -j rpcrdma`, in
@@ -18,7 +18,8 @@
                                              rpcrdma-decode finds in frames it
                                              does not list, e.g. iWARP without
                                              its MPA handshake, are counted
-                                             apart)
+                                             apart, their frames written to
+                                             UNDELIVERED)
   compare.py conn PLUGIN.tsv DECODE.jsonl    the plugin's rpcrdma.cm.* (RFC 8797
                                              private data) against the
                                              {"type":"connection"} records:
@@ -219,7 +220,7 @@ def read_pdml(path, listed=None):
     return frames
 
 
-def cmp_msgs(pdml, jsonl, exclude=None):
+def cmp_msgs(pdml, jsonl, exclude=None, undelivered_out=None):
     listed = set()
     mine = read_pdml(pdml, listed)
     theirs = {}
@@ -235,6 +236,9 @@ def cmp_msgs(pdml, jsonl, exclude=None):
             skip = {int(x) for x in f.read().split()}
     bad, n = [], 0
     undelivered = {fr for fr in set(theirs) - skip if fr not in listed}
+    if undelivered_out:
+        with open(undelivered_out, "w") as f:
+            f.write("".join("%d\n" % x for x in sorted(undelivered)))
     if undelivered:
         NOTES.append("%d messages of rpcrdma-decode in %d frames Wireshark "
                      "does not hand to the plugin (first: frame %d)"
@@ -353,7 +357,7 @@ def cmp_builtin(tsv, builtin_tsv):
 def main():
     modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin,
              "experts": check_experts, "conn": cmp_conn}
-    if len(sys.argv) not in (3, 4, 5) or sys.argv[1] not in modes:
+    if len(sys.argv) not in (3, 4, 5, 6) or sys.argv[1] not in modes:
         sys.stderr.write(__doc__)
         return 2
     n, bad = modes[sys.argv[1]](*sys.argv[2:])

@@ -237,7 +237,7 @@ done <"$T/readme.ex"
 
 # ---- the generated test captures and real captures vs rpcrdma-decode ----
 caps=$(ls "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*.pcapng \
-	"$TOP"/tests/captures/crafted/*.pcap "$TOP"/tests/oracle/regress/*.pcap 2>/dev/null)
+	"$TOP"/tests/captures/*/*.pcap "$TOP"/tests/oracle/regress/*.pcap 2>/dev/null)
 if [ -z "$caps" ]; then
 	skip "agreement on the test captures" "no captures (make captures)"
 fi
@@ -275,7 +275,7 @@ for c in $caps; do
 	# message by message (several Sends share an iWARP frame; a Send of
 	# several DDP segments or IB packets is one message in its last frame)
 	plugin_pdml "$T/$b" "$T/$b.pdml" 2>/dev/null
-	out=$(python3 "$TOP/tests/plugin/compare.py" msgs "$T/$b.pdml" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
+	out=$(python3 "$TOP/tests/plugin/compare.py" msgs "$T/$b.pdml" "$T/$b.jsonl" "$T/$b.excl" "$T/$b.undelivered" 2>&1)
 	rc=$?
 	note=""
 	[ "$nbad" -gt 0 ] && note="$note; $nbad CRC-corrupt frames excluded"
@@ -289,7 +289,7 @@ for c in $caps; do
 	# RFC 8797 connection private data (issue 12 item 4): the plugin's
 	# rpcrdma.cm.* in the CM REQ/REP, MPA Request/Reply frames against
 	# rpcrdma-decode's connection records (same tshark run as above)
-	if grep -q '"type":"connection"' "$T/$b.jsonl" || awk -F'\t' '$NF != ""' "$T/$b.tsv" | grep -q .; then
+	if grep -q '"rfc8797":true' "$T/$b.jsonl" || awk -F'\t' '$NF != ""' "$T/$b.tsv" | grep -q .; then
 		out=$(python3 "$TOP/tests/plugin/compare.py" conn "$T/$b.tsv" "$T/$b.jsonl" 2>&1)
 		if [ $? = 0 ]; then ok "$b: connection parameters (RFC 8797) agree with rpcrdma-decode's connection records: $(echo "$out" | tail -1)"
 		else nok "$b: connection parameters (RFC 8797) agree with rpcrdma-decode's connection records" "$(echo "$out" | tail -5)"; fi
@@ -307,7 +307,8 @@ for c in $caps; do
 	# snaplen-cut frames, which Wireshark does not hand over, left out)
 	if [ "$nbad" = 0 ] && [ -s "$T/$b.jsonl" ]; then
 		ts -q -z rpcrdma,stat -r "$T/$b" >"$T/$b.tap" 2>&1
-		out=$(python3 "$TOP/tests/plugin/stats.py" "$T/$b.tap" "$T/$b.jsonl" "$T/$b.excl" 2>&1)
+		cat "$T/$b.excl" "$T/$b.undelivered" >"$T/$b.excl2" 2>/dev/null
+		out=$(python3 "$TOP/tests/plugin/stats.py" "$T/$b.tap" "$T/$b.jsonl" "$T/$b.excl2" 2>&1)
 		if [ $? = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode (messages, directions, credits granted, read/write/reply chunks and bytes): $out"
 		else nok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode" "$(echo "$out" | head -8)"; fi
 	fi

@@ -145,7 +145,7 @@ done
 # infos of the Malformed group, on bytes the built-in does not decode at
 # all) are counted apart.
 caps=$(ls "$BUILD"/captures/*.pcap "$BUILD"/captures/*.pcapng "$TOP"/tests/captures/*.pcap \
-	"$TOP"/tests/captures/crafted/*.pcap "$TOP"/tests/oracle/regress/*.pcap 2>/dev/null)
+	"$TOP"/tests/captures/*/*.pcap "$TOP"/tests/oracle/regress/*.pcap 2>/dev/null)
 "$BUILD/plugin-test/mkpcap" "$T/fx.pcap" && chmod a+r "$T/fx.pcap"
 for pass in "" -2; do
 	p=${pass:-one pass}
