@@ -5,21 +5,22 @@
                                              plugin vs rpcrdma-decode (every frame
                                              but those listed in EXCLUDE), one
                                              message per frame
-  compare.py msgs  PLUGIN.pdml DECODE.jsonl [EXCLUDE [UNDELIVERED]]
+  compare.py msgs  PLUGIN.pdml DECODE.jsonl [CRC_BAD [SKIPPED]]
                                              the same message by message: every
                                              rpcrdma protocol item of
-                                             `tshark -T pdml -j rpcrdma`, in
+                                             `tshark -T pdml -J rpcrdma`, in
                                              order, against the JSON lines of
                                              its frame (iWARP frames carry
-                                             several Sends)
-                                             (a frame the pdml lists without an
-                                             rpcrdma item: Wireshark handed the
-                                             plugin nothing there; messages
-                                             rpcrdma-decode finds in frames it
-                                             does not list, e.g. iWARP without
-                                             its MPA handshake, are counted
-                                             apart, their frames written to
-                                             UNDELIVERED)
+                                             several Sends); frames the pdml
+                                             lists without an rpcrdma item:
+                                             Wireshark handed the plugin nothing
+                                             there.  Left out and counted: the
+                                             CRC_BAD frames, snaplen-cut ones,
+                                             retransmissions of either, and
+                                             messages in frames the pdml does
+                                             not list (e.g. iWARP without its
+                                             MPA handshake); all those frames
+                                             written to SKIPPED
   compare.py conn PLUGIN.tsv DECODE.jsonl    the plugin's rpcrdma.cm.* (RFC 8797
                                              private data) against the
                                              {"type":"connection"} records:
@@ -191,21 +192,32 @@ def cmp_json(tsv, jsonl, exclude=None):
     return len((set(mine) | set(theirs)) - skip), bad
 
 
-def read_pdml(path, listed=None):
-    """frame -> [plugin_view of each rpcrdma item that is a message];
-    every frame number the pdml lists goes into `listed`"""
-    frames = {}
+class Pdml:
+    """what `tshark -T pdml -J rpcrdma` says of each frame it lists"""
+    def __init__(self):
+        self.msgs = {}      # frame -> [plugin_view of each message item]
+        self.listed = set() # every frame listed
+        self.cut = set()    # frames cut by the snap length
+        self.retx = {}      # frame -> the frame it retransmits
+
+
+def read_pdml(path):
+    p = Pdml()
     for _, pkt in ET.iterparse(path):
         if pkt.tag != "packet":
             continue
         num = None
         for proto in pkt.findall("proto"):
             if proto.get("name") == "geninfo":
-                for f in proto.findall("field"):
-                    if f.get("name") == "num":
-                        num = int(f.get("show"))
-                        if listed is not None:
-                            listed.add(num)
+                g = {f.get("name"): int(f.get("show"))
+                     for f in proto.findall("field")
+                     if f.get("name") in ("num", "len", "caplen")}
+                num = g.get("num")
+                if num is None:
+                    continue
+                p.listed.add(num)
+                if g.get("caplen", 0) < g.get("len", 0):
+                    p.cut.add(num)
             if proto.get("name") != "rpcrdma" or num is None:
                 continue
             row = {k: "" for k in PLUGIN_FIELDS}
@@ -213,16 +225,25 @@ def read_pdml(path, listed=None):
                 k = f.get("name")
                 if k in row:
                     row[k] = (row[k] + "," if row[k] else "") + f.get("show", "")
+                elif k == "rpcrdma.retransmission_of":
+                    p.retx[num] = int(f.get("show"))
             v = plugin_view(row)
             if v is not None:
-                frames.setdefault(num, []).append(v)
+                p.msgs.setdefault(num, []).append(v)
         pkt.clear()
-    return frames
+    return p
 
 
-def cmp_msgs(pdml, jsonl, exclude=None, undelivered_out=None):
-    listed = set()
-    mine = read_pdml(pdml, listed)
+def cmp_msgs(pdml, jsonl, crc_bad=None, skipped_out=None):
+    """Out of the comparison, counted: frames rpcrdma-decode dropped as
+    corrupt at the link layer (CRC_BAD: bad ICRC or MPA CRC, which
+    Wireshark 4.0 does not verify, so the plugin is handed them), frames
+    cut by the snap length (Wireshark's InfiniBand dissector stops at them
+    and calls no heuristic), the plugin's retransmissions of either (it saw
+    the corrupt copy first), and messages in frames Wireshark does not hand
+    the plugin at all.  SKIPPED_OUT: all those frames, one a line."""
+    p = read_pdml(pdml)
+    mine = p.msgs
     theirs = {}
     with open(jsonl) as f:
         for line in f:
@@ -230,20 +251,28 @@ def cmp_msgs(pdml, jsonl, exclude=None, undelivered_out=None):
                 o = unhex(json.loads(line))
                 if "frame" in o and "type" not in o:   # not a record
                     theirs.setdefault(o["frame"], []).append(json_view(o))
-    skip = set()
-    if exclude:
-        with open(exclude) as f:
-            skip = {int(x) for x in f.read().split()}
-    bad, n = [], 0
-    undelivered = {fr for fr in set(theirs) - skip if fr not in listed}
-    if undelivered_out:
-        with open(undelivered_out, "w") as f:
-            f.write("".join("%d\n" % x for x in sorted(undelivered)))
+    bad_crc = set()
+    if crc_bad:
+        with open(crc_bad) as f:
+            bad_crc = {int(x) for x in f.read().split()}
+    cut = p.cut - bad_crc
+    retx = {f for f, orig in p.retx.items() if orig in bad_crc | cut}
+    skip = bad_crc | cut | retx
+    undelivered = {fr for fr in set(theirs) - skip if fr not in p.listed}
+    if skipped_out:
+        with open(skipped_out, "w") as f:
+            f.write("".join("%d\n" % x for x in sorted(skip | undelivered)))
+    for k, what in ((bad_crc, "CRC-corrupt frames"),
+                    (cut, "snaplen-cut frames"),
+                    (retx, "retransmissions of them")):
+        if k:
+            NOTES.append("%d %s excluded" % (len(k), what))
     if undelivered:
         NOTES.append("%d messages of rpcrdma-decode in %d frames Wireshark "
                      "does not hand to the plugin (first: frame %d)"
                      % (sum(len(theirs[f]) for f in undelivered),
                         len(undelivered), min(undelivered)))
+    bad, n = [], 0
     for fr in sorted((set(mine) | set(theirs)) - skip - undelivered):
         a, b = mine.get(fr, []), theirs.get(fr, [])
         n += max(len(a), len(b))
