@@ -92,7 +92,7 @@ esac
 # chunk).  One tshark run per capture and pass: the READ replies and, for
 # the second, the WRITE calls too.
 RW="(rpc.msgtyp == 1 && (nfs.procedure_v3 == 6 || nfs.opcode == 25)) || (rpc.msgtyp == 0 && (nfs.procedure_v3 == 7 || nfs.opcode == 38))"
-for c in "$TOP"/tests/captures/*.pcap; do
+for c in "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/nohandshake/*.pcap; do
 	b=$(basename "$c")
 	cp "$c" "$T/$b" && chmod a+r "$T/$b"
 	for pass in "" -2; do
