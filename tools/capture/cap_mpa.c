@@ -233,19 +233,49 @@ static int chain(const struct framing *fr, const uint8_t *b, uint32_t n,
 	return 1;
 }
 
-/* Marker phases b[0..n) allows: where every marker position holds the
- * reserved 16 zero bits (RFC 5044 5).  Needs a marker's worth of bytes. */
-static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase)
+/* Marker phases b[0..n) allows (RFC 5044 5): every marker position holds
+ * 16 reserved zero bits, and its FPDU pointer names the FPDU the marker
+ * lies in, the same as the marker before or one that starts after it.
+ * Needs `need` markers in the bytes. */
+static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase,
+		       uint32_t need)
 {
 	struct cap_cur c = cur_make(b, n);
 	uint32_t m = (MARKER_EVERY - phase) % MARKER_EVERY, seen = 0;
-	uint16_t rsvd;
+	int64_t start = INT64_MIN;               /* the last marker's FPDU */
+	uint16_t rsvd, fptr;
 
-	for (; cur_peek16(&c, m, &rsvd) && cur_has(&c, m + 4);
-	     m += MARKER_EVERY, seen++)
-		if (rsvd)
+	for (; cur_peek16(&c, m, &rsvd) && cur_peek16(&c, m + 2, &fptr);
+	     m += MARKER_EVERY, seen++) {
+		int64_t at = (int64_t)m - fptr;
+		if (rsvd || (seen && at != start && at < (int64_t)m - MARKER_EVERY + 4))
 			return false;
-	return seen >= 1;
+		start = at;
+	}
+	return seen >= need;
+}
+
+#define SCAN_ALL (MARKER_EVERY + 8u)     /* with markers: every offset below */
+
+/* Where the next FPDU may start after offset o: every offset without
+ * markers; with markers (512 phases to try), every offset up to SCAN_ALL,
+ * then only where a marker's FPDU pointer points (RFC 5044 5), *m the next
+ * marker to read; UINT32_MAX when there is no more */
+static uint32_t next_start(const struct framing *fr, const uint8_t *b,
+			   uint32_t n, uint32_t o, uint32_t *m)
+{
+	struct cap_cur c = cur_make(b, n);
+	uint16_t fptr;
+
+	if (!fr->markers || o + 1 < SCAN_ALL)
+		return o + 1;
+	for (; cur_peek16(&c, *m + 2, &fptr); *m += MARKER_EVERY)
+		if (fptr <= *m && *m - fptr > o) {
+			uint32_t at = *m - fptr;
+			*m += MARKER_EVERY;
+			return at;
+		}
+	return UINT32_MAX;
 }
 
 /*
@@ -284,9 +314,11 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 		for (uint32_t p = 0; p < (fr.markers ? MARKER_EVERY : 1u) &&
 				     work <= INFER_CRC_MAX; p++) {
 			fr.phase = p;
-			if (fr.markers && !phase_fits(b, n, p))
+			if (fr.markers && !phase_fits(b, n, p, eager ? 1 : 2))
 				continue;
-			for (uint32_t o = 0; o < best && work <= INFER_CRC_MAX; o++) {
+			uint32_t m = (MARKER_EVERY - p) % MARKER_EVERY;
+			for (uint32_t o = 0; o < best && work <= INFER_CRC_MAX;
+			     o = next_start(&fr, b, n, o, &m)) {
 				unsigned k;
 				int r = chain(&fr, b, n, o, &k, &work);
 				if (r > 0 || (r < 0 && k && eager)) {
