@@ -6,7 +6,8 @@
  * the stream starting inside an FPDU, random bytes refused, too few bytes
  * waited for, --mpa-crc narrowing the candidates; and through whole frames,
  * both directions without a handshake decoded in the order of the capture,
- * calls before their replies.
+ * calls before their replies, and a segment lost before the framing is
+ * known.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,11 +184,36 @@ static void frames(bool crc)
 	       "18 messages, each call before its reply (%u lines)", crc ? "on" : "off", lines);
 }
 
+/* a segment lost while the framing is still being inferred: what came
+ * before the gap is framed with what it holds, the rest after it */
+static void gap_while_inferring(void)
+{
+	static struct stream c;
+	struct run r;
+	uint32_t cseq = 5000;
+
+	make(&c, 10, false, false, 0, 0x600);
+	run_open(&r);
+	for (unsigned i = 0; i < 10; i++) {
+		uint32_t end = i + 1 < 10 ? c.at[i + 1] : c.len;
+		if (i != 2)                   /* the capture lost FPDU 2 */
+			tcp_frame(&r, 0, cseq + c.at[i], 70000, 0x18,
+				  c.b + c.at[i], end - c.at[i]);
+	}
+	bool held = run_lines(&r) == 0;
+	run_end_source(&r);
+	tap_ok(held && run_lines(&r) == 9 && run_has(&r, "0x00000601") &&
+	       !run_has(&r, "0x00000602") && run_has(&r, "0x00000603") &&
+	       r.st->lost.resyncs == 1 && run_close(&r) == 3,
+	       "frames: a segment lost before the framing is known: 9 of 10, resynchronised");
+}
+
 int main(void)
 {
 	variants();
 	refused_and_waiting();
 	frames(false);
 	frames(true);
+	gap_while_inferring();
 	return tap_done();
 }
