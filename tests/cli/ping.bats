@@ -169,3 +169,12 @@ completion_options() {
 	run bash -c "sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' '$TOP/man/rpcrdma-ping.1' | grep -A1 '^\.TP' | grep -oE '^\.B [0-9]'"
 	assert_output "$(printf '.B 0\n.B 1\n.B 2')"
 }
+
+@test "the README's rpcrdma-ping session is the man page's first example" {
+	readme=$(sed -n '/^## Is the server up: rpcrdma-ping/,/^## /p' "$TOP/README.md" |
+		sed -n '/^\$ rpcrdma-ping -c 3/,/^```/p' | sed '$d')
+	man=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$TOP/man/rpcrdma-ping.1" |
+		sed -n '/^\$ rpcrdma\\-ping \\-c 3/,/^\.EE/p' | sed '$d' | sed 's/\\-/-/g')
+	[ -n "$readme" ]
+	[ "$readme" = "$man" ]
+}
