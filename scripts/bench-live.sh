@@ -39,11 +39,31 @@ case $rc in
 esac
 shares=()
 [[ $BUILD/ == "$top"/* ]] || shares=(--share "$BUILD")
-t0=$SECONDS
+# CPU time on the host: all of it (/proc/stat) and this script's waited
+# children's (the guest); the rest is other processes' -- under TCG each
+# vCPU is a host thread, and when others take the host's CPUs every message
+# waits for a host time slice (ms), in ours and perftest's alike.
+cpu_busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9; exit}' /proc/stat; }
+cpu_ours() {   # cutime + cstime: fields 16 and 17, after "pid (comm) "
+    local s f
+    s=$(< "/proc/$$/stat")
+    read -ra f <<< "${s##*) }"
+    echo $((f[13] + f[14]))
+}
+t0=$SECONDS busy0=$(cpu_busy) ours0=$(cpu_ours)
 LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 900 --cpus 2 "${shares[@]}" \
     --logs "$out/logs" -- bash "$LIVE_DIR/bench-guest.sh" "$out" "$BIN" "$lat_n" "$bw_n" "$all_n" "$rounds" ||
     die "the guest run failed (logs: $out/logs, $out/guest.log)"
+other=$(( (($(cpu_busy) - busy0) - ($(cpu_ours) - ours0)) * 100 /
+         ($(getconf CLK_TCK) * $(nproc) * (SECONDS - t0 > 0 ? SECONDS - t0 : 1)) ))
+((other < 0)) && other=0
 echo
+if ((other >= 10)); then
+    echo "bench-live: warning: other host processes took ${other}% of the host's" \
+         "$(nproc) CPUs during the run: the guest's vCPUs waited for host time" \
+         "slices, latencies (ours and perftest's) are not comparable; re-run on an idle host"
+fi
 echo "== make bench-live: Soft-RoCE (rdma_rxe) between two devices on a veth pair," \
-     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s, host load $(cut -d' ' -f1-3 /proc/loadavg) =="
+     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s, host load $(cut -d' ' -f1-3 /proc/loadavg)," \
+     "${other}% of the host's CPUs taken by other processes =="
 bash "$top/scripts/bench-ratios.sh" "$out"
