@@ -74,9 +74,12 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
 	*) limit_t=$limit ;;
 	esac
+	# inputs that once crashed it (tests/fuzz/regress/NAME/), run every time
+	regress=$top/tests/fuzz/regress/$name
+	[ -d "$regress" ] || regress=
 	# shellcheck disable=SC2086
 	if "$t" $limit_t $extra -rss_limit_mb=2048 -artifact_prefix="$BUILD/fuzz/$name-" \
-		"$corpus" "$seed" >"$log" 2>&1; then
+		"$corpus" "$seed" ${regress:+"$regress"} >"$log" 2>&1; then
 		runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+')
 		echo "ok $n - $name: ${runs:-?} inputs, no finding"
 	else

@@ -203,7 +203,7 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 	*work += crc_at - o;
 	uint32_t want = cap_le32(w), got = cap_crc32c(0, b + o, crc_at - o);
 	bool ok = got == want || __builtin_bswap32(got) == want;
-	if (!ok && lead) {
+	if (!ok && lead && o >= 4) {    /* (the marker may begin before b) */
 		got = cap_crc32c(0, b + o - 4, crc_at - o + 4);
 		ok = got == want || __builtin_bswap32(got) == want;
 	}
