@@ -166,6 +166,14 @@ static bool markers_point(const struct framing *fr, const uint8_t *b,
 	return true;
 }
 
+/* Could the 4 bytes at h open an FPDU (its length, the DDP and RDMAP
+ * versions, an RDMAP opcode RFC 5040 defines)? */
+static bool hdr_plausible(const uint8_t *h)
+{
+	return cap_be16(h) >= DDP_TAGGED_HDR && cap_ddp_plausible(h + 2) &&
+	       (h[3] & 0x0f) <= 7;
+}
+
 /* One FPDU at raw offset o under framing fr (after a marker there): 1
  * valid (*end after it), 0 not, -1 the bytes end first.  Stricter than
  * fpdu_at(): the RDMAP opcode is one RFC 5040 defines, markers point back
@@ -185,9 +193,9 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 	if (!cap_mpa_gather(b, n, o, fr->phase, fr->markers, h, 4, UINT32_MAX,
 			    &dummy))
 		return -1;
-	uint32_t L = cap_be16(h);
-	if (L < DDP_TAGGED_HDR || !cap_ddp_plausible(h + 2) || (h[3] & 0x0f) > 7)
+	if (!hdr_plausible(h))
 		return 0;
+	uint32_t L = cap_be16(h);
 	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
 	*end = cap_mpa_gather(b, n, o, fr->phase, fr->markers, NULL, total,
 			      total - 4, &crc_at);
@@ -257,6 +265,50 @@ static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase,
 
 #define SCAN_ALL (MARKER_EVERY + 8u)     /* with markers: every offset below */
 
+/* Bit o of plaus[]: b[o..o+4) could open an FPDU (hdr_plausible()), for
+ * o < lim, lim <= INFER_OFFSETS; built once per inference */
+static uint32_t plausible_map(const uint8_t *b, uint32_t n,
+			      uint64_t plaus[INFER_OFFSETS / 64])
+{
+	uint32_t lim = n < 4 ? 0 : n - 3;
+
+	if (lim > INFER_OFFSETS)
+		lim = INFER_OFFSETS;
+	memset(plaus, 0, INFER_OFFSETS / 8);
+	for (uint32_t o = 0; o < lim; o++)
+		if (hdr_plausible(b + o))
+			plaus[o / 64] |= 1ull << (o % 64);
+	return lim;
+}
+
+/* The first offset from o that check() does not reject on its first test
+ * under fr, where the offsets are tried one by one: a plausible header, or
+ * one that is not b[o..o+4) as it stands (at or across a marker), or the
+ * end of the map.  The offsets skipped would each have failed check() at
+ * once (0, not -1: their 4 bytes are there). */
+static uint32_t skip_implausible(const struct framing *fr, const uint64_t *plaus,
+				 uint32_t lim, uint32_t o)
+{
+	if (fr->markers && lim > SCAN_ALL - 1)
+		lim = SCAN_ALL - 1;     /* then next_start() follows pointers */
+	while (o < lim) {
+		uint32_t stop = lim;
+		if (fr->markers) {
+			uint32_t pos = (fr->phase + o) % MARKER_EVERY;
+			if (pos < 4 || pos > MARKER_EVERY - 4)
+				return o;
+			if (o + (MARKER_EVERY - 3 - pos) < stop)
+				stop = o + (MARKER_EVERY - 3 - pos);
+		}
+		uint64_t w = plaus[o / 64] >> (o % 64);
+		if (w)
+			return o + (uint32_t)__builtin_ctzll(w) < stop ?
+			       o + (uint32_t)__builtin_ctzll(w) : stop;
+		o = (o / 64 + 1) * 64 < stop ? (o / 64 + 1) * 64 : stop;
+	}
+	return o;
+}
+
 /* Where the next FPDU may start after offset o: every offset without
  * markers; with markers (512 phases to try), every offset up to SCAN_ALL,
  * then only where a marker's FPDU pointer points (RFC 5044 5), *m the next
@@ -303,6 +355,8 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 	/* the framing that explains the bytes from the earliest offset */
 	uint32_t best = n < INFER_OFFSETS ? n : INFER_OFFSETS;
 	bool found = false;
+	uint64_t plaus[INFER_OFFSETS / 64];
+	uint32_t lim = plausible_map(b, n, plaus);
 	for (unsigned ci = 0; ci < 4; ci++) {
 		struct framing fr = cand[ci];
 		uint64_t work = 0;
@@ -320,6 +374,11 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 			for (uint32_t o = 0; o < best && work <= INFER_CRC_MAX;
 			     o = next_start(&fr, b, n, o, &m)) {
 				unsigned k;
+				if (!fr.markers || o < SCAN_ALL) {
+					o = skip_implausible(&fr, plaus, lim, o);
+					if (o >= best)
+						break;
+				}
 				int r = chain(&fr, b, n, o, &k, &work);
 				if (r > 0 || (r < 0 && k && eager)) {
 					*out = (struct cap_mpa_framing){
