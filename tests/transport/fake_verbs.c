@@ -338,6 +338,11 @@ static int f_connect(struct xv_id *pub, const struct xv_conn_param *p)
 		return -1;
 	}
 	fake_counts.connects++;
+	if (fake_verbs_config.connect_addrinuse) {
+		fake_verbs_config.connect_addrinuse--;
+		errno = EADDRINUSE;
+		return -1;
+	}
 	id->state = F_CONNECTING;
 	if (in_net4((const struct sockaddr *)&id->peer, 0xc6336400u, 24))
 		return 0;     /* no answer: the caller's timeout fires */

@@ -37,6 +37,9 @@ struct fake_verbs_config {
 	bool iwarp;         /* reported in query_device */
 	bool late_established; /* the server's ESTABLISHED comes only after its
 				* first Receive completed (real rdma_cm can) */
+	unsigned connect_addrinuse; /* so many rdma_connect calls fail with
+				     * EADDRINUSE first (iWARP: the port rdma_cm
+				     * chose is held by a host TCP socket) */
 };
 /* Set before the loops are created (reset restores the defaults). */
 extern struct fake_verbs_config fake_verbs_config;

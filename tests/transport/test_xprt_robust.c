@@ -8,6 +8,7 @@
  * middle of a chunked call; credit overrun; 64 clients at once; and after
  * each, the server still serving and nothing left behind.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,17 @@ static void connect_errors(void)
 	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.code == XPRT_E_RESOLVE,
 	       "a name that does not resolve: %s", err.msg);
 	co = h_client_opts();
+	fake_verbs_config.connect_addrinuse = 4;
+	err = (struct xprt_error){ 0 };
+	tap_ok(h_connect(&sv, &cl, &co, &err) != NULL && !fake_verbs_config.connect_addrinuse,
+	       "rdma_connect: EADDRINUSE 4 times (iWARP, a host TCP socket on the "
+	       "port): a new identifier each time, connected at the 5th (%s)", err.msg);
+	xprt_close(cl.x);
+	h_run(&sv, 10);
+	fake_verbs_config.connect_addrinuse = 5;
+	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.sys_errno == EADDRINUSE &&
+	       strstr(err.msg, "rdma_connect: Address already in use"),
+	       "5 times: given up, the error says so: %s", err.msg);
 	co.host = "::1";
 	tap_ok(h_connect(&sv, &cl, &co, &err) != NULL, "IPv6 ::1 reaches the wildcard listener");
 	h_run(&sv, 10);

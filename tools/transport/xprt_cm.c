@@ -360,6 +360,8 @@ void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev)
 }
 
 /* -------- client -------- */
+#define CONNECT_ADDRINUSE_TRIES 5
+
 static struct xprt *connect_one(struct xprt_loop *l, const struct xprt_opts *o,
 				const struct xprt_handlers *h,
 				const struct addrinfo *ai, struct xprt_error *err)
@@ -442,7 +444,15 @@ struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
 	for (ai = res; ai && !x; ai = ai->ai_next) {
 		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
 			continue;
-		x = connect_one(l, o, h, ai, &e);
+		/* iWARP: the port rdma_cm chose for us may be held by a TCP
+		 * socket of the host (one in TIME_WAIT after an earlier
+		 * connection): rdma_connect says EADDRINUSE; a new identifier
+		 * gets a new port */
+		for (int tries = 0; tries < CONNECT_ADDRINUSE_TRIES; tries++) {
+			x = connect_one(l, o, h, ai, &e);
+			if (x || e.sys_errno != EADDRINUSE)
+				break;
+		}
 		/* another address may route where this one did not */
 		if (!x && e.code != XPRT_E_UNREACHABLE)
 			break;
