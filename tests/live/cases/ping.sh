@@ -166,6 +166,19 @@ if ((have_echo)); then
         if start_echo "$name" --versions "$vers" --credits "$credits" \
                 --inline-threshold "$thresh"; then
             ping_run "$name" -P echo -p "$EP" --probe --probe-inline --json "$A"
+            # siw: siw_qp_llp_data_ready takes the QP's state lock with a
+            # trylock and otherwise leaves the bytes in the socket until
+            # more data comes; our reading is that a connection's first
+            # Send can arrive while the passive side's accept still holds
+            # it, so a probe's single call on a new connection can go
+            # unanswered (seen once under load: the server counted 0
+            # calls); once, the run again, and the result says so
+            if [[ $kind == siw ]] && grep -q '"result":"no answer"' "$out/$name.out"; then
+                note "$name: a probe call went unanswered over siw: run again"
+                mv "$out/$name.out" "$out/$name.first.out"
+                ping_run "$name" -P echo -p "$EP" --probe --probe-inline --json "$A"
+                echo "$name" >> "$out/retried"
+            fi
             echo "$rc" > "$out/$name.rc"
             stop_echo
         fi
@@ -447,10 +460,13 @@ for m in "${modes[@]}"; do
     else
         inline_bad+=("$name: ${SIG##* }")
     fi
+    again=
+    grep -qx "$name" "$out/retried" 2>/dev/null &&
+        again=" (run twice: a probe call went unanswered over siw the first time, $name.first.out)"
     if [[ $erc == 0 && ${SIG% inline=*} == "$want" ]]; then
-        result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: $want"
+        result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: $want$again"
     else
-        result "$name" fail "--versions $vers --credits $credits: exit $erc; got '${SIG% inline=*}', want '$want'"
+        result "$name" fail "--versions $vers --credits $credits: exit $erc; got '${SIG% inline=*}', want '$want'$again"
     fi
 done
 if ((${#inline_bad[@]} == 0 && ${#inline_ok[@]} == 3)); then
