@@ -294,8 +294,12 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 		/* drained */
 	}
 	l->depth++;
-	while (l->v->get_event(l->ch, &ev) == 0)
-		xprt_cm_event(l, &ev);
+	/* the CM channel only when poll says it holds events (level
+	 * triggered: what one turn leaves, the next poll reports again);
+	 * a busy-polling loop saves a read(2) per turn */
+	if (rc > 0 && fds[1].revents)
+		while (l->v->get_event(l->ch, &ev) == 0)
+			xprt_cm_event(l, &ev);
 	/* completion channels that woke: consume, re-arm; then every CQ */
 	for (i = 2; i < n; i++)
 		if (fds[i].revents)
