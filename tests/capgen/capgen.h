@@ -133,6 +133,8 @@ struct conn {
 	uint32_t psn[2];           /* next request PSN sent by side d */
 	uint32_t msn[2];           /* messages completed at responder side d */
 	bool bad_crc_next;         /* corrupt the CRC of the next packet */
+	bool bad_read_first;       /* ... of the next RDMA Read's first response */
+	uint64_t read_first_frame; /* the frame of the last one's first response */
 	/* iWARP */
 	uint32_t seq[2];           /* next TCP sequence number of side d */
 	uint32_t stream_base[2];   /* TCP SN of the first FPDU octet (markers) */

@@ -285,7 +285,13 @@ uint64_t ib_read(struct conn *c, int dir, uint32_t rkey, uint64_t va,
 			put32(h + hl, (0x1fu << 24) | (c->msn[!dir] & 0xffffff));
 			hl += 4;
 		}
+		if (i == 0 && c->bad_read_first) {
+			c->bad_crc_next = true;
+			c->bad_read_first = false;
+		}
 		last = ib_emit(c, !dir, h, hl, data + off, l);
+		if (i == 0)
+			c->read_first_frame = last;
 	}
 	return last;
 }

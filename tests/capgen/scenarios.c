@@ -238,6 +238,50 @@ static int badcrc(struct gen *g)
 	return gen_close(g);
 }
 
+/* A long call (RDMA_NOMSG, position-zero read chunk) that the server
+ * pulls with two RDMA Reads, the first 1024 bytes and the rest: the first
+ * one's response corrupt (the capture lost it), then the reply.  The
+ * call's RPC message was never seen whole: no RPC message and no false
+ * xid-mismatch from the bytes that are missing (they once read as heap
+ * garbage) */
+static int read_partial(struct gen *g)
+{
+	struct conn c;
+	struct sess s;
+	struct rpcrdma_hdr h;
+	struct rpcrdma_read_segment rs;
+	struct rpcrdma_segment head, rest;
+	struct xw x;
+	uint32_t xid;
+
+	if (gen_open(g, FMT_PCAP, LINKTYPE_ETHERNET, 0))
+		return -1;
+	conn_init_roce(&c, &g->w, LK_ETH, NET_IPV4, 1024);
+	sess_init(&s, &c, 1, 0x5a000001u);
+	ex_getattr3(&s);
+	xid = s.xid++;
+	nfs3_symlink_call(&x, xid, 1500);
+	rs.rdma_position = 0;
+	rs.rdma_target = sess_seg(&s, (uint32_t)x.len);
+	sess_hdr(&s, &h, xid, RDMA_NOMSG, RPCRDMA_CALL);
+	h.reads = &rs;
+	h.nreads = 1;
+	sess_send(&s, 0, &h, NULL, 0, 0);
+	head = rest = rs.rdma_target;
+	head.rdma_length = 1024;
+	rest.rdma_length -= 1024;
+	rest.rdma_offset += 1024;
+	c.bad_read_first = true;
+	sess_rdma_read(&s, 1, &head, x.b, 1024);
+	gen_expect(g, c.read_first_frame, "crc-error");
+	sess_rdma_read(&s, 1, &rest, x.b + 1024, x.len - 1024);
+	nfs3_symlink_reply(&x, xid);
+	sess_hdr(&s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	sess_send(&s, 1, &h, x.b, x.len, 0);
+	ex_getattr3(&s);
+	return gen_close(g);
+}
+
 static int truncated(struct gen *g)
 {
 	struct conn c;
@@ -338,6 +382,8 @@ const struct scenario scenarios_transport[] = {
 	{ "rocev2-pcapng", "rocev2-pcapng.pcapng", pcapng, "pcapng, chunks" },
 	{ "rocev2-badcrc", "rocev2-badcrc.pcap", badcrc,
 	  "one Send with a wrong ICRC" },
+	{ "rocev2-read-partial", "rocev2-read-partial.pcap", read_partial,
+	  "a long call read in two RDMA Reads, the first one's response lost" },
 	{ "rocev2-truncated", "rocev2-truncated.pcap", truncated,
 	  "file cut in the middle of frame 13" },
 	{ "rocev2-snaplen", "rocev2-snaplen.pcap", snaplen,

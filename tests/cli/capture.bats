@@ -486,6 +486,21 @@ assert n >= 8, n'
 	[ "$(grep -c 'CRC failures 1' <<<"$output")" -eq 2 ]    # conversation, overall
 }
 
+@test "a long call whose read chunk the capture has only part of: no RPC message shown, no false xid-mismatch" {
+	need rocev2-read-partial.pcap
+	f=$CAPS/rocev2-read-partial.pcap
+	fr=$(planted rocev2-read-partial.pcap crc-error)
+	run "$D" --check -r "$f"
+	assert_failure 1
+	assert_line --regexp "^frame $fr: crc-error: ICRC mismatch"
+	assert_line '1 violations'          # that one: no xid-mismatch after it
+	run "$D" -V -r "$f"
+	assert_success
+	call=$(awk '/^frame /{ p = ($2 == 5) } p' <<<"$output")
+	[[ $call == *"rdma_proc: RDMA_NOMSG"* && $call == *"read chunk data: 596 bytes"* ]]
+	[[ $call != *"rpc: "* ]]            # its RPC header lay in the lost part
+}
+
 @test "native InfiniBand: VCRC and ICRC failures flagged, packet dropped" {
 	[ -e "$FIX/ib-badvcrc.pcap" ] || skip "no generator captures"
 	fr=$(cat "$FIX/ib-frame")

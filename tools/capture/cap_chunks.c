@@ -261,6 +261,9 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 	if (rcap + pcap) {
 		k->rb = cap_budget_alloc(st, rcap + pcap);
 		if (k->rb) {
+			/* bytes the capture never shows read as zeros (a
+			 * message rebuilt before, or without, all its data) */
+			memset(k->rb, 0, rcap + pcap);
 			k->rb_cap = rcap + pcap;
 			k->rb_split = rcap;
 		}

@@ -139,7 +139,11 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	rpcrdma_decode(k->msg, k->msg_len, &m);
 	struct cap_hold held = cap_lint_hold(st, k->conv, true, m.rdma_xid);
 	size_t rlen = 0;
-	const uint8_t *rpc = rebuild_call(st, k, &m, &rlen);
+	/* a position-zero chunk not all seen (the reply came first, or the
+	 * capture lost some of it) holds the RPC header nobody saw: no RPC
+	 * message, and no XID to compare */
+	const uint8_t *rpc = m.rdma_proc == RDMA_NOMSG && k->read_got < k->read_total ?
+			     NULL : rebuild_call(st, k, &m, &rlen);
 	if (rpc) {
 		uint32_t xid = m.rdma_xid;
 		rpc_of(rpc, rlen, k, &xid);
