@@ -281,29 +281,49 @@ static uint32_t plausible_map(const uint8_t *b, uint32_t n,
 	return lim;
 }
 
-/* The first offset from o that check() does not reject on its first test
- * under fr, where the offsets are tried one by one: a plausible header, or
- * one that is not b[o..o+4) as it stands (at or across a marker), or the
- * end of the map.  The offsets skipped would each have failed check() at
- * once (0, not -1: their 4 bytes are there). */
+/* Would check() reject an FPDU at o under fr at its first test?  Yes when
+ * the 4 bytes of its header (after the marker o is in, if any) are in the
+ * map and cannot open one; no when they lie across a marker or past the
+ * map (check() gathers them then). */
+static bool cannot_open(const struct framing *fr, const uint64_t *plaus,
+			uint32_t lim, uint32_t o)
+{
+	if (fr->markers) {
+		uint32_t pos = (fr->phase + o) % MARKER_EVERY;
+		if (pos < 4)
+			o += 4 - pos;      /* the header follows the marker */
+		else if (pos > MARKER_EVERY - 4)
+			return false;
+	}
+	return o < lim && !(plaus[o / 64] >> (o % 64) & 1);
+}
+
+/* The first offset from o on, of those tried one by one (every offset
+ * without markers; with them, those below SCAN_ALL), that cannot_open()
+ * does not rule out: whole words of the map at a time between markers.
+ * The offsets skipped would each have failed check() at once (0, not -1:
+ * their bytes are there). */
 static uint32_t skip_implausible(const struct framing *fr, const uint64_t *plaus,
 				 uint32_t lim, uint32_t o)
 {
-	if (fr->markers && lim > SCAN_ALL - 1)
-		lim = SCAN_ALL - 1;     /* then next_start() follows pointers */
-	while (o < lim) {
-		uint32_t stop = lim;
+	uint32_t end = fr->markers && lim > SCAN_ALL - 1 ? SCAN_ALL - 1 : lim;
+
+	while (o < end) {
+		uint32_t stop = end;
 		if (fr->markers) {
 			uint32_t pos = (fr->phase + o) % MARKER_EVERY;
-			if (pos < 4 || pos > MARKER_EVERY - 4)
-				return o;
+			if (pos < 4 || pos > MARKER_EVERY - 4) {
+				if (!cannot_open(fr, plaus, lim, o))
+					return o;
+				o++;
+				continue;
+			}
 			if (o + (MARKER_EVERY - 3 - pos) < stop)
 				stop = o + (MARKER_EVERY - 3 - pos);
 		}
 		uint64_t w = plaus[o / 64] >> (o % 64);
-		if (w)
-			return o + (uint32_t)__builtin_ctzll(w) < stop ?
-			       o + (uint32_t)__builtin_ctzll(w) : stop;
+		if (w && o + (uint32_t)__builtin_ctzll(w) < stop)
+			return o + (uint32_t)__builtin_ctzll(w);
 		o = (o / 64 + 1) * 64 < stop ? (o / 64 + 1) * 64 : stop;
 	}
 	return o;
@@ -378,6 +398,8 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 					o = skip_implausible(&fr, plaus, lim, o);
 					if (o >= best)
 						break;
+				} else if (cannot_open(&fr, plaus, lim, o)) {
+					continue;  /* where a marker points */
 				}
 				int r = chain(&fr, b, n, o, &k, &work);
 				if (r > 0 || (r < 0 && k && eager)) {
