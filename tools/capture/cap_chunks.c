@@ -340,6 +340,9 @@ void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
 		if (dst < end) {
 			uint32_t m = clamp32(end - dst, n);
 			memcpy(k->rb + dst, p, m);
+			if (s->kind == CAP_SEG_READ && dst <= k->read_prefix &&
+			    dst + m > k->read_prefix)
+				k->read_prefix = (uint32_t)(dst + m);
 		}
 	}
 	if (s->kind == CAP_SEG_READ) {

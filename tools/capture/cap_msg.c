@@ -36,7 +36,8 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 	if (!k->rb || !k->rb_split)
 		return NULL;
 	if (m->rdma_proc == RDMA_NOMSG && m->nreads) {
-		*len = k->read_got < k->rb_split ? k->read_got : k->rb_split;
+		/* what was seen of it from its start: the rest may be a hole */
+		*len = k->read_prefix < k->rb_split ? k->read_prefix : k->rb_split;
 		return k->rb;
 	}
 	if (!(b = scratch(st)))
@@ -139,11 +140,7 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	rpcrdma_decode(k->msg, k->msg_len, &m);
 	struct cap_hold held = cap_lint_hold(st, k->conv, true, m.rdma_xid);
 	size_t rlen = 0;
-	/* a position-zero chunk not all seen (the reply came first, or the
-	 * capture lost some of it) holds the RPC header nobody saw: no RPC
-	 * message, and no XID to compare */
-	const uint8_t *rpc = m.rdma_proc == RDMA_NOMSG && k->read_got < k->read_total ?
-			     NULL : rebuild_call(st, k, &m, &rlen);
+	const uint8_t *rpc = rebuild_call(st, k, &m, &rlen);
 	if (rpc) {
 		uint32_t xid = m.rdma_xid;
 		rpc_of(rpc, rlen, k, &xid);

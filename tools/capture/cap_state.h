@@ -188,6 +188,8 @@ struct cap_call {
 	uint8_t *msg;
 	uint32_t msg_len;
 	uint32_t read_total, read_got;
+	uint32_t read_prefix;        /* rebuild bytes held from offset 0 on,
+				      * without a hole */
 	/* where chunk data came from, for -V */
 	uint64_t rd_first, rd_last, wr_first, wr_last;
 	uint64_t rd_bytes, wr_bytes, rp_bytes;
