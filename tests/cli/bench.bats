@@ -310,3 +310,13 @@ bench_live_round() {
 	assert_output --partial "bench-live: round 1: ib_read_bw's BW average is missing"
 	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write .* n/a +>= 0.9 +n/a$'
 }
+
+@test "README: the plot it shows is rpcrdma-bench's (gnuplot SVG, both tables, the inline threshold marked)" {
+	grep -q '](docs/img/rpcrdma-bench-rxe.svg)' "$TOP/README.md"
+	f=$TOP/docs/img/rpcrdma-bench-rxe.svg
+	grep -q 'Produced by GNUPLOT' "$f"
+	grep -q 'round trip \[usec\]' "$f"
+	grep -q 'bandwidth \[MB/sec\]' "$f"
+	grep -q 'inline threshold 4096 B' "$f"
+	grep -q 'rpcrdma-bench: ECHO to ' "$f"
+}
