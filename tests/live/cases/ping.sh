@@ -160,12 +160,13 @@ stop_echo() {
 }
 # echo modes: name versions credits inline-threshold
 modes=("echo-v1 1 8 2048" "echo-v2 2 16 8192" "echo-dual 1,2 32 4096")
+probe_echo() { ping_run "$1" -P echo -p "$EP" --probe --probe-inline --json "$A"; }
 if ((have_echo)); then
     for m in "${modes[@]}"; do
         read -r name vers credits thresh <<<"$m"
         if start_echo "$name" --versions "$vers" --credits "$credits" \
                 --inline-threshold "$thresh"; then
-            ping_run "$name" -P echo -p "$EP" --probe --probe-inline --json "$A"
+            probe_echo "$name"
             # siw: siw_qp_llp_data_ready takes the QP's state lock with a
             # trylock and otherwise leaves the bytes in the socket until
             # more data comes; our reading is that a connection's first
@@ -176,7 +177,7 @@ if ((have_echo)); then
             if [[ $kind == siw ]] && grep -q '"result":"no answer"' "$out/$name.out"; then
                 note "$name: a probe call went unanswered over siw: run again"
                 mv "$out/$name.out" "$out/$name.first.out"
-                ping_run "$name" -P echo -p "$EP" --probe --probe-inline --json "$A"
+                probe_echo "$name"
                 echo "$name" >> "$out/retried"
             fi
             echo "$rc" > "$out/$name.rc"
