@@ -6,7 +6,9 @@
 #   make run        the main job on the bundled sample
 #   make check      every test; ends with "N passed, N failed[, N skipped]"
 #   make check-live the live RDMA suite in a qemu guest (tests/live)
-#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 60)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 60), or
+#                   FUZZ_RUNS inputs each; FUZZ_JOBS processes a target,
+#                   FUZZ_ONLY="fuzz_x ...", FUZZ_MAX_LEN, FUZZ_CORPUS=DIR
 #   make bench      performance tables (never part of check)
 #   make bench-live RPC-over-RDMA against perftest and the kernel in the guest (tools/bench)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -33,7 +35,9 @@ check: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
 
 fuzz: $(FUZZ_TARGETS)
-	@BUILD=$(abspath $(BUILD)) tests/fuzz/run.sh $(FUZZ_SECONDS)
+	@BUILD=$(abspath $(BUILD)) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \
+		$(if $(FUZZ_CORPUS),FUZZ_CORPUS=$(abspath $(FUZZ_CORPUS))) \
+		tests/fuzz/run.sh $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),$(FUZZ_SECONDS)) $(FUZZ_ONLY)
 
 bench: all $(BENCH_DEPS)
 	@BUILD=$(abspath $(BUILD)) scripts/bench.sh

@@ -17,6 +17,11 @@ DATADIR ?= $(PREFIX)/share
 COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZ_JOBS ?= 1
+FUZZ_MAX_LEN ?= 65536
+FUZZ_ONLY ?=
+FUZZ_CORPUS ?=
 
 CC ?= cc
 CLANG ?= clang

@@ -1,12 +1,35 @@
 #!/usr/bin/env bash
-# run.sh [SECONDS | -runs=N]: run every libFuzzer target in $BUILD/fuzz,
-# seeded from the hand-written vectors; print one TAP line per target with
-# the number of inputs executed.  `make fuzz` runs 60 s each by default;
-# `make check` runs -runs=100000 (the capture pipeline targets: 20000, a
-# whole run of the pipeline per input).
+# run.sh [SECONDS | -runs=N] [TARGET...]: run every libFuzzer target in
+# $BUILD/fuzz (or the TARGETs named), seeded from the hand-written vectors;
+# print one TAP line per target with the number of inputs executed and the
+# time taken, and a table of them at the end.  `make fuzz` runs 60 s each by
+# default; `make check` runs -runs=100000 (the capture pipeline targets:
+# 20000, a whole run of the pipeline per input).
+#
+# A campaign (docs/fuzzing.md): `make fuzz FUZZ_RUNS=10000000 FUZZ_JOBS=2`.
+#   FUZZ_JOBS=N      N processes a target side by side, sharing one corpus
+#                    (libFuzzer reloads it from disk as it grows); with
+#                    -runs=R each runs R/N inputs (rounded up), and the
+#                    line gives their sum
+#   FUZZ_MAX_LEN=B   the capture targets' largest input (default 65536)
+#   FUZZ_CORPUS=DIR  where the corpora grow (default $BUILD/fuzz); a corpus
+#                    left there is where the next run starts
 set -u
 arg=${1:-60}
+[ $# -gt 0 ] && shift
 case $arg in -runs=*) limit=$arg ;; *) limit=-max_total_time=$arg ;; esac
+case ${FUZZ_JOBS:-1} in
+''|*[!0-9]*|0) echo "run.sh: FUZZ_JOBS must be a number of processes, 1 or more" >&2; exit 2 ;;
+esac
+case ${FUZZ_MAX_LEN:-65536} in
+''|*[!0-9]*|0) echo "run.sh: FUZZ_MAX_LEN must be a number of bytes" >&2; exit 2 ;;
+esac
+jobs=${FUZZ_JOBS:-1}
+maxlen=${FUZZ_MAX_LEN:-65536}
+corpora=${FUZZ_CORPUS:-$BUILD/fuzz}
+for want in "$@"; do
+	[ -x "$BUILD/fuzz/$want" ] || { echo "run.sh: no fuzz target $want in $BUILD/fuzz" >&2; exit 2; }
+done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 corpus_seed=$BUILD/fuzz/seed
 mkdir -p "$corpus_seed"
@@ -54,39 +77,76 @@ for path in sys.argv[2:]:
         o += 16 + incl
     open(os.path.join(out, os.path.basename(path) + '.frames'), 'wb').write(fr)
 PY
-n=0 rc=0
+# the number of inputs a process executed: "Done N runs", else (stopped by
+# a finding) its last "#N" status line
+inputs() {
+	local n
+	n=$(grep -oE 'Done [0-9]+ runs' "$1" | tail -1 | grep -oE '[0-9]+')
+	[ -n "$n" ] || n=$(grep -oE '^#[0-9]+' "$1" | tail -1 | tr -d '#')
+	echo "${n:-0}"
+}
+n=0 rc=0 table=
 for t in "$BUILD"/fuzz/fuzz_*; do
 	[ -x "$t" ] || continue
-	n=$((n + 1)); name=$(basename "$t")
-	corpus=$BUILD/fuzz/corpus-$name
+	name=$(basename "$t")
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue ;; esac
+	fi
+	n=$((n + 1))
+	corpus=$corpora/corpus-$name
 	mkdir -p "$corpus"
 	log=$BUILD/fuzz/$name.log
 	seed=$corpus_seed extra=
 	case $name in
 	fuzz_capture)   # whole capture files: seeded with the test captures
 		seed=$capture_seed
-		extra="-max_len=65536 -close_fd_mask=2"
+		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
 	fuzz_cap_*)     # the capture pipeline's layers: a run per input
 		seed=$corpus
 		[ "$name" = fuzz_cap_frames ] && seed=$frames_seed
-		extra="-max_len=65536 -close_fd_mask=2"
+		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
 	*) limit_t=$limit ;;
 	esac
 	# inputs that once crashed it (tests/fuzz/regress/NAME/), run every time
 	regress=$top/tests/fuzz/regress/$name
 	[ -d "$regress" ] || regress=
+	# with FUZZ_JOBS, each process its share of -runs
+	case $limit_t in
+	-runs=*) per=-runs=$(( (${limit_t#-runs=} + jobs - 1) / jobs )) ;;
+	*) per=$limit_t ;;
+	esac
+	start=$(date +%s) pids= logs=
+	for j in $(seq 1 "$jobs"); do
+		jlog=$log
+		[ "$jobs" -gt 1 ] && jlog=$BUILD/fuzz/$name.$j.log
+		logs="$logs $jlog"
+		# shellcheck disable=SC2086
+		"$t" $per $extra -rss_limit_mb=2048 \
+			-artifact_prefix="$BUILD/fuzz/$name-" \
+			"$corpus" "$seed" ${regress:+"$regress"} >"$jlog" 2>&1 &
+		pids="$pids $!"
+	done
+	trc=0 runs=0 found=0
+	for p in $pids; do wait "$p" || { trc=$?; found=$((found + 1)); }; done
+	took=$(( $(date +%s) - start ))
+	for jlog in $logs; do runs=$(( runs + $(inputs "$jlog") )); done
 	# shellcheck disable=SC2086
-	if "$t" $limit_t $extra -rss_limit_mb=2048 -artifact_prefix="$BUILD/fuzz/$name-" \
-		"$corpus" "$seed" ${regress:+"$regress"} >"$log" 2>&1; then
-		runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+')
-		echo "ok $n - $name: ${runs:-?} inputs, no finding"
+	[ "$jobs" -gt 1 ] && cat $logs > "$log"
+	table="$table$(printf '%-24s %12s %8s %8s %4s' "$name" "$runs" "$found" "$took" "${FUZZ_JOBS:-1}")
+"
+	if [ "$trc" -eq 0 ] && [ "$found" -eq 0 ]; then
+		echo "ok $n - $name: $runs inputs in $took s, no finding"
 	else
 		rc=1
-		echo "not ok $n - $name: finding, see $log"
+		echo "not ok $n - $name: $found finding(s) (status $trc), see $log"
 		grep -E 'ERROR|SUMMARY|assert' "$log" | head -5 | sed 's/^/# /'
 	fi
 done
 echo "1..$n"
+if [ "$n" -gt 0 ]; then
+	printf '# %-24s %12s %8s %8s %4s\n' target inputs findings seconds jobs
+	printf '%s' "$table" | sed 's/^/# /'
+fi
 exit $rc
