@@ -53,6 +53,9 @@ setup() {
 	run cat "$BUILD/args.fuzz_cap_bbb"
 	assert_output --partial -max_len=65536
 	assert_output --partial "$BUILD/fuzz/corpus-fuzz_cap_bbb"
+	# its corpus once, not again as a seed directory (each input run twice)
+	run grep -o "corpus-fuzz_cap_bbb" "$BUILD/args.fuzz_cap_bbb"
+	assert_output "corpus-fuzz_cap_bbb"
 }
 
 @test "the smoke run: 100000 inputs, 20000 for the capture pipeline's targets" {

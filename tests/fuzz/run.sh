@@ -103,7 +103,7 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
 	fuzz_cap_*)     # the capture pipeline's layers: a run per input
-		seed=$corpus
+		seed=            # fuzz_cap_tcp, fuzz_cap_ib: their corpus alone
 		[ "$name" = fuzz_cap_frames ] && seed=$frames_seed
 		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=20000 || limit_t=$limit ;;
@@ -125,7 +125,7 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 		# shellcheck disable=SC2086
 		"$t" $per $extra -rss_limit_mb=2048 \
 			-artifact_prefix="$BUILD/fuzz/$name-" \
-			"$corpus" "$seed" ${regress:+"$regress"} >"$jlog" 2>&1 &
+			"$corpus" ${seed:+"$seed"} ${regress:+"$regress"} >"$jlog" 2>&1 &
 		pids="$pids $!"
 	done
 	trc=0 runs=0 found=0
