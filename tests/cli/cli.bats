@@ -169,11 +169,11 @@ completion_options() {
 	assert_line --index 0 "1 2"
 	assert_line --index 1 "nfs nfs-cb nlm nfs_acl"
 	mkdir -p "$BATS_TEST_TMPDIR/c/dir"
-	touch "$BATS_TEST_TMPDIR"/c/{a.pcap,b.pcapng,c.cap,d.erf,e.txt}
+	touch "$BATS_TEST_TMPDIR"/c/{a.pcap,b.pcapng,c.cap,d.erf,e.txt,f.pcap.gz,g.pcapng.gz,h.gz}
 	run bash -c "cd '$BATS_TEST_TMPDIR/c'; source '$TOP/completion/rpcrdma-decode'
 		COMP_WORDS=(rpcrdma-decode -r ''); COMP_CWORD=2; _rpcrdma_decode
 		printf '%s\n' \"\${COMPREPLY[@]}\" | sort"
-	assert_output "$(printf '%s\n' a.pcap b.pcapng c.cap d.erf dir/)"
+	assert_output "$(printf '%s\n' a.pcap b.pcapng c.cap d.erf dir/ f.pcap.gz g.pcapng.gz)"
 }
 
 @test "man page renders without warnings" {
