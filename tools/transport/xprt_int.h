@@ -93,7 +93,7 @@ struct xpiece {
 #define XPRT_MAX_PIECES (2 * XPRT_MAX_RCHUNKS + 1)
 
 struct xrcvd {                   /* a call received (responder) */
-	struct xprt_req r;       /* first: xprt_reply() gets it back */
+	struct xprt_rcvd_call r;       /* first: xprt_reply() gets it back */
 	bool busy, answered, failed;
 	bool answered_inside;    /* on_call is running */
 	uint8_t *hdr;            /* copy of the transport header */

@@ -91,7 +91,7 @@ static int note_chunks(struct xrcvd *q)
 
 static void deliver(struct xprt *x, struct xrcvd *q, const uint8_t *msg, size_t len)
 {
-	struct xprt_req *r = &q->r;
+	struct xprt_rcvd_call *r = &q->r;
 
 	r->x = x;
 	r->xid = q->m.rdma_xid;

@@ -179,7 +179,7 @@ static int send_reply(struct xprt *x, const struct xrcvd *q, struct rs_reply *rr
 	return 0;
 }
 
-int xprt_reply(struct xprt_req *r, const uint8_t *msg, size_t len,
+int xprt_reply(struct xprt_rcvd_call *r, const uint8_t *msg, size_t len,
 	       size_t ddp_off, size_t ddp_len)
 {
 	struct xrcvd *q = (struct xrcvd *)r;
