@@ -63,3 +63,32 @@ FX=$TOP/tests/arch/fixtures
 	echo "$output"
 	assert_success
 }
+
+@test "tools/transport: no call circle of more than 3 files" {
+	run python3 "$CG" --max-circle 3 "$TOP/tools/transport"
+	echo "$output"
+	assert_success
+}
+
+@test "tools/transport: no file over 600 lines, no function over 120" {
+	run python3 "$CG" --max-file-lines 600 --max-func-lines 120 "$TOP/tools/transport"
+	echo "$output"
+	assert_success
+	refute_output --partial "FAIL"
+}
+
+@test "docs/architecture.md's transport table names every file of tools/transport, and no other" {
+	local f doc
+	doc=$(sed -n '/^### The transport/,/^### rpcrdma-ping/p' "$TOP/docs/architecture.md")
+	for f in "$TOP"/tools/transport/*.[ch]; do
+		f=${f##*/}
+		[[ $doc == *"\`$f\`"* || $doc == *"\`${f%.[ch]}.[ch]\`"* ]] ||
+			{ echo "not in the table: $f"; return 1; }
+	done
+	for f in $(grep -o '`xprt[a-z_]*\.[ch]`\|`xprt[a-z_]*\.\[ch\]`' <<< "$doc" | tr -d '`' | sort -u); do
+		case $f in
+		*.\[ch\]) ls "$TOP/tools/transport/${f%.\[ch\]}".[ch] > /dev/null 2>&1 ;;
+		*) [ -e "$TOP/tools/transport/$f" ] ;;
+		esac || { echo "in the table, not in the tree: $f"; return 1; }
+	done
+}
