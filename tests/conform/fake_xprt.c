@@ -173,7 +173,7 @@ static void deliver(struct ev *e)
 		if (x->h.on_recv)
 			x->h.on_recv(x, e->buf, e->len, &m, x->h.arg);
 		if (e->kind == EV_CALL && x->up && x->h.on_call) {
-			struct xprt_req r;
+			struct xprt_rcvd_call r;
 
 			memset(&r, 0, sizeof(r));
 			r.x = x;
@@ -325,7 +325,7 @@ int xprt_send_raw(struct xprt *x, const uint8_t *buf, size_t len, struct xprt_er
 	return fake_model_recv(x, buf, len);
 }
 
-int xprt_reply(struct xprt_req *r, const uint8_t *msg, size_t len, size_t ddp_off,
+int xprt_reply(struct xprt_rcvd_call *r, const uint8_t *msg, size_t len, size_t ddp_off,
 	       size_t ddp_len)
 {
 	(void)ddp_off;

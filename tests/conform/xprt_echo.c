@@ -52,7 +52,7 @@ static void bcall_done(struct xprt_call *c)
 	free(b);
 }
 
-static bool ddp_violation(const struct xprt_req *r, enum echo_call_status s,
+static bool ddp_violation(const struct xprt_rcvd_call *r, enum echo_call_status s,
 			  const struct echo_args *a)
 {
 	struct rpcrdma_read_iter it;
@@ -65,7 +65,7 @@ static bool ddp_violation(const struct xprt_req *r, enum echo_call_status s,
 	return false;
 }
 
-static void on_call(struct xprt_req *r, void *arg)
+static void on_call(struct xprt_rcvd_call *r, void *arg)
 {
 	static uint8_t buf[1 << 17];
 	struct xe_conn *conn = xprt_get_ctx(r->x);

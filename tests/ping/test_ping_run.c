@@ -35,7 +35,7 @@ static void bc_done(struct xprt_call *c)
 	((struct srv *)c->ctx)->backward_done++;
 }
 
-static void srv_call(struct xprt_req *r, void *arg)
+static void srv_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct srv *s = arg;
 	struct echo_args a;

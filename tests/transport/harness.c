@@ -49,7 +49,7 @@ static void bcall_done(struct xprt_call *c)
 	free(b);
 }
 
-static void sv_call(struct xprt_req *r, void *arg)
+static void sv_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct h_server *sv = arg;
 	uint32_t dlen = r->len >= H_CALL_HDR + 4 ? get32(r->msg + H_CALL_HDR) : 0;
@@ -109,7 +109,7 @@ static void sv_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
 }
 
 /* the client answers backward calls like the server answers forward ones */
-static void cl_call(struct xprt_req *r, void *arg)
+static void cl_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct h_client *cl = xprt_get_ctx(r->x);
 	uint8_t rep[64];

@@ -47,7 +47,7 @@ static void on_sig(int s)
 }
 
 /* -------- server: echo the opaque back -------- */
-static void sv_call(struct xprt_req *r, void *arg)
+static void sv_call(struct xprt_rcvd_call *r, void *arg)
 {
 	uint32_t n = r->len >= 44 ? get32(r->msg + 40) : 0;
 	size_t len;

@@ -27,7 +27,7 @@ struct srv {
 
 static uint8_t reply_buf[ECHO_DATA_MAX + 256];
 
-static void srv_call(struct xprt_req *r, void *arg)
+static void srv_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct srv *s = arg;
 	struct echo_args a;

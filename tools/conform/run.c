@@ -228,7 +228,7 @@ static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
 
 /* A backward call from the responder (ECHO CALLBACK): answered as the ECHO
  * ULB says, unless the case wants it. */
-static void on_call(struct xprt_req *req, void *arg)
+static void on_call(struct xprt_rcvd_call *req, void *arg)
 {
 	struct cf_run *r = arg;
 	struct echo_args a;

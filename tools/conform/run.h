@@ -90,7 +90,7 @@ struct cf_run {
 	char event[300];
 	int backward_idx;                   /* a backward call received */
 	/* run_cases.c: a backward call arrives during a case */
-	void (*on_backward)(struct cf_run *r, struct xprt_req *req);
+	void (*on_backward)(struct cf_run *r, struct xprt_rcvd_call *req);
 	uint32_t backward_xid;
 	bool backward_seen;
 };

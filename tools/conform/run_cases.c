@@ -238,7 +238,7 @@ static void xid_reuse(struct cf_run *r, const struct cf_case *c, struct cf_obs *
 }
 
 /* BIDI §5.1, §2.4.1: ECHO CALLBACK makes the responder call us back */
-static void xid_hook(struct cf_run *r, struct xprt_req *req)
+static void xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
 {
 	struct cf_conn *k = xprt_get_ctx(req->x);
 	uint8_t rpc[64], buf[128];

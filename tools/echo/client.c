@@ -305,7 +305,7 @@ static void call_done(struct xprt_call *c)
 
 /* A backward call from the server: answer it; an ECHO must carry the
  * CALLBACK's data */
-static void on_call(struct xprt_req *r, void *arg)
+static void on_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct client *cl = arg;
 	struct echo_args a;

@@ -85,10 +85,10 @@ enum echo_resp_result {
 
 /* Decode and answer a call (NULL and ECHO here; a CALLBACK is returned to
  * the caller undecided).  credits: granted in an RDMA_ERROR we build. */
-enum echo_resp_result echo_respond(struct xprt_req *r, struct echo_args *a,
+enum echo_resp_result echo_respond(struct xprt_rcvd_call *r, struct echo_args *a,
 				   uint32_t credits, struct echo_resp_stats *st);
 /* Answer a CALLBACK with its count (from within on_call). */
-int echo_reply_count(struct xprt_req *r, uint32_t count);
+int echo_reply_count(struct xprt_rcvd_call *r, uint32_t count);
 
 /* -------- small shared helpers (util.c) -------- */
 const char *echo_chunk_name(enum xprt_chunk_mode m);

@@ -15,7 +15,7 @@
  * at all (ULB §5).  Data reduced anywhere else makes the call undecodable
  * (GARBAGE_ARGS) or lands where no DDP-eligible item is: either way the
  * call is not processed (V1 §8.1.1). */
-static bool ddp_violation(const struct xprt_req *r, enum echo_call_status s,
+static bool ddp_violation(const struct xprt_rcvd_call *r, enum echo_call_status s,
 			  const struct echo_args *a)
 {
 	const struct rpcrdma_msg *m = r->hdr;
@@ -37,7 +37,7 @@ static bool ddp_violation(const struct xprt_req *r, enum echo_call_status s,
 	return false;
 }
 
-static int send_badheader(struct xprt_req *r, uint32_t credits)
+static int send_badheader(struct xprt_rcvd_call *r, uint32_t credits)
 {
 	struct rpcrdma_hdr h = {
 		.rdma_xid = r->xid, .rdma_vers = r->vers,
@@ -52,7 +52,7 @@ static int send_badheader(struct xprt_req *r, uint32_t credits)
 }
 
 /* An ECHO reply holds the data once more; small ones use the stack */
-static int reply_echo(struct xprt_req *r, const struct echo_args *a)
+static int reply_echo(struct xprt_rcvd_call *r, const struct echo_args *a)
 {
 	uint8_t small[256], *buf = small;
 	size_t cap = ECHO_REPLY_HDR_LEN + 4 + a->len + 3, n, off, len;
@@ -68,7 +68,7 @@ static int reply_echo(struct xprt_req *r, const struct echo_args *a)
 	return rc;
 }
 
-enum echo_resp_result echo_respond(struct xprt_req *r, struct echo_args *a,
+enum echo_resp_result echo_respond(struct xprt_rcvd_call *r, struct echo_args *a,
 				   uint32_t credits, struct echo_resp_stats *st)
 {
 	enum echo_call_status s;
@@ -109,7 +109,7 @@ enum echo_resp_result echo_respond(struct xprt_req *r, struct echo_args *a,
 	return ECHO_RESP_DROPPED;
 }
 
-int echo_reply_count(struct xprt_req *r, uint32_t count)
+int echo_reply_count(struct xprt_rcvd_call *r, uint32_t count)
 {
 	uint8_t buf[32];
 	size_t n = echo_encode_reply(buf, sizeof(buf), r->xid, ECHO_PROC_CALLBACK,

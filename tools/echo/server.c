@@ -104,7 +104,7 @@ static void make_backward_calls(struct conn *conn, struct xprt *x,
 
 /* CALLBACK: the running count of identical backward replies first, then
  * the calls (docs/echo-ulb.md §1) */
-static void callback(struct conn *conn, struct xprt_req *r, const struct echo_args *a)
+static void callback(struct conn *conn, struct xprt_rcvd_call *r, const struct echo_args *a)
 {
 	uint8_t buf[32];
 	size_t n;
@@ -119,7 +119,7 @@ static void callback(struct conn *conn, struct xprt_req *r, const struct echo_ar
 		make_backward_calls(conn, r->x, a);
 }
 
-static void on_call(struct xprt_req *r, void *arg)
+static void on_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct server *sv = arg;
 	struct conn *conn = xprt_get_ctx(r->x);

@@ -56,7 +56,7 @@ struct server {
 void sv_out_listening(struct server *sv);
 void sv_out_connect(struct server *sv, const struct conn *c);
 void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args *a,
-		 const struct xprt_req *r);
+		 const struct xprt_rcvd_call *r);
 void sv_out_disconnect(struct server *sv, const struct conn *c);
 void sv_out_summary(struct server *sv);
 void conn_counts_add(struct conn_counts *t, const struct conn_counts *c);

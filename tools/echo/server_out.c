@@ -155,7 +155,7 @@ void sv_out_connect(struct server *sv, const struct conn *c)
 }
 
 void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args *a,
-		 const struct xprt_req *r)
+		 const struct xprt_rcvd_call *r)
 {
 	static const char *const procs[] = { "NULL", "ECHO", "CALLBACK" };
 	const char *proc = (unsigned)a->proc < 3 ? procs[a->proc] : "?";

@@ -104,7 +104,7 @@ const struct ping_raw *ping_conn_seen(const struct ping_conn *pc, uint32_t xid,
 
 /* -------- backward-direction calls -------- */
 
-static void answer_rpc(struct xprt_req *r, uint32_t stat)
+static void answer_rpc(struct xprt_rcvd_call *r, uint32_t stat)
 {
 	uint8_t b[64];
 	size_t n = rpc_encode_accepted_reply(b, sizeof(b), r->xid, stat);
@@ -114,7 +114,7 @@ static void answer_rpc(struct xprt_req *r, uint32_t stat)
 }
 
 /* The echo program's backward NULL and ECHO, by its ULB */
-static void answer_echo(struct xprt_req *r)
+static void answer_echo(struct xprt_rcvd_call *r)
 {
 	uint8_t b[ECHO_REPLY_HDR_LEN + 4 + ECHO_CALLBACK_DATA_MAX + 4];
 	struct echo_args a;
@@ -132,7 +132,7 @@ static void answer_echo(struct xprt_req *r)
 		xprt_reply(r, b, n, off, len);
 }
 
-static void on_call(struct xprt_req *r, void *arg)
+static void on_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct ping_conn *pc = arg;
 	struct rpc_msg_hdr h;

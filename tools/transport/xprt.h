@@ -17,11 +17,13 @@
  * (credits, inline thresholds, chunk choice, private data) are libcodec's
  * pure functions; this layer moves bytes and owns the verbs resources.
  *
- * Both ends of a connection are requesters and responders: the client is
- * the forward-direction requester, the server the backward-direction one.
- * xprt_call() sends a call in whichever direction the connection's role
- * gives; xprt_handlers.on_call receives calls from the peer.  Forward and
- * backward credits and XID spaces are kept apart.
+ * Both ends of a connection are requesters and responders (RFC 8166's
+ * terms): the client is the forward-direction requester, the server the
+ * backward-direction one.  xprt_call() sends a call (struct xprt_call) in
+ * whichever direction the connection's role gives; xprt_handlers.on_call
+ * receives calls from the peer (struct xprt_rcvd_call), answered with
+ * xprt_reply().  Forward and backward credits and XID spaces are kept
+ * apart.
  *
  * The verbs live behind struct xprt_verbs (xprt_verbs.h): rdma-core by
  * default, an in-process fake in the unit tests, so that everything above
@@ -214,8 +216,10 @@ struct xprt_call {
  * stay the caller's and must live until done. */
 int xprt_call(struct xprt *x, struct xprt_call *c);
 
-/* -------- a call this endpoint receives -------- */
-struct xprt_req {
+/* -------- a call this endpoint receives (as the responder, RFC 8166's
+ * term; the requester's own call is struct xprt_call above, what the
+ * kernel's xprtrdma calls rpcrdma_req) -------- */
+struct xprt_rcvd_call {
 	struct xprt *x;
 	uint32_t xid;
 	bool backward;                 /* a backward-direction call */
@@ -238,7 +242,7 @@ struct xprt_req {
  * the requester's write chunk when it provided one.  The transport chooses
  * inline, write chunk, or reply chunk (RDMA_NOMSG) per libcodec's rules;
  * when nothing fits it answers as the spec says.  Returns 0 or -1. */
-int xprt_reply(struct xprt_req *r, const uint8_t *msg, size_t len,
+int xprt_reply(struct xprt_rcvd_call *r, const uint8_t *msg, size_t len,
 	       size_t ddp_off, size_t ddp_len);
 
 /* -------- raw access (conformance suite, probes) -------- */
@@ -268,7 +272,7 @@ enum xprt_disc_reason {
 struct xprt_handlers {
 	/* a call from the peer (forward on a server, backward on a client);
 	 * without a handler the call is dropped and counted (discarded) */
-	void (*on_call)(struct xprt_req *r, void *arg);
+	void (*on_call)(struct xprt_rcvd_call *r, void *arg);
 	void (*on_connect)(struct xprt *x, void *arg);    /* server: new peer */
 	void (*on_disconnect)(struct xprt *x, enum xprt_disc_reason why,
 			      void *arg);

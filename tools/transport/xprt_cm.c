@@ -1,69 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * xprt_cm.c - connections over rdma_cm: connect (resolve address and route,
- * connect with our RFC 8797 private data, wait until established), listen
- * and accept (the peer's private data read from the request, ours sent with
- * the accept), orderly and disorderly disconnects, and the errors a user
- * can act on (no device, unreachable, refused, rejected, timed out).
- * One RC queue pair per connection (V1 §3.2.2 asks for reliable, in-order).
+ * xprt_cm.c - a connection's life over rdma_cm: its control block and
+ * resources (one RC queue pair: V1 §3.2.2 asks for reliable, in-order),
+ * the CM events (address and route resolved, our RFC 8797 private data in
+ * the connect, the peer's read from the request and sent with the accept,
+ * established, rejected, unreachable, disconnected), the errors a user can
+ * act on (unreachable, refused, rejected, timed out), orderly and
+ * disorderly disconnects, a fatal mark acted on, and the teardown.  The
+ * public connect and listen, which drive these events by running the loop,
+ * are in xprt_connect.c.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 #include "xprt_int.h"
 
-/* -------- the version memory (V2 §5.2: after a refusal or a dropped
- * first V2 message, reconnect with what the peer speaks) -------- */
-static int mem_find(const struct xprt_loop *l, const char *key)
-{
-	int i;
-
-	for (i = 0; i < XPRT_PEER_MEMORY; i++)
-		if (l->mem[i].key[0] && !strcmp(l->mem[i].key, key))
-			return i;
-	return -1;
-}
-
-void xprt_remember_version(struct xprt *x, uint32_t vers, bool dropped)
-{
-	struct xprt_loop *l = x->l;
-	int i = mem_find(l, x->key);
-
-	if (x->server || !x->key[0])
-		return;
-	if (i < 0) {
-		i = (int)(l->mem_next++ % XPRT_PEER_MEMORY);
-		snprintf(l->mem[i].key, sizeof(l->mem[i].key), "%s", x->key);
-	}
-	l->mem[i].vers = vers;
-	l->mem[i].dropped = dropped;
-	l->mem[i].low = x->peer.vers_low;
-	l->mem[i].high = x->peer.vers_high;
-}
-
-static void format_addr(const struct sockaddr_storage *ss, char *buf, size_t cap)
-{
-	char a[INET6_ADDRSTRLEN] = "?";
-
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *s = (const void *)ss;
-
-		inet_ntop(AF_INET, &s->sin_addr, a, sizeof(a));
-		snprintf(buf, cap, "%s:%u", a, ntohs(s->sin_port));
-	} else if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s = (const void *)ss;
-
-		inet_ntop(AF_INET6, &s->sin6_addr, a, sizeof(a));
-		snprintf(buf, cap, "[%s]:%u", a, ntohs(s->sin6_port));
-	} else {
-		snprintf(buf, cap, "?");
-	}
-}
-
-static struct xprt *conn_new(struct xprt_loop *l, const struct xprt_opts *o,
+struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
 			     const struct xprt_handlers *h, bool server)
 {
 	struct xprt *x = calloc(1, sizeof(*x));
@@ -78,8 +31,7 @@ static struct xprt *conn_new(struct xprt_loop *l, const struct xprt_opts *o,
 	x->vlow = (x->o.versions & XPRT_V1) ? 1 : 2;
 	x->vhigh = (x->o.versions & XPRT_V2) ? 2 : 1;
 	x->vers = server ? 0 : x->vhigh;
-	x->grant = x->o.credits;
-	rpcrdma_credits_init(&x->cred, x->o.credits);
+	xprt_credits_init(x);
 	x->next_xid = l->xid_seed += 0x9e3779b9u;
 	x->next = l->conns;
 	l->conns = x;
@@ -115,10 +67,10 @@ static int conn_resources(struct xprt *x, struct xprt_error *err)
 				    .max_send_sge = x->dev.max_sge < 2 ? 1 : 2,
 				    .max_rd_atomic = x->dev.max_qp_rd_atom };
 	x->ncalls = c;
-	x->nreqs = c + 4;
+	x->nrcvd = c + 4;
 	x->calls = calloc(x->ncalls, sizeof(*x->calls));
-	x->reqs = calloc(x->nreqs, sizeof(*x->reqs));
-	if (!x->calls || !x->reqs) {
+	x->rcvd = calloc(x->nrcvd, sizeof(*x->rcvd));
+	if (!x->calls || !x->rcvd) {
 		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
 		return -1;
 	}
@@ -173,10 +125,8 @@ static void peer_private(struct xprt *x, const struct xv_event *ev)
 	xprt_update_thresholds(x);
 }
 
-static void conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
-			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
-			const char *fmt, ...)
+void xprt_conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
+		      const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -199,7 +149,7 @@ static void on_established(struct xprt *x, const struct xv_event *ev)
 	if (x->state != X_RESOLVING && x->state != X_ACCEPTING)
 		return;              /* a server's first Receive came first */
 	x->l->v->addrs(x->id, NULL, &peer);
-	format_addr(&peer, x->peer.addr, sizeof(x->peer.addr));
+	xprt_format_addr(&peer, x->peer.addr, sizeof(x->peer.addr));
 	if (!x->server && ev)
 		peer_private(x, ev);
 	x->state = X_CONNECTED;
@@ -234,10 +184,10 @@ static void on_rejected(struct xprt *x, const struct xv_event *ev)
 	 * (refused, no private data) or an MPA reject */
 	if (ev->status == XV_REJ_INVALID_SERVICE_ID ||
 	    (ev->status == -ECONNREFUSED && !ev->pdata_len))
-		conn_failed(x, XPRT_E_REFUSED, ECONNREFUSED,
+		xprt_conn_failed(x, XPRT_E_REFUSED, ECONNREFUSED,
 			    "connection refused (nothing listens on the port)");
 	else
-		conn_failed(x, XPRT_E_REJECTED, ECONNREFUSED,
+		xprt_conn_failed(x, XPRT_E_REJECTED, ECONNREFUSED,
 			    "connection rejected by the peer (reason %d)",
 			    ev->status);
 }
@@ -258,7 +208,7 @@ static void on_connect_request(struct xprt_loop *l, const struct xv_event *ev)
 	struct xprt_error err = { 0 };
 	struct xv_conn_param p;
 	uint8_t pd[RPCRDMA_CM_PRIVATE_SIZE];
-	struct xprt *x = ls ? conn_new(l, &ls->o, &ls->h, true) : NULL;
+	struct xprt *x = ls ? xprt_conn_new(l, &ls->o, &ls->h, true) : NULL;
 
 	if (!x) {
 		l->v->reject(ev->id, NULL, 0);
@@ -304,11 +254,11 @@ void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev)
 	switch (ev->type) {
 	case XV_EV_ADDR_RESOLVED:
 		if (l->v->resolve_route(x->id, x->o.timeout_ms))
-			conn_failed(x, XPRT_E_UNREACHABLE, errno,
+			xprt_conn_failed(x, XPRT_E_UNREACHABLE, errno,
 				    "rdma_resolve_route: %s", strerror(errno));
 		break;
 	case XV_EV_ADDR_ERROR:
-		conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
+		xprt_conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
 			    "not reachable over RDMA (no RDMA device routes "
 			    "there; rdma_resolve_addr status %d)", ev->status);
 		break;
@@ -320,11 +270,11 @@ void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev)
 		}
 		conn_param(x, &p, pd);
 		if (l->v->connect(x->id, &p))
-			conn_failed(x, XPRT_E_UNREACHABLE, errno,
+			xprt_conn_failed(x, XPRT_E_UNREACHABLE, errno,
 				    "rdma_connect: %s", strerror(errno));
 		break;
 	case XV_EV_ROUTE_ERROR:
-		conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
+		xprt_conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
 			    "no route over RDMA (status %d)", ev->status);
 		break;
 	case XV_EV_ESTABLISHED:
@@ -336,13 +286,13 @@ void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev)
 	case XV_EV_UNREACHABLE:
 	case XV_EV_CONNECT_ERROR:
 		if (ev->status == -ETIMEDOUT || ev->status == ETIMEDOUT)
-			conn_failed(x, XPRT_E_TIMEOUT, ETIMEDOUT,
+			xprt_conn_failed(x, XPRT_E_TIMEOUT, ETIMEDOUT,
 				    "no answer to the connection request (timed out)");
 		else if (ev->status == -ECONNREFUSED)
-			conn_failed(x, XPRT_E_REFUSED, ECONNREFUSED,
+			xprt_conn_failed(x, XPRT_E_REFUSED, ECONNREFUSED,
 				    "connection refused");
 		else
-			conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
+			xprt_conn_failed(x, XPRT_E_UNREACHABLE, -ev->status,
 				    "unreachable over RDMA (status %d)", ev->status);
 		break;
 	case XV_EV_DISCONNECTED:
@@ -359,216 +309,15 @@ void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev)
 	}
 }
 
-/* -------- client -------- */
-#define CONNECT_ADDRINUSE_TRIES 5
-
-static struct xprt *connect_one(struct xprt_loop *l, const struct xprt_opts *o,
-				const struct xprt_handlers *h,
-				const struct addrinfo *ai, struct xprt_error *err)
-{
-	struct xprt *x = conn_new(l, o, h, false);
-	uint64_t end;
-	int i;
-
-	if (!x) {
-		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
-		return NULL;
-	}
-	snprintf(x->key, sizeof(x->key), "%s:%s", x->host, x->port);
-	i = mem_find(l, x->key);
-	if (i >= 0) {
-		if (l->mem[i].vers >= x->vlow && l->mem[i].vers <= x->vhigh)
-			x->vers = l->mem[i].vers;
-		x->peer.v2_refused = !l->mem[i].dropped;
-		x->peer.v2_dropped = l->mem[i].dropped;
-		x->peer.vers_low = l->mem[i].low;
-		x->peer.vers_high = l->mem[i].high;
-	}
-	memcpy(x->target, x->key, sizeof(x->target) < sizeof(x->key) ? sizeof(x->target) : sizeof(x->key));
-	x->state = X_RESOLVING;
-	x->busy++;
-	x->id = l->v->create_id(l->ch, x);
-	if (!x->id)
-		conn_failed(x, XPRT_E_RESOURCE, errno, "rdma_create_id: %s",
-			    strerror(errno));
-	else if (l->v->resolve_addr(x->id, ai->ai_addr, x->o.timeout_ms))
-		conn_failed(x, errno == ENODEV ? XPRT_E_NODEV : XPRT_E_UNREACHABLE,
-			    errno, "rdma_resolve_addr: %s", strerror(errno));
-	end = xprt_now_ns() + (uint64_t)x->o.timeout_ms * 1000000u;
-	while (x->state == X_RESOLVING || x->state == X_CONNECTING) {
-		uint64_t now = xprt_now_ns();
-
-		if (now >= end) {
-			conn_failed(x, XPRT_E_TIMEOUT, ETIMEDOUT,
-				    "connecting timed out after %d ms", x->o.timeout_ms);
-			break;
-		}
-		if (xprt_loop_once(l, (int)((end - now) / 1000000u + 1)) < 0)
-			conn_failed(x, XPRT_E_RESOURCE, errno, "poll: %s",
-				    strerror(errno));
-	}
-	x->busy--;
-	if (x->state == X_CONNECTED)
-		return x;
-	*err = x->cerr;
-	return NULL;
-}
-
-struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
-			       const struct xprt_handlers *h,
-			       struct xprt_error *err)
-{
-	struct addrinfo hints, *res = NULL, *ai;
-	struct xprt_error e = { 0 };
-	struct xprt *x = NULL;
-	const char *port;
-	int rc;
-
-	if (!o)
-		o = &l->o;
-	if (!o->host || !*o->host) {
-		xprt_err(err, XPRT_E_USAGE, EINVAL, "no host to connect to");
-		return NULL;
-	}
-	port = o->port ? o->port : XPRT_DEFAULT_PORT;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = o->family;
-	hints.ai_socktype = SOCK_STREAM;
-	rc = getaddrinfo(o->host, port, &hints, &res);
-	if (rc) {
-		xprt_err(err, XPRT_E_RESOURCE, 0, "%s: %s", o->host, gai_strerror(rc));
-		err->code = XPRT_E_RESOLVE;
-		return NULL;
-	}
-	l->depth++;
-	for (ai = res; ai && !x; ai = ai->ai_next) {
-		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-			continue;
-		/* iWARP: the port rdma_cm chose for us may be held by a TCP
-		 * socket of the host (one in TIME_WAIT after an earlier
-		 * connection): rdma_connect says EADDRINUSE; a new identifier
-		 * gets a new port */
-		for (int tries = 0; tries < CONNECT_ADDRINUSE_TRIES; tries++) {
-			x = connect_one(l, o, h, ai, &e);
-			if (x || e.sys_errno != EADDRINUSE)
-				break;
-		}
-		/* another address may route where this one did not */
-		if (!x && e.code != XPRT_E_UNREACHABLE)
-			break;
-	}
-	l->depth--;
-	freeaddrinfo(res);
-	if (!x && err)
-		*err = e.code ? e : (struct xprt_error){ XPRT_E_RESOLVE, 0,
-							 "no IPv4 or IPv6 address" };
-	return x;
-}
-
-struct xprt *xprt_connect(struct xprt_loop *l, const struct xprt_handlers *h,
-			  struct xprt_error *err)
-{
-	return xprt_connect_opts(l, NULL, h, err);
-}
-
-/* -------- server -------- */
-static int listen_on(struct xprt_loop *l, struct xprt_listener *ls,
-		     const struct addrinfo *ai, struct xprt_error *err)
-{
-	char a[80];
-
-	ls->id = l->v->create_id(l->ch, ls);
-	if (!ls->id) {
-		xprt_err(err, XPRT_E_RESOURCE, errno, "rdma_create_id: %s",
-			 strerror(errno));
-		return -1;
-	}
-	if (l->v->listen(ls->id, ai->ai_addr, ls->o.backlog) == 0)
-		return 0;
-	format_addr((const struct sockaddr_storage *)(const void *)ai->ai_addr, a,
-		    sizeof(a));
-	if (errno == EADDRINUSE)
-		xprt_err(err, XPRT_E_RESOURCE, errno, "%s: port in use", a);
-	else if (errno == EADDRNOTAVAIL || errno == ENODEV)
-		xprt_err(err, XPRT_E_UNREACHABLE, errno,
-			 "%s: no RDMA device has this address: %s", a, strerror(errno));
-	else
-		xprt_err(err, XPRT_E_RESOURCE, errno, "rdma_listen %s: %s", a,
-			 strerror(errno));
-	l->v->destroy_id(ls->id);
-	ls->id = NULL;
-	return -1;
-}
-
-int xprt_listen_opts(struct xprt_loop *l, const struct xprt_opts *o,
-		     const struct xprt_handlers *h, struct xprt_error *err)
-{
-	struct xprt_listener *ls = calloc(1, sizeof(*ls));
-	struct addrinfo hints, *res = NULL, *ai;
-	int rc;
-
-	if (!ls) {
-		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
-		return -1;
-	}
-	xprt_opts_copy(&ls->o, ls->host, sizeof(ls->host), ls->port,
-		       sizeof(ls->port), o ? o : &l->o);
-	if (h)
-		ls->h = *h;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = ls->o.family;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE;
-	/* no address: the IPv6 wildcard, which takes IPv4 too, else IPv4's */
-	if (!ls->o.host && ls->o.family == AF_UNSPEC)
-		hints.ai_family = AF_INET6;
-	rc = getaddrinfo(ls->o.host, ls->o.port, &hints, &res);
-	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
-		hints.ai_family = AF_INET;
-		rc = getaddrinfo(NULL, ls->o.port, &hints, &res);
-	}
-	if (rc) {
-		xprt_err(err, XPRT_E_RESOLVE, 0, "%s: %s",
-			 ls->o.host ? ls->o.host : "*", gai_strerror(rc));
-		free(ls);
-		return -1;
-	}
-	rc = -1;
-	for (ai = res; ai && rc; ai = ai->ai_next)
-		rc = listen_on(l, ls, ai, err);
-	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
-		struct sockaddr_in any = { .sin_family = AF_INET,
-					   .sin_port = htons((uint16_t)atoi(ls->o.port)) };
-		struct addrinfo a4 = { .ai_family = AF_INET, .ai_addr = (void *)&any,
-				       .ai_addrlen = sizeof(any) };
-
-		rc = listen_on(l, ls, &a4, err);
-	}
-	freeaddrinfo(res);
-	if (rc) {
-		free(ls);
-		return -1;
-	}
-	ls->next = l->listeners;
-	l->listeners = ls;
-	return 0;
-}
-
-int xprt_listen(struct xprt_loop *l, const struct xprt_handlers *h,
-		struct xprt_error *err)
-{
-	return xprt_listen_opts(l, NULL, h, err);
-}
-
 /* -------- going away -------- */
-void xprt_fatal(struct xprt *x, const char *why)
+/* the loop acts on a fatal mark (xprt_fatal): the connection, closing
+ * since it was marked, is disconnected (or torn down when that fails) */
+void xprt_cm_fatal_act(struct xprt *x)
 {
-	if (x->state != X_CONNECTED)
+	if (!x->fatal)
 		return;
-	xprt_trace(x, "closing after a fatal error: %s", why);
-	x->why = XPRT_DISC_ERROR;
-	x->state = X_CLOSING;
-	if (x->l->v->disconnect(x->id))
+	x->fatal = false;
+	if (x->state == X_CLOSING && x->l->v->disconnect(x->id))
 		xprt_teardown(x);
 }
 
@@ -616,9 +365,10 @@ void xprt_teardown(struct xprt *x)
 	if (x->id)
 		v->qp_destroy(x->id);        /* nothing completes after this */
 	xprt_calls_fail_all(x, XPRT_E_DISCONNECTED, "the connection went away");
-	xprt_reqs_release_all(x);
+	xprt_rcvd_release_all(x);
 	if (x->id) {
 		xprt_bufs_destroy(x);
+		xprt_mems_release_all(x);
 		v->destroy_id(x->id);
 		x->id = NULL;
 	}

@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xprt_int.h - the transport's internals, shared by its files (see
- * docs/architecture.md "Transport"):
- *   xprt_loop.c     the event loop: poll(2) or busy polling, completions
- *   xprt_cm.c       connect, listen, accept, private data, disconnects
- *   xprt_mem.c      registered buffers, per-RPC registration, fencing
- *   xprt_send.c     the requester: credits, chunk choice, V2 negotiation
- *   xprt_reply_in.c the requester's side of a reply: matching, assembly
- *   xprt_recv.c     every Receive: libcodec's verdict, error replies
- *   xprt_respond.c  the responder: calls in, xprt_reply()
- *   xprt_chunks.c   RDMA Read of read chunks, RDMA Write of write/reply
+ * docs/architecture.md "The transport").  The rooms, each calling only
+ * the rooms below it:
+ *   on top      xprt_connect.c     public connect and listen (run the loop)
+ *               xprt_loop.c        the event loop: poll(2), timeouts, reaping
+ *               xprt_completion.c  completions dispatched, every Receive judged
+ *               xprt_cm.c          CM events, a connection's life, teardown
+ *   requester   xprt_rq_send.c     xprt_call(): queue, marshal, one Send
+ *               xprt_rq_reply.c    a reply: matching, V2 fallback, assembly
+ *               xprt_rq_end.c      the end of a call: fence, done, timeouts
+ *   responder   xprt_rs_call.c     a call received: chunks noted, on_call
+ *               xprt_rs_reply.c    xprt_reply(): inline, write or reply chunk
+ *               xprt_rs_error.c    error replies (and the test-only misbehaviour)
+ *               xprt_rs_chunks.c   the RDMA Read of a read chunk, RDMA Writes
+ *   resources   xprt_post.c        work requests posted; the one Send builder
+ *               xprt_mr.c          per-RPC registration, xprt_mem_register()
+ *               xprt_bufs.c        the Send/Receive region, Receives, Send slots
+ *               xprt_verbs_rdma*.c the verbs table on rdma-core
+ *   helpers     xprt_credits.c     the credit accounting
+ *               xprt_params.c      thresholds in force, the version memory
+ *               xprt_util.c        errors, trace, clock, options, fatal mark
+ *               xprt_stats.c       counters, context, peer info
+ *               xprt_names.c       names of enumerations
  */
 #ifndef RPCRDMA_XPRT_INT_H
 #define RPCRDMA_XPRT_INT_H
@@ -72,15 +85,15 @@ struct xcall {                   /* a call this end sent, until done */
 };
 
 /* the reassembled call: pieces of the inline payload (src -1) and of the
- * read chunks (src k), in order (xprt_chunks.c) */
+ * read chunks (src k), in order (xprt_rs_chunks.c) */
 struct xpiece {
 	int src;
 	uint64_t src_off, len, asm_off;
 };
 #define XPRT_MAX_PIECES (2 * XPRT_MAX_RCHUNKS + 1)
 
-struct xreq {                    /* a call received (responder) */
-	struct xprt_req r;       /* first: xprt_reply() gets it back */
+struct xrcvd {                   /* a call received (responder) */
+	struct xprt_rcvd_call r;       /* first: xprt_reply() gets it back */
 	bool busy, answered, failed;
 	bool answered_inside;    /* on_call is running */
 	uint8_t *hdr;            /* copy of the transport header */
@@ -140,8 +153,8 @@ struct xprt {
 	uint32_t next_xid;
 	/* responder */
 	uint32_t grant;
-	struct xreq *reqs;
-	uint32_t nreqs;
+	struct xrcvd *rcvd;      /* calls received, in progress */
+	uint32_t nrcvd;
 	bool peer_inv;           /* the peer accepts Send With Invalidate */
 	bool use_mw;             /* chunks through memory windows: we accept
 				  * Send With Invalidate (RFC 8797 flag) */
@@ -160,6 +173,8 @@ struct xprt {
 	/* life */
 	enum xprt_disc_reason why;
 	bool disc_reported, defer_free;
+	bool fatal;              /* xprt_fatal() marked it: the loop
+				  * disconnects (xprt_cm_fatal_act) */
 	int busy;                /* inside a callback that may close it */
 	struct xprt *next;
 };
@@ -190,27 +205,39 @@ struct xprt_loop {
 	int depth;                       /* nested runs (connect waits) */
 };
 
-/* xprt_loop.c */
+/* ---- helpers ---- */
+/* xprt_util.c */
 uint64_t xprt_now_ns(void);
 void xprt_err(struct xprt_error *e, enum xprt_errcode c, int sys,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void xprt_trace(const struct xprt *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void xprt_fatal(struct xprt *x, const char *why);   /* a mark: see x->fatal */
 void xprt_opts_copy(struct xprt_opts *to, char *host, size_t hcap, char *port,
 		    size_t pcap, const struct xprt_opts *from);
-void xprt_poll_cq(struct xprt *x);
-void xprt_stats_retire(struct xprt *x);
-int xprt_loop_once(struct xprt_loop *l, int timeout_ms);
+struct sockaddr_storage;
+void xprt_format_addr(const struct sockaddr_storage *ss, char *buf, size_t cap);
 
-/* xprt_cm.c */
-void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev);
-void xprt_fatal(struct xprt *x, const char *why);   /* error: disconnect */
-void xprt_teardown(struct xprt *x);
-void xprt_established_early(struct xprt *x);
-const char *xprt_versions_key(const struct xprt *x);
+/* xprt_credits.c */
+void xprt_credits_init(struct xprt *x);
+bool xprt_credit_available(const struct xprt *x);
+void xprt_credit_take(struct xprt *x);
+void xprt_credit_reply(struct xprt *x, uint32_t credit);
+void xprt_credit_error_reply(struct xprt *x, uint32_t credit);
+void xprt_credit_forget(struct xprt *x);
+uint32_t xprt_credit_grant(const struct xprt *x);
+
+/* xprt_params.c */
+void xprt_update_thresholds(struct xprt *x);
+uint32_t xprt_send_threshold(const struct xprt *x);
 void xprt_remember_version(struct xprt *x, uint32_t vers, bool dropped);
+void xprt_recall_version(struct xprt *x);
 
-/* xprt_mem.c */
+/* xprt_stats.c */
+void xprt_stats_retire(struct xprt *x);
+
+/* ---- resources ---- */
+/* xprt_bufs.c */
 int xprt_bufs_create(struct xprt *x);
 void xprt_bufs_destroy(struct xprt *x);
 int xprt_post_recv(struct xprt *x, uint32_t slot);
@@ -218,45 +245,70 @@ uint8_t *xprt_recv_buf(struct xprt *x, uint32_t slot);
 int xprt_send_slot(struct xprt *x);
 void xprt_send_slot_put(struct xprt *x, int s);
 uint8_t *xprt_send_space(struct xprt *x, int s, size_t len, uint32_t *lkey);
+
+/* xprt_post.c */
 int xprt_post(struct xprt *x, const struct xv_send_wr *wr);
+int xprt_post_send(struct xprt *x, int s, void *buf, size_t len, uint32_t lkey,
+		   bool with_inv, uint32_t inv_rkey);
+
+/* xprt_mr.c */
 int xprt_reg(struct xprt *x, void *addr, size_t len, bool remote_write,
 	     struct xreg *r);
 void xprt_unreg(struct xprt *x, struct xreg *r);
 void xprt_mems_release_all(struct xprt *x);
 
-/* xprt_send.c */
+/* ---- the requester ---- */
+/* xprt_rq_send.c */
 void xprt_send_queued(struct xprt *x);
+
+/* xprt_rq_reply.c */
+void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
+		   size_t len, struct rpcrdma_msg *m);
+
+/* xprt_rq_end.c */
+void xprt_call_unreg(struct xprt *x, struct xcall *xc);
 void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg);
 void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg);
 void xprt_calls_check_timeouts(struct xprt *x, uint64_t now);
 uint64_t xprt_calls_next_deadline(const struct xprt *x);
-uint32_t xprt_send_threshold(const struct xprt *x);
-void xprt_update_thresholds(struct xprt *x);
 
-/* xprt_reply_in.c */
-void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
-		   size_t len, struct rpcrdma_msg *m);
-
-/* xprt_recv.c */
-void xprt_recv_done(struct xprt *x, uint32_t slot, const struct xv_wc *wc);
-int xprt_send_error(struct xprt *x, const struct rpcrdma_msg *m,
-		    enum rpcrdma_action a);
-uint32_t xprt_grant(const struct xprt *x);
-
-/* xprt_respond.c */
+/* ---- the responder ---- */
+/* xprt_rs_call.c */
 void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		  size_t len, struct rpcrdma_msg *m);
-void xprt_req_read_done(struct xprt *x, uint32_t idx, bool ok);
-void xprt_reqs_release_all(struct xprt *x);
-void xprt_read_chunk_fill(struct xreq *q, const uint8_t *payload);
+void xprt_rcvd_read_done(struct xprt *x, uint32_t idx, bool ok);
+void xprt_rcvd_release_all(struct xprt *x);
 
-/* xprt_chunks.c */
-int xprt_read_chunk_plan(struct xreq *q, const uint8_t *payload,
+/* xprt_rs_error.c */
+int xprt_send_error(struct xprt *x, const struct rpcrdma_msg *m,
+		    enum rpcrdma_action a);
+
+/* xprt_rs_chunks.c */
+int xprt_read_chunk_plan(struct xrcvd *q, const uint8_t *payload,
 			 size_t payload_len, uint64_t max_len);
-int xprt_read_chunk_pull(struct xprt *x, struct xreq *q, uint32_t idx);
+int xprt_read_chunk_pull(struct xprt *x, struct xrcvd *q, uint32_t idx);
+void xprt_read_chunk_fill(struct xrcvd *q, const uint8_t *payload);
 int xprt_write_chunk_push(struct xprt *x, int slot,
 			  const struct rpcrdma_segment *segs, uint32_t nsegs,
 			  const uint8_t *src, uint32_t lkey, size_t len,
 			  uint32_t *written);
+uint64_t xprt_chunk_len(const struct rpcrdma_segment *s, uint32_t n);
+
+/* ---- on top ---- */
+/* xprt_cm.c */
+struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
+			   const struct xprt_handlers *h, bool server);
+void xprt_conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev);
+void xprt_cm_fatal_act(struct xprt *x);
+void xprt_teardown(struct xprt *x);
+void xprt_established_early(struct xprt *x);
+
+/* xprt_completion.c */
+void xprt_poll_cq(struct xprt *x);
+
+/* xprt_loop.c */
+int xprt_loop_once(struct xprt_loop *l, int timeout_ms);
 
 #endif /* RPCRDMA_XPRT_INT_H */

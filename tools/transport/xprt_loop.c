@@ -3,89 +3,18 @@
  * xprt_loop.c - the transport's event loop, rping-shaped: one loop per
  * program, single threaded, over the rdma_cm event channel and every
  * connection's completion channel with poll(2) (xprt_opts.busy_poll: the
- * CQs are polled without sleeping).  Completions are dispatched by the kind
- * in their wr_id; connections that went away are freed here, after their
- * callbacks have returned.
+ * CQs are polled without sleeping).  CM events go to xprt_cm.c,
+ * completions to xprt_completion.c; calls whose time is up end; a fatal
+ * mark is acted on; connections that went away are freed here, after
+ * their callbacks have returned.
  */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #include "xprt_int.h"
-
-uint64_t xprt_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void xprt_err(struct xprt_error *e, enum xprt_errcode c, int sys,
-	      const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!e)
-		return;
-	e->code = c;
-	e->sys_errno = sys;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-}
-
-void xprt_trace(const struct xprt *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!x || x->o.debug <= 0)
-		return;
-	fprintf(stderr, "xprt %s: ", x->peer.addr[0] ? x->peer.addr : "-");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* the options, with their strings copied and the defaults filled in */
-void xprt_opts_copy(struct xprt_opts *to, char *host, size_t hcap, char *port,
-		    size_t pcap, const struct xprt_opts *from)
-{
-	*to = *from;
-	host[0] = 0;
-	if (from->host)
-		snprintf(host, hcap, "%s", from->host);
-	to->host = host[0] ? host : NULL;
-	snprintf(port, pcap, "%s", from->port ? from->port : XPRT_DEFAULT_PORT);
-	to->port = port;
-	if (!(to->versions & (XPRT_V1 | XPRT_V2)))
-		to->versions = XPRT_V1 | XPRT_V2;
-	if (!to->credits)
-		to->credits = XPRT_DEFAULT_CREDITS;
-	if (to->credits > XPRT_MAX_CREDITS)
-		to->credits = XPRT_MAX_CREDITS;
-	if (!to->inline_recv)
-		to->inline_recv = XPRT_DEFAULT_INLINE;
-	if (!to->inline_send)
-		to->inline_send = XPRT_DEFAULT_INLINE;
-	if (to->inline_recv < 1024)
-		to->inline_recv = 1024;
-	if (to->inline_send < 1024)
-		to->inline_send = 1024;
-	if (!to->timeout_ms)
-		to->timeout_ms = 5000;
-	if (!to->max_message)
-		to->max_message = XPRT_DEFAULT_MAX_MESSAGE;
-	if (!to->backlog)
-		to->backlog = 64;
-	if (!to->verbs)
-		to->verbs = &xprt_verbs_rdma;
-}
 
 struct xprt_loop *xprt_loop_create(const struct xprt_opts *o,
 				   struct xprt_error *err)
@@ -138,8 +67,9 @@ static void reap(struct xprt_loop *l)
 		if (x->state == X_DEAD && x->defer_free && !x->busy) {
 			*pp = x->next;
 			xprt_bufs_destroy(x);
+			xprt_mems_release_all(x);
 			free(x->calls);
-			free(x->reqs);
+			free(x->rcvd);
 			free(x);
 			continue;
 		}
@@ -183,63 +113,6 @@ void xprt_loop_stop(struct xprt_loop *l)
 	if (l->stop_fd >= 0 && write(l->stop_fd, &one, sizeof(one)) < 0) {
 		/* the flag alone stops the loop at its next wake-up */
 	}
-}
-
-static void dispatch_wc(struct xprt *x, const struct xv_wc *wc)
-{
-	unsigned kind = XW_KIND(wc->wr_id);
-	uint32_t idx = XW_IDX(wc->wr_id);
-	bool ok = wc->status == XV_WC_SUCCESS;
-
-	if (kind == XW_RECV) {
-		if (x->rq_posted)
-			x->rq_posted--;
-		if (idx < x->nrecv)
-			xprt_recv_done(x, idx, wc);
-		return;
-	}
-	if (x->sq_used)
-		x->sq_used--;
-	if (!ok && wc->status != XV_WC_WR_FLUSH_ERR) {
-		char why[128];
-
-		snprintf(why, sizeof(why), "%s: %s",
-			 kind == XW_READ ? "RDMA Read" : kind == XW_WRITE ?
-			 "RDMA Write" : kind == XW_LOCAL ? "local operation" : "Send",
-			 xv_wc_status_name(wc->status));
-		xprt_fatal(x, why);
-	}
-	switch (kind) {
-	case XW_SEND:
-	case XW_WRITE:
-		if (idx < x->nsend && x->sends[idx].pending &&
-		    !--x->sends[idx].pending)
-			xprt_send_slot_put(x, (int)idx);
-		break;
-	case XW_READ:
-		xprt_req_read_done(x, idx, ok);
-		break;
-	default:
-		break;
-	}
-}
-
-void xprt_poll_cq(struct xprt *x)
-{
-	struct xv_wc wc[16];
-	int n, i;
-
-	if (!x->id || x->state == X_DEAD)
-		return;
-	x->busy++;
-	do {
-		n = x->l->v->cq_poll(x->id, wc, 16);
-		for (i = 0; i < n && x->state != X_DEAD; i++)
-			dispatch_wc(x, &wc[i]);
-	} while (n > 0 && x->state != X_DEAD);
-	if (x->state == X_CONNECTED)
-		xprt_send_queued(x);
-	x->busy--;
 }
 
 static uint64_t next_deadline(const struct xprt_loop *l)
@@ -310,9 +183,11 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 	for (x = l->conns; x; x = x->next)
 		xprt_poll_cq(x);
 	now = xprt_now_ns();
-	for (x = l->conns; x; x = x->next)
+	for (x = l->conns; x; x = x->next) {
 		if (x->state == X_CONNECTED)
 			xprt_calls_check_timeouts(x, now);
+		xprt_cm_fatal_act(x);
+	}
 	l->depth--;
 	reap(l);
 	if (fds != stackfds)
@@ -341,62 +216,4 @@ int xprt_loop_run(struct xprt_loop *l, int timeout_ms)
 		if (xprt_loop_once(l, left) < 0)
 			return -1;
 	}
-}
-
-/* -------- stats and contexts -------- */
-static void stats_add(struct xprt_stats *to, const struct xprt_stats *s)
-{
-	to->calls_sent += s->calls_sent;
-	to->replies_received += s->replies_received;
-	to->calls_received += s->calls_received;
-	to->replies_sent += s->replies_sent;
-	to->backward_calls_sent += s->backward_calls_sent;
-	to->backward_calls_received += s->backward_calls_received;
-	to->errors_sent += s->errors_sent;
-	to->errors_received += s->errors_received;
-	to->discarded += s->discarded;
-	to->bytes_sent += s->bytes_sent;
-	to->bytes_received += s->bytes_received;
-	to->rdma_read_bytes += s->rdma_read_bytes;
-	to->rdma_write_bytes += s->rdma_write_bytes;
-	to->credit_waits += s->credit_waits;
-	if (s->max_outstanding > to->max_outstanding)
-		to->max_outstanding = s->max_outstanding;
-}
-
-void xprt_get_stats(const struct xprt *x, struct xprt_stats *s)
-{
-	*s = x->st;
-}
-
-void xprt_loop_get_stats(const struct xprt_loop *l, struct xprt_stats *s)
-{
-	const struct xprt *x;
-
-	*s = l->closed;
-	for (x = l->conns; x; x = x->next)
-		if (x->state != X_DEAD)
-			stats_add(s, &x->st);
-	s->connections = l->accepted;
-}
-
-/* a connection's counts join the loop's when it goes */
-void xprt_stats_retire(struct xprt *x)
-{
-	stats_add(&x->l->closed, &x->st);
-}
-
-void xprt_set_ctx(struct xprt *x, void *ctx)
-{
-	x->ctx = ctx;
-}
-
-void *xprt_get_ctx(const struct xprt *x)
-{
-	return x->ctx;
-}
-
-const struct xprt_peer_info *xprt_peer(const struct xprt *x)
-{
-	return &x->peer;
 }

@@ -3,8 +3,10 @@
  * xprt_verbs_rdma.c - struct xprt_verbs over rdma-core: librdmacm for the
  * connection (event channel, CM ids, private data) and libibverbs for the
  * queues and memory (one PD, one CQ with its completion channel and one RC
- * QP per connection, as rping does).  The only file of the transport that
- * includes rdma-core's headers.
+ * QP per connection, as rping does).  This file: the event channel, the
+ * CM ids and the connection's queues; xprt_verbs_rdma_mem.c: memory and
+ * work requests.  These two are the only files of the transport that
+ * include rdma-core's headers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,19 +15,10 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
-#include "xprt_verbs.h"
+#include "xprt_verbs_rdma.h"
 
 struct xv_chan {
 	struct rdma_event_channel *ch;
-};
-
-struct rid {
-	struct xv_id pub;                 /* first */
-	struct rdma_cm_id *cm;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	bool has_qp;
 };
 
 static int set_nonblock(int fd)
@@ -421,165 +414,6 @@ static int r_cq_poll(struct xv_id *pub, struct xv_wc *wc, int n)
 	return got;
 }
 
-static unsigned map_access(unsigned a)
-{
-	unsigned r = 0;
-
-	if (a & XV_ACCESS_LOCAL_WRITE)
-		r |= IBV_ACCESS_LOCAL_WRITE;
-	if (a & XV_ACCESS_REMOTE_READ)
-		r |= IBV_ACCESS_REMOTE_READ;
-	if (a & XV_ACCESS_REMOTE_WRITE)
-		r |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE;
-	if (a & XV_ACCESS_MW_BIND)
-		r |= IBV_ACCESS_MW_BIND;
-	return r;
-}
-
-static struct xv_mr *r_reg_mr(struct xv_id *pub, void *addr, size_t len,
-			      unsigned access)
-{
-	struct rid *r = (struct rid *)pub;
-	struct xv_mr *m;
-	struct ibv_mr *mr;
-
-	if (!r->pd) {
-		errno = EINVAL;
-		return NULL;
-	}
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return NULL;
-	mr = ibv_reg_mr(r->pd, addr, len, (int)map_access(access));
-	if (!mr) {
-		int e = errno;
-
-		free(m);
-		errno = e;
-		return NULL;
-	}
-	m->addr = addr;
-	m->len = len;
-	m->lkey = mr->lkey;
-	m->rkey = mr->rkey;
-	m->priv = mr;
-	return m;
-}
-
-static int r_dereg_mr(struct xv_mr *m)
-{
-	int rc = ibv_dereg_mr(m->priv);
-
-	free(m);
-	return rc ? -1 : 0;
-}
-
-static struct xv_mw *r_alloc_mw(struct xv_id *pub)
-{
-	struct rid *r = (struct rid *)pub;
-	struct xv_mw *w = calloc(1, sizeof(*w));
-	struct ibv_mw *mw;
-
-	if (!w)
-		return NULL;
-	mw = r->pd ? ibv_alloc_mw(r->pd, IBV_MW_TYPE_2) : NULL;
-	if (!mw) {
-		free(w);
-		errno = errno ? errno : EOPNOTSUPP;
-		return NULL;
-	}
-	w->rkey = mw->rkey;
-	w->priv = mw;
-	return w;
-}
-
-static int r_dealloc_mw(struct xv_mw *w)
-{
-	int rc = ibv_dealloc_mw(w->priv);
-
-	free(w);
-	return rc ? -1 : 0;
-}
-
-static int r_post_recv(struct xv_id *pub, uint64_t wr_id, const struct xv_sge *sge)
-{
-	struct ibv_sge s = { .addr = (uintptr_t)sge->addr, .length = sge->len,
-			     .lkey = sge->lkey };
-	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &s, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-	int rc = ibv_post_recv(((struct rid *)pub)->cm->qp, &wr, &bad);
-
-	if (rc)
-		errno = rc;
-	return rc ? -1 : 0;
-}
-
-static int r_post_send(struct xv_id *pub, const struct xv_send_wr *x)
-{
-	struct rid *r = (struct rid *)pub;
-	struct ibv_sge s[8];
-	struct ibv_send_wr wr, *bad;
-	struct ibv_mw *mw;
-	int i, rc;
-
-	if (x->nsge < 0 || x->nsge > 8) {
-		errno = EINVAL;
-		return -1;
-	}
-	memset(&wr, 0, sizeof(wr));
-	for (i = 0; i < x->nsge; i++) {
-		s[i].addr = (uintptr_t)x->sge[i].addr;
-		s[i].length = x->sge[i].len;
-		s[i].lkey = x->sge[i].lkey;
-	}
-	wr.wr_id = x->wr_id;
-	wr.sg_list = x->nsge ? s : NULL;
-	wr.num_sge = x->nsge;
-	wr.send_flags = x->signaled ? IBV_SEND_SIGNALED : 0;
-	switch (x->opcode) {
-	case XV_OP_SEND:
-		wr.opcode = IBV_WR_SEND;
-		break;
-	case XV_OP_SEND_INV:
-		wr.opcode = IBV_WR_SEND_WITH_INV;
-		wr.invalidate_rkey = x->invalidate_rkey;
-		break;
-	case XV_OP_RDMA_WRITE:
-	case XV_OP_RDMA_READ:
-		wr.opcode = x->opcode == XV_OP_RDMA_READ ? IBV_WR_RDMA_READ
-							 : IBV_WR_RDMA_WRITE;
-		wr.wr.rdma.remote_addr = x->remote_addr;
-		wr.wr.rdma.rkey = x->rkey;
-		break;
-	case XV_OP_LOCAL_INV:
-		wr.opcode = IBV_WR_LOCAL_INV;
-		wr.invalidate_rkey = x->invalidate_rkey;
-		break;
-	case XV_OP_BIND_MW:
-		mw = x->mw->priv;
-		wr.opcode = IBV_WR_BIND_MW;
-		wr.bind_mw.mw = mw;
-		wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
-		wr.bind_mw.bind_info.mr = x->bind_mr->priv;
-		wr.bind_mw.bind_info.addr = x->bind_addr;
-		wr.bind_mw.bind_info.length = x->bind_len;
-		wr.bind_mw.bind_info.mw_access_flags =
-			(unsigned)map_access(x->bind_access) & ~IBV_ACCESS_LOCAL_WRITE;
-		break;
-	default:
-		errno = EINVAL;
-		return -1;
-	}
-	rc = ibv_post_send(r->cm->qp, &wr, &bad);
-	if (rc) {
-		errno = rc;
-		return -1;
-	}
-	if (x->opcode == XV_OP_BIND_MW)
-		x->mw->rkey = wr.bind_mw.rkey;
-	return 0;
-}
-
 const struct xprt_verbs xprt_verbs_rdma = {
 	.name = "rdma-core",
 	.chan_create = r_chan_create,
@@ -603,10 +437,10 @@ const struct xprt_verbs xprt_verbs_rdma = {
 	.cq_fd = r_cq_fd,
 	.cq_event = r_cq_event,
 	.cq_poll = r_cq_poll,
-	.reg_mr = r_reg_mr,
-	.dereg_mr = r_dereg_mr,
-	.alloc_mw = r_alloc_mw,
-	.dealloc_mw = r_dealloc_mw,
-	.post_recv = r_post_recv,
-	.post_send = r_post_send,
+	.reg_mr = xv_rdma_reg_mr,
+	.dereg_mr = xv_rdma_dereg_mr,
+	.alloc_mw = xv_rdma_alloc_mw,
+	.dealloc_mw = xv_rdma_dealloc_mw,
+	.post_recv = xv_rdma_post_recv,
+	.post_send = xv_rdma_post_send,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * xprt_chunks.c - the responder's RDMA: the RDMA Read that pulls a call's
+ * xprt_rs_chunks.c - the responder's RDMA: the RDMA Read that pulls a call's
  * read chunks into place (V1 §4.4.5: segments of one position concatenated
  * in list order and inserted into the Payload stream at that position,
  * with the XDR round-up the requester may have left out, §4.4.5.1), and
@@ -22,7 +22,7 @@
 #define SRC_PAYLOAD (-1)
 #define SRC_PAD (-2)
 
-static int insert_piece(struct xreq *q, uint64_t pos, struct xpiece ins)
+static int insert_piece(struct xrcvd *q, uint64_t pos, struct xpiece ins)
 {
 	uint64_t at = 0;
 	unsigned i, j;
@@ -61,7 +61,7 @@ static int insert_piece(struct xreq *q, uint64_t pos, struct xpiece ins)
 /* Group the read list into chunks and lay out the reassembled call;
  * -1 when the list is beyond what this responder serves or does not fit
  * the stream (a position past its end). */
-int xprt_read_chunk_plan(struct xreq *q, const uint8_t *payload,
+int xprt_read_chunk_plan(struct xrcvd *q, const uint8_t *payload,
 			 size_t payload_len, uint64_t max_len)
 {
 	struct rpcrdma_read_iter it;
@@ -116,7 +116,7 @@ int xprt_read_chunk_plan(struct xreq *q, const uint8_t *payload,
 /* Post the RDMA Reads of every read chunk straight into the reassembly
  * buffer (one Read per segment, or per part of a segment that a later
  * chunk's insertion split); the inline pieces are copied at once. */
-int xprt_read_chunk_pull(struct xprt *x, struct xreq *q, uint32_t idx)
+int xprt_read_chunk_pull(struct xprt *x, struct xrcvd *q, uint32_t idx)
 {
 	struct xv_send_wr wr;
 	struct xv_sge sge;
@@ -159,7 +159,7 @@ int xprt_read_chunk_pull(struct xprt *x, struct xreq *q, uint32_t idx)
 }
 
 /* copy the pieces that are not read: the inline payload and the pads */
-void xprt_read_chunk_fill(struct xreq *q, const uint8_t *payload)
+void xprt_read_chunk_fill(struct xrcvd *q, const uint8_t *payload)
 {
 	unsigned p;
 
@@ -208,4 +208,15 @@ int xprt_write_chunk_push(struct xprt *x, int slot,
 		off += n;
 	}
 	return off == len ? 0 : -1;
+}
+
+/* the bytes of n segments */
+uint64_t xprt_chunk_len(const struct rpcrdma_segment *s, uint32_t n)
+{
+	uint64_t t = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		t += s[i].rdma_length;
+	return t;
 }

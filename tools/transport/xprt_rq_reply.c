@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * xprt_reply_in.c - the requester's side of a reply: matched to its call
- * by XID (forward and backward XID spaces apart: BIDI §2.4), credits
- * counted by libcodec (V1 §4.3.1), the version settled (V2 §5.1) or, on
+ * xprt_rq_reply.c - the requester, in: a reply matched to its call by
+ * XID (forward and backward XID spaces apart: BIDI §2.4), its credit
+ * returned (xprt_credits.c, V1 §4.3.1), the version settled (V2 §5.1) or, on
  * ERR_VERS, the refused call resent in a version inside the peer's range
  * (V2 §5.2) and the choice remembered for reconnects; the RPC reply put
  * back together from the Send, the reply chunk and the write chunk (V1
@@ -57,7 +57,7 @@ static bool version_fallback(struct xprt *x, struct xcall *xc,
 	xprt_trace(x, "version %u refused (peer speaks %u..%u): resending xid "
 		   "0x%08x in version %u", xc->vers, m->rdma_vers_low,
 		   m->rdma_vers_high, xc->xid, pick);
-	rpcrdma_credits_reply(&x->cred, m->rdma_credit, true);
+	xprt_credit_error_reply(x, m->rdma_credit);
 	x->calls[xc->slot] = NULL;
 	x->nout--;
 	xc->slot = -1;
@@ -171,7 +171,7 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		 (xc->write.mw && xc->write.rkey == x->rx_inv_rkey) ||
 		 (xc->reply.mw && xc->reply.rkey == x->rx_inv_rkey));
 	if (m->header_len > sizeof(c->rhdr_copy)) {
-		rpcrdma_credits_forget(&x->cred);
+		xprt_credit_forget(x);
 		xprt_call_finish(xc, XPRT_E_PROTOCOL,
 				 "the reply's header is larger than any answer to our call");
 		goto repost;
@@ -186,15 +186,12 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 	if (m->rdma_proc == RDMA_ERROR) {
 		if (m->rdma_err == RDMA_ERR_VERS && version_fallback(x, xc, m))
 			goto repost;
-		rpcrdma_credits_reply(&x->cred, m->rdma_credit, true);
+		xprt_credit_error_reply(x, m->rdma_credit);
 		c->rdma_error = true;
 		xprt_call_finish(xc, XPRT_E_OK, "");
 		goto repost;
 	}
-	/* the credit value of a reply we matched is a grant (BIDI §4.1: the
-	 * direction is known from context; spec-decisions D-XPRT-3) */
-	rpcrdma_credits_reply(&x->cred, m->rdma_credit, false);
-	x->peer.credits_granted = m->rdma_credit;
+	xprt_credit_reply(x, m->rdma_credit);
 	if (!x->vers_settled) {
 		x->vers_settled = true;
 		x->peer.vers = m->rdma_vers;

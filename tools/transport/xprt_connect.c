@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * xprt_connect.c - the public connect and listen.  Connect: the host
+ * resolved, each address tried (a new cm_id when iWARP's rdma_connect finds
+ * its port held by a host TCP socket, EADDRINUSE), the loop run until the
+ * connection is established, refused or timed out (the CM events are
+ * handled in xprt_cm.c), the version a reconnect starts with recalled
+ * (xprt_params.c).  Listen: one listener per address, the wildcard on the
+ * IPv6 address that takes IPv4 too, else on IPv4's.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xprt_int.h"
+
+/* -------- client -------- */
+#define CONNECT_ADDRINUSE_TRIES 5
+
+static struct xprt *connect_one(struct xprt_loop *l, const struct xprt_opts *o,
+				const struct xprt_handlers *h,
+				const struct addrinfo *ai, struct xprt_error *err)
+{
+	struct xprt *x = xprt_conn_new(l, o, h, false);
+	uint64_t end;
+
+	if (!x) {
+		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
+		return NULL;
+	}
+	snprintf(x->key, sizeof(x->key), "%s:%s", x->host, x->port);
+	xprt_recall_version(x);
+	memcpy(x->target, x->key, sizeof(x->target) < sizeof(x->key) ? sizeof(x->target) : sizeof(x->key));
+	x->state = X_RESOLVING;
+	x->busy++;
+	x->id = l->v->create_id(l->ch, x);
+	if (!x->id)
+		xprt_conn_failed(x, XPRT_E_RESOURCE, errno, "rdma_create_id: %s",
+			    strerror(errno));
+	else if (l->v->resolve_addr(x->id, ai->ai_addr, x->o.timeout_ms))
+		xprt_conn_failed(x, errno == ENODEV ? XPRT_E_NODEV : XPRT_E_UNREACHABLE,
+			    errno, "rdma_resolve_addr: %s", strerror(errno));
+	end = xprt_now_ns() + (uint64_t)x->o.timeout_ms * 1000000u;
+	while (x->state == X_RESOLVING || x->state == X_CONNECTING) {
+		uint64_t now = xprt_now_ns();
+
+		if (now >= end) {
+			xprt_conn_failed(x, XPRT_E_TIMEOUT, ETIMEDOUT,
+				    "connecting timed out after %d ms", x->o.timeout_ms);
+			break;
+		}
+		if (xprt_loop_once(l, (int)((end - now) / 1000000u + 1)) < 0)
+			xprt_conn_failed(x, XPRT_E_RESOURCE, errno, "poll: %s",
+				    strerror(errno));
+	}
+	x->busy--;
+	if (x->state == X_CONNECTED)
+		return x;
+	*err = x->cerr;
+	return NULL;
+}
+
+struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
+			       const struct xprt_handlers *h,
+			       struct xprt_error *err)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	struct xprt_error e = { 0 };
+	struct xprt *x = NULL;
+	const char *port;
+	int rc;
+
+	if (!o)
+		o = &l->o;
+	if (!o->host || !*o->host) {
+		xprt_err(err, XPRT_E_USAGE, EINVAL, "no host to connect to");
+		return NULL;
+	}
+	port = o->port ? o->port : XPRT_DEFAULT_PORT;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = o->family;
+	hints.ai_socktype = SOCK_STREAM;
+	rc = getaddrinfo(o->host, port, &hints, &res);
+	if (rc) {
+		xprt_err(err, XPRT_E_RESOURCE, 0, "%s: %s", o->host, gai_strerror(rc));
+		err->code = XPRT_E_RESOLVE;
+		return NULL;
+	}
+	l->depth++;
+	for (ai = res; ai && !x; ai = ai->ai_next) {
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			continue;
+		/* iWARP: the port rdma_cm chose for us may be held by a TCP
+		 * socket of the host (one in TIME_WAIT after an earlier
+		 * connection): rdma_connect says EADDRINUSE; a new identifier
+		 * gets a new port */
+		for (int tries = 0; tries < CONNECT_ADDRINUSE_TRIES; tries++) {
+			x = connect_one(l, o, h, ai, &e);
+			if (x || e.sys_errno != EADDRINUSE)
+				break;
+		}
+		/* another address may route where this one did not */
+		if (!x && e.code != XPRT_E_UNREACHABLE)
+			break;
+	}
+	l->depth--;
+	freeaddrinfo(res);
+	if (!x && err)
+		*err = e.code ? e : (struct xprt_error){ XPRT_E_RESOLVE, 0,
+							 "no IPv4 or IPv6 address" };
+	return x;
+}
+
+struct xprt *xprt_connect(struct xprt_loop *l, const struct xprt_handlers *h,
+			  struct xprt_error *err)
+{
+	return xprt_connect_opts(l, NULL, h, err);
+}
+
+/* -------- server -------- */
+static int listen_on(struct xprt_loop *l, struct xprt_listener *ls,
+		     const struct addrinfo *ai, struct xprt_error *err)
+{
+	char a[80];
+
+	ls->id = l->v->create_id(l->ch, ls);
+	if (!ls->id) {
+		xprt_err(err, XPRT_E_RESOURCE, errno, "rdma_create_id: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (l->v->listen(ls->id, ai->ai_addr, ls->o.backlog) == 0)
+		return 0;
+	xprt_format_addr((const struct sockaddr_storage *)(const void *)ai->ai_addr, a,
+		    sizeof(a));
+	if (errno == EADDRINUSE)
+		xprt_err(err, XPRT_E_RESOURCE, errno, "%s: port in use", a);
+	else if (errno == EADDRNOTAVAIL || errno == ENODEV)
+		xprt_err(err, XPRT_E_UNREACHABLE, errno,
+			 "%s: no RDMA device has this address: %s", a, strerror(errno));
+	else
+		xprt_err(err, XPRT_E_RESOURCE, errno, "rdma_listen %s: %s", a,
+			 strerror(errno));
+	l->v->destroy_id(ls->id);
+	ls->id = NULL;
+	return -1;
+}
+
+int xprt_listen_opts(struct xprt_loop *l, const struct xprt_opts *o,
+		     const struct xprt_handlers *h, struct xprt_error *err)
+{
+	struct xprt_listener *ls = calloc(1, sizeof(*ls));
+	struct addrinfo hints, *res = NULL, *ai;
+	int rc;
+
+	if (!ls) {
+		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
+		return -1;
+	}
+	xprt_opts_copy(&ls->o, ls->host, sizeof(ls->host), ls->port,
+		       sizeof(ls->port), o ? o : &l->o);
+	if (h)
+		ls->h = *h;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = ls->o.family;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	/* no address: the IPv6 wildcard, which takes IPv4 too, else IPv4's */
+	if (!ls->o.host && ls->o.family == AF_UNSPEC)
+		hints.ai_family = AF_INET6;
+	rc = getaddrinfo(ls->o.host, ls->o.port, &hints, &res);
+	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
+		hints.ai_family = AF_INET;
+		rc = getaddrinfo(NULL, ls->o.port, &hints, &res);
+	}
+	if (rc) {
+		xprt_err(err, XPRT_E_RESOLVE, 0, "%s: %s",
+			 ls->o.host ? ls->o.host : "*", gai_strerror(rc));
+		free(ls);
+		return -1;
+	}
+	rc = -1;
+	for (ai = res; ai && rc; ai = ai->ai_next)
+		rc = listen_on(l, ls, ai, err);
+	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
+		struct sockaddr_in any = { .sin_family = AF_INET,
+					   .sin_port = htons((uint16_t)atoi(ls->o.port)) };
+		struct addrinfo a4 = { .ai_family = AF_INET, .ai_addr = (void *)&any,
+				       .ai_addrlen = sizeof(any) };
+
+		rc = listen_on(l, ls, &a4, err);
+	}
+	freeaddrinfo(res);
+	if (rc) {
+		free(ls);
+		return -1;
+	}
+	ls->next = l->listeners;
+	l->listeners = ls;
+	return 0;
+}
+
+int xprt_listen(struct xprt_loop *l, const struct xprt_handlers *h,
+		struct xprt_error *err)
+{
+	return xprt_listen_opts(l, NULL, h, err);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * xprt_credits.c - the credit accounting, all of it (V1 §4.3.1-§4.3.3,
+ * BIDI §4.1).  The requester: a call is sent only while a credit is free
+ * (libcodec's rpcrdma_credits: one until the first non-error reply, then
+ * what the peer grants) and a slot for it; each call sent takes one; a
+ * reply returns it with the peer's new grant (an RDMA_ERROR's credit value
+ * is not a grant); a call that ends without a reply (timeout, disconnect)
+ * forgets its credit.  The responder: the grant this end puts in every
+ * reply and error reply (0 with the test-only misbehave=zero-credit).
+ */
+#include "xprt_int.h"
+
+void xprt_credits_init(struct xprt *x)
+{
+	x->grant = x->o.credits;
+	rpcrdma_credits_init(&x->cred, x->o.credits);
+}
+
+/* may the requester send one more call now? */
+bool xprt_credit_available(const struct xprt *x)
+{
+	return rpcrdma_credits_may_send(&x->cred) && x->nout < x->ncalls;
+}
+
+/* a call was sent: it holds a credit until its reply */
+void xprt_credit_take(struct xprt *x)
+{
+	rpcrdma_credits_sent(&x->cred);
+}
+
+/* a reply we matched: its credit value is a grant (BIDI §4.1: the
+ * direction is known from context; spec-decisions D-XPRT-3) */
+void xprt_credit_reply(struct xprt *x, uint32_t credit)
+{
+	rpcrdma_credits_reply(&x->cred, credit, false);
+	x->peer.credits_granted = credit;
+}
+
+/* an RDMA_ERROR answering a call: the credit comes back, no grant */
+void xprt_credit_error_reply(struct xprt *x, uint32_t credit)
+{
+	rpcrdma_credits_reply(&x->cred, credit, true);
+}
+
+/* a call that ends without a reply */
+void xprt_credit_forget(struct xprt *x)
+{
+	rpcrdma_credits_forget(&x->cred);
+}
+
+/* the responder's grant, in every reply and error reply */
+uint32_t xprt_credit_grant(const struct xprt *x)
+{
+	return x->o.misbehave == XPRT_MISBEHAVE_ZERO_CREDIT ? 0 : x->grant;
+}

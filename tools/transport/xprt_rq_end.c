@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * xprt_rq_end.c - the requester, the end of a call: its chunk memory
+ * deregistered first (which fences it from the responder, V1 §5.4.1),
+ * then done() once, then everything freed; the calls that end without a
+ * reply (the connection went away, or their time is up) forget their
+ * credit; and the next deadline the loop must wake up for.
+ */
+#include <stdlib.h>
+#include "xprt_int.h"
+
+/* the call's registrations go (timed as its invalidation cost) */
+void xprt_call_unreg(struct xprt *x, struct xcall *xc)
+{
+	uint64_t t0 = xprt_now_ns();
+
+	if (xc->read.mr || xc->write.mr || xc->reply.mr) {
+		xprt_unreg(x, &xc->read);
+		xprt_unreg(x, &xc->write);
+		xprt_unreg(x, &xc->reply);
+		xc->c->t_inv_ns = xprt_now_ns() - t0;
+	}
+}
+
+/* completes a call: its memory fenced first, done once, everything freed */
+void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg)
+{
+	struct xprt *x = xc->x;
+	struct xprt_call *c = xc->c;
+
+	xprt_call_unreg(x, xc);
+	if (xc->slot >= 0) {
+		x->calls[xc->slot] = NULL;
+		x->nout--;
+	}
+	if (code != XPRT_E_OK)
+		xprt_err(&c->err, code, 0, "%s", msg);
+	c->t_done = xprt_now_ns();
+	if (c->done)
+		c->done(c);
+	free(xc->wbuf);
+	free(xc->rbuf);
+	free(xc->assembled);
+	free(xc);
+}
+
+void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg)
+{
+	struct xcall *xc;
+	uint32_t i;
+
+	for (i = 0; i < x->ncalls; i++)
+		if ((xc = x->calls[i])) {
+			xprt_credit_forget(x);
+			xprt_call_finish(xc, code, msg);
+		}
+	while ((xc = x->q_head)) {
+		x->q_head = xc->next;
+		xprt_call_finish(xc, code, msg);
+	}
+	x->q_tail = NULL;
+}
+
+/* A call whose time is up completes with XPRT_E_TIMEOUT; its memory is
+ * deregistered first, so a late RDMA operation fails at the peer. */
+void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
+{
+	struct xcall *xc, **pp;
+	uint32_t i;
+
+	for (i = 0; i < x->ncalls; i++)
+		if ((xc = x->calls[i]) && xc->deadline_ns && now >= xc->deadline_ns) {
+			xprt_credit_forget(x);
+			xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
+		}
+	for (pp = &x->q_head; (xc = *pp);) {
+		if (xc->deadline_ns && now >= xc->deadline_ns) {
+			*pp = xc->next;
+			if (x->q_tail == xc)
+				x->q_tail = NULL;
+			xprt_call_finish(xc, XPRT_E_TIMEOUT,
+					 "no credit to send it in time");
+			continue;
+		}
+		if (!xc->next)
+			x->q_tail = xc;
+		pp = &xc->next;
+	}
+}
+
+uint64_t xprt_calls_next_deadline(const struct xprt *x)
+{
+	const struct xcall *xc;
+	uint64_t d = UINT64_MAX;
+	uint32_t i;
+
+	for (i = 0; i < x->ncalls; i++)
+		if ((xc = x->calls[i]) && xc->deadline_ns && xc->deadline_ns < d)
+			d = xc->deadline_ns;
+	for (xc = x->q_head; xc; xc = xc->next)
+		if (xc->deadline_ns && xc->deadline_ns < d)
+			d = xc->deadline_ns;
+	return d;
+}
