@@ -437,6 +437,40 @@ static void infer_gap(void)
 	       "frames: a segment lost before the framing is known: 9 of 10, resynchronised");
 }
 
+/* A conversation ends once, through the table's callback (st->ct.end,
+ * cap_end.c): at a RST the segments held past a gap are delivered by the
+ * teardown, and the end of the source finds nothing left to end */
+static unsigned ends;
+static void (*real_end)(struct cap_state *st, struct cap_conv *c);
+static void counted_end(struct cap_state *st, struct cap_conv *c)
+{
+	ends++;
+	real_end(st, c);
+}
+
+static void end_through_callback(void)
+{
+	static struct stream s;
+	struct run r;
+
+	calls(&s, 4, true);
+	run_open(&r);
+	real_end = r.st->ct.end;
+	r.st->ct.end = counted_end;
+	ends = 0;
+	handshake(&r, ISN_C, true);
+	seg(&r, &s, ISN_C, 0);
+	seg(&r, &s, ISN_C, 2);                       /* 1 lost: 2, 3 held */
+	seg(&r, &s, ISN_C, 3);
+	bool held = run_lines(&r) == 1 && ends == 0;
+	tcp_frame(&r, 0, ISN_C + s.len, ISN_S + 20, 0x04, NULL, 0);   /* RST */
+	bool closed = ends == 1 && run_lines(&r) == 3 && run_has(&r, "0x00000103");
+	run_end_source(&r);
+	tap_ok(real_end && held && closed && ends == 1 && run_close(&r) == 3,
+	       "conversation end: once, through st->ct.end; at a RST the teardown "
+	       "delivers what was held past a gap");
+}
+
 int main(void)
 {
 	in_order_and_reversed();
@@ -453,5 +487,6 @@ int main(void)
 	infer_frames(false);
 	infer_frames(true);
 	infer_gap();
+	end_through_callback();
 	return tap_done();
 }

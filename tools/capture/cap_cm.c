@@ -66,8 +66,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		if (!cur_peek24(mad, CM_REQ_QPN, &qpn) ||
 		    !cur_peek64(mad, CM_REQ_SID, &sid))
 			return;
-		struct cap_cm_req *r = &st->cm[st->cm_next];
-		st->cm_next = (st->cm_next + 1) % CAP_CM_PENDING;
+		struct cap_cm_req *r = &st->cm.req[st->cm.next];
+		st->cm.next = (st->cm.next + 1) % CAP_CM_PENDING;
 		r->used = true;
 		r->family = a->family;
 		memcpy(r->src, a->src, 16);
@@ -92,7 +92,7 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 	if (attr != CM_ATTR_REP || !cur_peek24(mad, CM_REP_QPN, &qpn))
 		return;
 	for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
-		struct cap_cm_req *r = &st->cm[i];
+		struct cap_cm_req *r = &st->cm.req[i];
 		if (!r->used || r->comm_id != remote_id || r->family != a->family ||
 		    memcmp(r->src, a->dst, 16) || memcmp(r->dst, a->src, 16))
 			continue;
@@ -113,6 +113,5 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 
 void cap_cm_reset(struct cap_state *st)
 {
-	memset(st->cm, 0, sizeof(st->cm));
-	st->cm_next = 0;
+	memset(&st->cm, 0, sizeof(st->cm));
 }

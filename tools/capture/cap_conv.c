@@ -154,7 +154,7 @@ static struct cap_conv *lookup_key(struct cap_state *st,
 	     n = t->hnode[n - 1].next) {
 		if (t->hnode[n - 1].key != key)
 			continue;
-		struct cap_conv *c = &st->convs[(n - 1) / 2];
+		struct cap_conv *c = &st->ct.convs[(n - 1) / 2];
 		int d = (int)((n - 1) & 1);
 		if (half_is(c, d, a, qp, tcp)) {
 			*dir = d;
@@ -179,7 +179,7 @@ static void open_add(struct cap_state *st, struct cap_conv *c,
 	c->open_bucket = b;
 	c->in_open = true;
 	list_append(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
-		    (uint32_t)(c - st->convs));
+		    (uint32_t)(c - st->ct.convs));
 }
 
 static void open_remove(struct cap_state *st, struct cap_conv *c)
@@ -188,7 +188,7 @@ static void open_remove(struct cap_state *st, struct cap_conv *c)
 	if (!c->in_open)
 		return;
 	list_remove(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
-		    (uint32_t)(c - st->convs));
+		    (uint32_t)(c - st->ct.convs));
 	c->in_open = false;
 }
 
@@ -200,7 +200,7 @@ static struct cap_conv *open_find(struct cap_state *st, enum cap_transport t,
 	size_t n = alen(a->family);
 	for (uint32_t s = st->ct.open_head[hash_open(t, ah)]; s;
 	     s = st->ct.open[s - 1].next) {
-		struct cap_conv *o = &st->convs[s - 1];
+		struct cap_conv *o = &st->ct.convs[s - 1];
 		int d = o->d[0].have_qp ? 1 : 0;     /* the missing half */
 		if (o->transport == t && o->family == a->family &&
 		    !memcmp(o->addr[d], a->src, n) &&
@@ -210,16 +210,6 @@ static struct cap_conv *open_find(struct cap_state *st, enum cap_transport t,
 		}
 	}
 	return NULL;
-}
-
-static void dir_free(struct cap_state *st, struct cap_conv *c,
-		     struct cap_dir *d)
-{
-	cap_reasm_free(st, d);
-	if (c->transport == CAP_T_IWARP)
-		cap_tcp_free(st, &d->tcp);
-	cap_budget_free(st, d->rd, d->rd ? CAP_RDREQ_MAX * sizeof(*d->rd) : 0);
-	d->rd = NULL;
 }
 
 /* "198.18.0.1:20049" (iWARP), "198.18.0.1", "lid 0x0011": made when first
@@ -251,29 +241,19 @@ struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
 	return d->rd;
 }
 
+/* The conversation ends: first every layer's part, in the run's own order
+ * (st->ct.end, cap_end.c, set by cap_open: this table names no layer
+ * above it), then its slot goes back to the free list */
 void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 {
-	uint32_t slot = (uint32_t)(c - st->convs);
+	uint32_t slot = (uint32_t)(c - st->ct.convs);
 
 	if (!c->used)
 		return;
-	if (c->transport == CAP_T_IWARP) {
-		for (int d = 0; d < 2; d++)
-			cap_tcp_end(st, c, d);
-		if (c->used)
-			cap_iwarp_end(st, c);
-		if (!c->used)
-			return;
-	}
-	if (c->ncalls)
-		cap_calls_flush(st, c);
-	cap_conn_close(st, c);
-	cap_stats_conv_done(st, c);
-	for (int d = 0; d < 2; d++) {
+	if (st->ct.end)
+		st->ct.end(st, c);
+	for (int d = 0; d < 2; d++)
 		unlink_half(st, slot, d);
-		if (c->heap)
-			dir_free(st, c, &c->d[d]);
-	}
 	open_remove(st, c);
 	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
 		    slot);
@@ -289,7 +269,7 @@ void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 static void touch(struct cap_state *st, struct cap_conv *c,
 		  const struct cap_frame *f)
 {
-	uint32_t slot = (uint32_t)(c - st->convs);
+	uint32_t slot = (uint32_t)(c - st->ct.convs);
 	int b = c->busy;
 	c->last_frame = f->num;
 	st->frame_conv = c->id;  /* for violations outside a message */
@@ -301,7 +281,7 @@ static void touch(struct cap_state *st, struct cap_conv *c,
 
 void cap_conv_busy(struct cap_state *st, struct cap_conv *c)
 {
-	uint32_t slot = (uint32_t)(c - st->convs);
+	uint32_t slot = (uint32_t)(c - st->ct.convs);
 	bool busy = c->ncalls != 0;
 
 	if (busy == c->busy || !c->used)
@@ -321,7 +301,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 		 * any; what it held in flight is counted lost */
 		uint32_t victim = st->ct.lru_head[0] ? st->ct.lru_head[0] :
 						       st->ct.lru_head[1];
-		struct cap_conv *old = &st->convs[victim - 1];
+		struct cap_conv *old = &st->ct.convs[victim - 1];
 		cap_warn_once(st, CAP_W_CONVS, "more than %u open conversations: "
 			      "closing the least recently active", CAP_MAX_CONVS);
 		st->lost.evicted++;
@@ -331,17 +311,15 @@ static struct cap_conv *new_conv(struct cap_state *st,
 				    old->d[d].tcp.nooo;
 		st->lost.convs += inflight;
 		st->lost.calls += old->ncalls;
-		st->evicting = true;
 		cap_conv_close(st, old);
-		st->evicting = false;
 	}
 	uint32_t slot = st->ct.free - 1;
-	struct cap_conv *c = &st->convs[slot];
+	struct cap_conv *c = &st->ct.convs[slot];
 	st->ct.free = st->ct.lru[slot].next;
 	st->ct.nused++;
 	memset(c, 0, offsetof(struct cap_conv, stats) + CAP_STATS_SIZES_OFF);
 	c->used = true;
-	c->id = ++st->nconv_ids;
+	c->id = ++st->ct.nconv_ids;
 	c->transport = t;
 	c->family = a->family;
 	c->client = -1;
@@ -386,7 +364,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 	c->d[*dir].qp = dqp;
 	c->d[*dir].have_qp = true;
 	c->d[0].txt_ok = c->d[1].txt_ok = false;
-	link_half(st, (uint32_t)(c - st->convs), *dir, key);
+	link_half(st, (uint32_t)(c - st->ct.convs), *dir, key);
 	return c;
 }
 
@@ -406,7 +384,7 @@ struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	       (c = lookup(st, &r, qpn_req, false, &dir)))
 		cap_conv_close(st, c);
 	c = new_conv(st, f, t, a);
-	uint32_t slot = (uint32_t)(c - st->convs);
+	uint32_t slot = (uint32_t)(c - st->ct.convs);
 	c->d[0].qp = qpn_rep;
 	c->d[0].have_qp = true;
 	c->d[1].qp = qpn_req;
@@ -436,7 +414,7 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 		return NULL;
 	c = new_conv(st, f, CAP_T_IWARP, a);
 	c->heap = true;                    /* TCP and MPA buffers */
-	uint32_t slot = (uint32_t)(c - st->convs);
+	uint32_t slot = (uint32_t)(c - st->ct.convs);
 	struct cap_addr r = *a;
 	memcpy(r.src, a->dst, 16);
 	memcpy(r.dst, a->src, 16);
@@ -451,10 +429,10 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot,
 				  uint32_t id)
 {
-	if (slot >= CAP_MAX_CONVS || !st->convs[slot].used ||
-	    st->convs[slot].id != id)
+	if (slot >= CAP_MAX_CONVS || !st->ct.convs[slot].used ||
+	    st->ct.convs[slot].id != id)
 		return NULL;
-	return &st->convs[slot];
+	return &st->ct.convs[slot];
 }
 
 bool cap_conv_init(struct cap_state *st)
@@ -463,7 +441,7 @@ bool cap_conv_init(struct cap_state *st)
 
 	/* a conversation is cleared when opened (new_conv); before, only
 	 * `used` and `id` are read (cap_conv_by_slot) */
-	st->convs = malloc(CAP_MAX_CONVS * sizeof(*st->convs));
+	st->ct.convs = malloc(CAP_MAX_CONVS * sizeof(*st->ct.convs));
 	t->lru = calloc(CAP_MAX_CONVS, sizeof(*t->lru));
 	t->ord = calloc(CAP_MAX_CONVS, sizeof(*t->ord));
 	t->open = calloc(CAP_MAX_CONVS, sizeof(*t->open));
@@ -471,12 +449,12 @@ bool cap_conv_init(struct cap_state *st)
 	t->half = calloc(HALF_NB, sizeof(*t->half));
 	t->open_head = calloc(OPEN_NB, sizeof(*t->open_head));
 	t->open_tail = calloc(OPEN_NB, sizeof(*t->open_tail));
-	if (!st->convs || !t->lru || !t->ord || !t->open || !t->hnode ||
+	if (!st->ct.convs || !t->lru || !t->ord || !t->open || !t->hnode ||
 	    !t->half || !t->open_head || !t->open_tail)
 		return false;
 	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++) {
-		st->convs[i].used = false;
-		st->convs[i].id = 0;
+		st->ct.convs[i].used = false;
+		st->ct.convs[i].id = 0;
 		t->lru[i].next = i + 2 <= CAP_MAX_CONVS ? i + 2 : 0;
 	}
 	t->free = 1;
@@ -486,14 +464,14 @@ bool cap_conv_init(struct cap_state *st)
 /* every open conversation, in id order (so --stats lists them in order) */
 void cap_conv_close_all(struct cap_state *st)
 {
-	while (st->convs && st->ct.ord_head)
-		cap_conv_close(st, &st->convs[st->ct.ord_head - 1]);
+	while (st->ct.convs && st->ct.ord_head)
+		cap_conv_close(st, &st->ct.convs[st->ct.ord_head - 1]);
 }
 
 void cap_conv_free(struct cap_state *st)
 {
 	cap_conv_close_all(st);
-	free(st->convs);
+	free(st->ct.convs);
 	free(st->ct.lru);
 	free(st->ct.ord);
 	free(st->ct.open);
@@ -501,6 +479,6 @@ void cap_conv_free(struct cap_state *st)
 	free(st->ct.half);
 	free(st->ct.open_head);
 	free(st->ct.open_tail);
-	st->convs = NULL;
+	st->ct.convs = NULL;
 	memset(&st->ct, 0, sizeof(st->ct));
 }

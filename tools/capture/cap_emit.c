@@ -14,14 +14,6 @@
 #include "msgprint.h"
 #include "nfs4_ops.h"
 
-bool cap_filtering(const struct cap_state *st)
-{
-	const struct cap_opts *o = st->o;
-
-	return o->nxids || o->nconvs || o->have_vers || o->nprogs || o->nprocs ||
-	       o->nproc_names;
-}
-
 /* --procedure NAME: the call's procedure, or an operation of its COMPOUND */
 static bool proc_named(const struct cap_state *st, const struct cap_call *k)
 {
@@ -151,10 +143,10 @@ static const char *time_text(struct cap_state *st, const struct msg_ctx *x,
 	int64_t sec = x->ts_sec, ref_sec;
 	uint32_t usec = x->ts_usec, ref_usec;
 
-	if (!st->have_ts0) {
-		st->have_ts0 = true;
-		st->ts0_sec = st->tsp_sec = sec;
-		st->ts0_usec = st->tsp_usec = usec;
+	if (!st->em.have_ts0) {
+		st->em.have_ts0 = true;
+		st->em.ts0_sec = st->em.tsp_sec = sec;
+		st->em.ts0_usec = st->em.tsp_usec = usec;
 	}
 	switch (st->o->time_format) {
 	case CAP_TIME_NONE:
@@ -162,10 +154,10 @@ static const char *time_text(struct cap_state *st, const struct msg_ctx *x,
 	case CAP_TIME_DELTA:
 	case CAP_TIME_RELATIVE: {
 		bool delta = st->o->time_format == CAP_TIME_DELTA;
-		ref_sec = delta ? st->tsp_sec : st->ts0_sec;
-		ref_usec = delta ? st->tsp_usec : st->ts0_usec;
-		st->tsp_sec = sec;
-		st->tsp_usec = usec;
+		ref_sec = delta ? st->em.tsp_sec : st->em.ts0_sec;
+		ref_usec = delta ? st->em.tsp_usec : st->em.ts0_usec;
+		st->em.tsp_sec = sec;
+		st->em.tsp_usec = usec;
 		int64_t d = (sec - ref_sec) * 1000000 + ((int64_t)usec - ref_usec);
 		uint64_t a = d < 0 ? (uint64_t)-d : (uint64_t)d;
 		snprintf(buf, cap, "%s%llu.%06llu", d < 0 ? "-" : "",
@@ -197,12 +189,12 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	const struct cap_opts *o = st->o;
 	unsigned from = st->held_base, n = st->nheld - from;
 
-	if ((o->count && st->emitted >= o->count) ||
+	if ((o->count && st->em.emitted >= o->count) ||
 	    !wanted(st, c, m, e->k)) {
 		st->nheld = from;              /* its violations go with it */
 		return;
 	}
-	if (++st->emitted == o->count)
+	if (++st->em.emitted == o->count)
 		st->stop = true;
 	tally(st, c, dir, m, x, e);
 	if (st->writer) {                  /* -w: its frames */

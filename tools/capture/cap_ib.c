@@ -53,7 +53,7 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 {
 	const uint8_t *hdr = cur_ptr(hv), *p = cur_ptr(pv);
 	uint32_t hdr_len = cur_left(hv), len = cur_left(pv);
-	uint8_t *h = st->crcbuf;
+	uint8_t *h = st->work.crcbuf;
 	uint32_t pre = t == CAP_T_IB ? 0 : 8;
 
 	if (t == CAP_T_IWARP)
@@ -94,7 +94,7 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 	}
 	memcpy(h + hdr_len, p, len - 4);
 	h[hdr_len + 4] = 0xff;                 /* BTH resv8a */
-	uint32_t crc = cap_crc32(0, st->crcbuf, pre + hdr_len + len - 4);
+	uint32_t crc = cap_crc32(0, st->work.crcbuf, pre + hdr_len + len - 4);
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
@@ -175,7 +175,7 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 		return;                    /* request not captured */
 	}
 	uint64_t off = (uint64_t)best_df * d->pmtu;
-	cap_chunks_data(st, f, c, CAP_OP_READ, best->rkey, best->va + off, p, n);
+	cap_msg_rdma(st, f, c, CAP_OP_READ, best->rkey, best->va + off, p, n);
 }
 
 static void rdma_write(struct cap_state *st, const struct cap_frame *f,
@@ -194,7 +194,7 @@ static void rdma_write(struct cap_state *st, const struct cap_frame *f,
 		d->wactive = false;
 		return;
 	}
-	cap_chunks_data(st, f, c, CAP_OP_WRITE, d->wrkey, d->wva + d->woff,
+	cap_msg_rdma(st, f, c, CAP_OP_WRITE, d->wrkey, d->wva + d->woff,
 			p, n);
 	d->woff += n;
 	d->wnext_psn = (psn + 1) & PSN_MASK;
@@ -226,6 +226,46 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 	(void)cur_peek32(reth, 8, &r->rkey);
 	(void)cur_peek32(reth, 12, &r->len);
 	r->frame = f->num;
+}
+
+/* One Reliable Connected request or response, not a retransmission: a
+ * Send's packet to reassembly, RDMA Write and Read data to the chunks */
+static void rc_op(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, int dir, unsigned op, uint32_t psn,
+		  const struct cap_cur *ext, const uint8_t *pl, uint32_t n,
+		  bool partial)
+{
+	switch (op) {
+	case OP_SEND_FIRST:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_FIRST, psn, pl, n,
+				  partial);
+		break;
+	case OP_SEND_MIDDLE:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_MIDDLE, psn, pl, n,
+				  partial);
+		break;
+	case OP_SEND_LAST: case OP_SEND_LAST_IMM: case OP_SEND_LAST_INV:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_LAST, psn, pl, n,
+				  partial);
+		break;
+	case OP_SEND_ONLY: case OP_SEND_ONLY_IMM: case OP_SEND_ONLY_INV:
+		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_ONLY, psn, pl, n,
+				  partial);
+		break;
+	case OP_WRITE_FIRST: case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
+	case OP_WRITE_LAST_IMM: case OP_WRITE_ONLY: case OP_WRITE_ONLY_IMM:
+		rdma_write(st, f, c, dir, op, psn, ext, pl, n);
+		break;
+	case OP_READ_REQ:
+		read_request(st, f, c, dir, psn, ext);
+		break;
+	case OP_READ_RESP_FIRST: case OP_READ_RESP_MIDDLE:
+	case OP_READ_RESP_LAST: case OP_READ_RESP_ONLY:
+		read_response(st, f, c, dir, op, psn, pl, n);
+		break;
+	default:
+		break;                     /* ACK, atomics */
+	}
 }
 
 enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
@@ -320,36 +360,6 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			read_request(st, f, c, dir, psn, &ext);
 		return CAP_OK;
 	}
-	switch (op) {
-	case OP_SEND_FIRST:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_FIRST, psn, pl, n,
-				  partial);
-		break;
-	case OP_SEND_MIDDLE:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_MIDDLE, psn, pl, n,
-				  partial);
-		break;
-	case OP_SEND_LAST: case OP_SEND_LAST_IMM: case OP_SEND_LAST_INV:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_LAST, psn, pl, n,
-				  partial);
-		break;
-	case OP_SEND_ONLY: case OP_SEND_ONLY_IMM: case OP_SEND_ONLY_INV:
-		cap_reasm_ib_send(st, f, c, dir, CAP_FRAG_ONLY, psn, pl, n,
-				  partial);
-		break;
-	case OP_WRITE_FIRST: case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
-	case OP_WRITE_LAST_IMM: case OP_WRITE_ONLY: case OP_WRITE_ONLY_IMM:
-		rdma_write(st, f, c, dir, op, psn, &ext, pl, n);
-		break;
-	case OP_READ_REQ:
-		read_request(st, f, c, dir, psn, &ext);
-		break;
-	case OP_READ_RESP_FIRST: case OP_READ_RESP_MIDDLE:
-	case OP_READ_RESP_LAST: case OP_READ_RESP_ONLY:
-		read_response(st, f, c, dir, op, psn, pl, n);
-		break;
-	default:
-		break;                     /* ACK, atomics */
-	}
+	rc_op(st, f, c, dir, op, psn, &ext, pl, n, partial);
 	return CAP_OK;
 }

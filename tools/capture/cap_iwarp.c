@@ -52,8 +52,8 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 		if (!r->used || r->sink_stag != stag || to < r->sink_to ||
 		    to - r->sink_to >= r->len)
 			continue;
-		cap_chunks_data(st, f, c, CAP_OP_READ, r->rkey,
-				r->va + (to - r->sink_to), p, n);
+		cap_msg_rdma(st, f, c, CAP_OP_READ, r->rkey,
+			     r->va + (to - r->sink_to), p, n);
 		if (last)
 			r->used = false;
 		return;
@@ -90,7 +90,7 @@ static void ulpdu(struct cap_state *st, const struct cap_frame *f,
 		(void)cur_peek32(&h, 2, &stag);
 		(void)cur_peek64(&h, 6, &to);
 		if (op == RDMAP_WRITE)
-			cap_chunks_data(st, f, c, CAP_OP_WRITE, stag, to, p, pl);
+			cap_msg_rdma(st, f, c, CAP_OP_WRITE, stag, to, p, pl);
 		else if (op == RDMAP_READ_RESP)
 			read_response(st, f, c, dir, stag, to, last, p, pl);
 		return;
@@ -196,6 +196,63 @@ static void handshake(struct cap_state *st, const struct cap_frame *f,
 	}
 }
 
+/* The first bytes of a direction: its MPA Request or Reply (*used: its
+ * bytes), or none (the framing inferred, or assumed from the options).
+ * False when the handshake frame is not whole yet. */
+static bool mpa_start(struct cap_state *st, const struct cap_frame *f,
+		      struct cap_conv *c, int dir, const uint8_t *b, uint32_t n,
+		      uint32_t *used)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+	uint32_t k = n < MPA_KEY_LEN ? n : MPA_KEY_LEN;
+	bool req = !memcmp(b, key_req, k);
+	bool rep = !memcmp(b, key_rep, k);
+
+	*used = 0;
+	if ((req || rep) && n < MPA_HS_LEN)
+		return false;
+	if (req || rep) {
+		struct cap_cur hs = cur_make(b, n);
+		uint16_t pd;
+		(void)cur_peek16(&hs, 18, &pd);
+		if (!cur_has(&hs, MPA_HS_LEN + (uint32_t)pd))
+			return false;
+		handshake(st, f, c, dir, b, pd, req);
+		forced(st, &c->d[0].tcp);
+		forced(st, &c->d[1].tcp);
+		c->started = req || c->started;
+		*used = MPA_HS_LEN + pd;
+		t->mpa = MPA_FULL;
+		t->mark_pos = 0;       /* markers count from here */
+		return true;
+	}
+	if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen &&
+	    !(st->o->mpa_crc && st->o->mpa_markers)) {
+		/* no handshake: find the framing from the stream itself
+		 * (cap_mpa.c) */
+		t->mpa = MPA_INFER;
+		return true;
+	}
+	if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen) {
+		static const char *const how[3][2] = {
+			{ "on (assumed: --mpa-crc)",
+			  "off (assumed: --mpa-markers)" },
+			{ "off (--mpa-crc)", "off (--mpa-markers)" },
+			{ "on (--mpa-crc)", "on (--mpa-markers)" },
+		};
+		if (!st->o->mpa_crc || !st->o->mpa_markers)
+			cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA handshake in "
+				      "the capture: CRC %s, markers %s",
+				      how[st->o->mpa_crc % 3][0],
+				      how[st->o->mpa_markers % 3][1]);
+		t->crc = true;
+		t->markers = false;
+		forced(st, t);
+	}
+	t->mpa = MPA_FULL;
+	return true;
+}
+
 /* Frame what b[0..n) holds; returns the raw bytes consumed. */
 static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 			     struct cap_conv *c, int dir, const uint8_t *b,
@@ -205,56 +262,13 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 	uint32_t done = 0;
 
 	while (n && t->mpa != MPA_BAD) {
-		uint32_t used;
 		if (t->mpa == MPA_START) {
-			uint32_t k = n < MPA_KEY_LEN ? n : MPA_KEY_LEN;
-			bool req = !memcmp(b, key_req, k);
-			bool rep = !memcmp(b, key_rep, k);
-			if ((req || rep) && n < MPA_HS_LEN)
+			uint32_t used;
+			if (!mpa_start(st, f, c, dir, b, n, &used))
 				return done;               /* wait for more */
-			if (req || rep) {
-				struct cap_cur hs = cur_make(b, n);
-				uint16_t pd;
-				(void)cur_peek16(&hs, 18, &pd);
-				if (!cur_has(&hs, MPA_HS_LEN + (uint32_t)pd))
-					return done;
-				handshake(st, f, c, dir, b, pd, req);
-				forced(st, &c->d[0].tcp);
-				forced(st, &c->d[1].tcp);
-				c->started = req || c->started;
-				used = MPA_HS_LEN + pd;
-				t->mpa = MPA_FULL;
-				t->mark_pos = 0;       /* markers count from here */
-				b += used;
-				n -= used;
-				done += used;
-				continue;
-			}
-			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen &&
-			    !(st->o->mpa_crc && st->o->mpa_markers)) {
-				/* no handshake: find the framing from the
-				 * stream itself (cap_mpa.c) */
-				t->mpa = MPA_INFER;
-				continue;
-			}
-			if (!t->hs_seen && !c->d[1 - dir].tcp.hs_seen) {
-				static const char *const how[3][2] = {
-					{ "on (assumed: --mpa-crc)",
-					  "off (assumed: --mpa-markers)" },
-					{ "off (--mpa-crc)", "off (--mpa-markers)" },
-					{ "on (--mpa-crc)", "on (--mpa-markers)" },
-				};
-				if (!st->o->mpa_crc || !st->o->mpa_markers)
-					cap_warn_once(st, CAP_W_MPA_ASSUMED, "no MPA "
-						      "handshake in the capture: CRC "
-						      "%s, markers %s",
-						      how[st->o->mpa_crc % 3][0],
-						      how[st->o->mpa_markers % 3][1]);
-				t->crc = true;
-				t->markers = false;
-				forced(st, t);
-			}
-			t->mpa = MPA_FULL;
+			b += used;
+			n -= used;
+			done += used;
 			continue;
 		}
 		if (t->mpa == MPA_INFER)
@@ -283,16 +297,16 @@ static uint32_t frame_stream(struct cap_state *st, const struct cap_frame *f,
 		uint32_t total = 2 + L + pad + 4;
 		uint32_t crc_at = 0;
 		bool copy = t->markers;
-		if (copy && !st->fpdu && !(st->fpdu = malloc(CAP_FPDU_MAX))) {
+		if (copy && !st->work.fpdu && !(st->work.fpdu = malloc(CAP_FPDU_MAX))) {
 			t->mpa = MPA_BAD;          /* out of memory */
 			break;
 		}
 		uint32_t end = cap_mpa_gather(b, n, 0, phase, t->markers,
-				      copy ? st->fpdu : NULL, total, total - 4,
+				      copy ? st->work.fpdu : NULL, total, total - 4,
 				      &crc_at);
 		if (!end)
 			return done;
-		const uint8_t *fp = copy ? st->fpdu : b;
+		const uint8_t *fp = copy ? st->work.fpdu : b;
 		bool ok = true;
 		if (t->crc && !st->o->no_crc_check) {
 			uint32_t want = cap_le32(fp + total - 4);

@@ -24,29 +24,16 @@ struct cap_state *cap_open(const struct cap_opts *o, FILE *out)
 	st->progress = isatty(STDERR_FILENO) &&
 		       (!isatty(fileno(out)) || o->check || o->stats || o->quiet);
 	bool convs_ok = cap_conv_init(st);
-	/* not cleared: an entry is cleared when it is taken from its free
-	 * list; only `used` and the free-list link are read before */
-	st->calls = malloc(CAP_MAX_CALLS * sizeof(*st->calls));
-	st->segs = malloc(CAP_MAX_SEGS * sizeof(*st->segs));
-	st->crcbuf = malloc(CAP_CRCBUF);
-	if (!convs_ok || !st->calls || !st->segs || !st->crcbuf) {
-		free(st->calls);
-		free(st->segs);
-		free(st->crcbuf);
+	st->ct.end = cap_conv_end;     /* every layer's part of a close */
+	bool calls_ok = cap_calls_init(st);
+	st->work.crcbuf = malloc(CAP_CRCBUF);
+	if (!convs_ok || !calls_ok || !st->work.crcbuf) {
+		cap_calls_free(st);
+		free(st->work.crcbuf);
 		cap_conv_free(st);
 		free(st);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < CAP_MAX_CALLS; i++) {
-		st->calls[i].used = false;
-		st->calls[i].hnext = i + 2 <= CAP_MAX_CALLS ? i + 2 : 0;
-	}
-	st->call_free = 1;
-	for (uint32_t i = 0; i < CAP_MAX_SEGS; i++) {
-		st->segs[i].used = false;
-		st->segs[i].hnext = i + 2 <= CAP_MAX_SEGS ? i + 2 : 0;
-	}
-	st->seg_free = 1;
 	return st;
 }
 
@@ -59,7 +46,7 @@ void cap_source_begin(struct cap_state *st, const char *name)
 /* conversations do not span sources */
 void cap_source_end(struct cap_state *st)
 {
-	cap_calls_flush(st, NULL);
+	cap_msg_flush(st, NULL);
 	cap_conv_close_all(st);
 	cap_cm_reset(st);
 	cap_write_flush(st);
@@ -100,31 +87,11 @@ int cap_close(struct cap_state *st)
 	cap_plot_free(st);
 	cap_stats_free(st);
 	cap_bpf_free(st);
-	free(st->calls);
-	free(st->segs);
+	cap_calls_free(st);
 	free(st->stats.procs);
-	free(st->scratch);
-	free(st->fpdu);
-	free(st->crcbuf);
+	free(st->work.scratch);
+	free(st->work.fpdu);
+	free(st->work.crcbuf);
 	free(st);
 	return rc;
-}
-
-int cap_run(const struct cap_opts *o, const char *const *files, int nfiles)
-{
-	struct cap_state *st = cap_open(o, stdout);
-
-	if (!st) {
-		fprintf(stderr, "rpcrdma-decode: out of memory\n");
-		return CAP_EXIT_READ;
-	}
-	if ((o->write_path && !cap_write_open(st, o->write_path)) ||
-	    (o->plot_path && !cap_plot_open(st))) {
-		st->status = CAP_EXIT_READ;
-		nfiles = 0;
-	}
-	for (int i = 0; i < nfiles && !st->stop; i++)
-		if (cap_read_file(st, files[i]) != CAP_EXIT_OK)
-			st->status = CAP_EXIT_READ;
-	return cap_close(st);
 }

@@ -18,9 +18,9 @@
 /* where a rebuilt message goes; NULL when memory is short */
 static uint8_t *scratch(struct cap_state *st)
 {
-	if (!st->scratch)
-		st->scratch = malloc(CAP_MAX_SEND);
-	return st->scratch;
+	if (!st->work.scratch)
+		st->work.scratch = malloc(CAP_MAX_SEND);
+	return st->work.scratch;
 }
 
 /* The call's RPC message: inline payload with its read chunks inserted at
@@ -43,15 +43,15 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 	if (!(b = scratch(st)))
 		return NULL;
 	for (uint32_t i = k->segs; i; ) {
-		const struct cap_seg *s = &st->segs[i - 1];
+		const struct cap_seg *s = &st->kt.segs[i - 1];
 		if (s->kind != CAP_SEG_READ)
 			break;
 		uint32_t pos = s->position, clen = 0, off = s->rb_off;
 		/* one chunk: consecutive segments with the same position */
-		while (i && st->segs[i - 1].kind == CAP_SEG_READ &&
-		       st->segs[i - 1].position == pos) {
-			clen += st->segs[i - 1].len;
-			i = st->segs[i - 1].cnext;
+		while (i && st->kt.segs[i - 1].kind == CAP_SEG_READ &&
+		       st->kt.segs[i - 1].position == pos) {
+			clen += st->kt.segs[i - 1].len;
+			i = st->kt.segs[i - 1].cnext;
 		}
 		uint32_t cnt = pos > out ? pos - out : 0;
 		cnt = MIN3(cnt, plen - pi, cap - out);
@@ -87,20 +87,20 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	    !rpcrdma_reply_chunk(m, &si) || !scratch(st))
 		return NULL;
 	uint32_t i = k->segs;
-	while (i && st->segs[i - 1].kind != CAP_SEG_REPLY)
-		i = st->segs[i - 1].cnext;
+	while (i && st->kt.segs[i - 1].kind != CAP_SEG_REPLY)
+		i = st->kt.segs[i - 1].cnext;
 	while (i && rpcrdma_seg_next(&si, &sg)) {
-		const struct cap_seg *s = &st->segs[i - 1];
+		const struct cap_seg *s = &st->kt.segs[i - 1];
 		uint32_t n = MIN3(sg.rdma_length, s->len, CAP_MAX_SEND - out);
 		uint32_t have = s->rb_off < k->rb_cap ? k->rb_cap - s->rb_off : 0;
 		have = have < n ? have : n;
-		memcpy(st->scratch + out, k->rb + s->rb_off, have);
-		memset(st->scratch + out + have, 0, n - have);
+		memcpy(st->work.scratch + out, k->rb + s->rb_off, have);
+		memset(st->work.scratch + out + have, 0, n - have);
 		out += n;
 		i = s->cnext;
 	}
 	*len = out;
-	return st->scratch;
+	return st->work.scratch;
 }
 
 /* The RPC call in p[n]: program, version, procedure and, for an NFSv4
@@ -166,6 +166,31 @@ void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 	k->msg_len = 0;
 }
 
+/* The calls of conversation `c` (NULL: of every conversation) end: those
+ * waiting for their read chunks are printed, oldest first, then every one
+ * is forgotten */
+void cap_msg_flush(struct cap_state *st, struct cap_conv *c)
+{
+	for (struct cap_call *k = cap_calls_next(st, c, NULL); k;
+	     k = cap_calls_next(st, c, k))
+		if (k->msg)
+			cap_msg_print_call(st, k, "read chunk incomplete");
+	cap_calls_forget(st, c);
+}
+
+/* RDMA data of a chunk (cap_ib.c, cap_iwarp.c): the other arm of the Y
+ * meets the Sends' at the call it belongs to; a call whose read chunks it
+ * completes is printed now */
+void cap_msg_rdma(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, enum cap_rdma_op op, uint32_t rkey,
+		  uint64_t va, const uint8_t *p, uint32_t len)
+{
+	struct cap_call *k = cap_chunks_data(st, f, c, op, rkey, va, p, len);
+
+	if (k)
+		cap_msg_print_call(st, k, NULL);
+}
+
 static void header_lint(struct cap_state *st, const struct cap_frame *f,
 			const struct cap_conv *c, int dir,
 			const struct rpcrdma_msg *m, uint32_t len, bool partial)
@@ -214,7 +239,7 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 
 static void on_call(struct cap_state *st, const struct cap_frame *f,
 		    struct cap_conv *c, int dir, const struct rpcrdma_msg *m,
-		    bool partial)
+		    bool partial, uint64_t first, uint32_t frags)
 {
 	struct cap_dir *d = &c->d[dir];
 	struct msg_ctx x;
@@ -247,6 +272,9 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 			cap_lint(st, f->num, "zero-credit", "V1 7.2.1",
 				 "backward-direction call with zero credits");
 	}
+	struct cap_call *old = cap_call_full(st);
+	if (old && old->msg)                /* forgotten for room: out first */
+		cap_msg_print_call(st, old, "state limit");
 	k = cap_call_new(st, c, dir, m->rdma_xid);
 	k->rdma_vers = (uint8_t)m->rdma_vers;
 	k->frame = f->num;
@@ -256,8 +284,8 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	uint32_t xid = m->rdma_xid;
 	rpc_of(rpcrdma_payload(m), m->payload_len, k, &xid);
 	cap_chunks_register(st, f, c, k, m);
-	k->msg_first = st->msg_first;
-	k->msg_frags = st->msg_frags;
+	k->msg_first = first;
+	k->msg_frags = frags;
 	if (m->nreads && k->read_got < k->read_total) {
 		k->msg = cap_budget_alloc(st, m->len);
 		if (k->msg) {                  /* print once the data is in */
@@ -271,21 +299,21 @@ static void on_call(struct cap_state *st, const struct cap_frame *f,
 	x.ts_sec = f->ts_sec;
 	x.ts_usec = f->ts_usec;
 	struct cap_emit e = { .k = k, .is_call = true, .backward = k->backward,
-			      .partial = partial, .first = st->msg_first,
-			      .frags = st->msg_frags };
+			      .partial = partial, .first = first,
+			      .frags = frags };
 	cap_emit(st, c, dir, m, &x, &e);
 }
 
 static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		     struct cap_conv *c, int dir, const struct rpcrdma_msg *m,
-		     bool partial)
+		     bool partial, uint64_t first, uint32_t frags)
 {
 	struct cap_dir *caller = &c->d[1 - dir];
 	struct cap_call *k = cap_call_find(st, c, 1 - dir, m->rdma_xid);
 	struct msg_ctx x;
 
 	struct cap_emit e = { .k = k, .is_reply = true, .partial = partial,
-			      .first = st->msg_first, .frags = st->msg_frags };
+			      .first = first, .frags = frags };
 
 	memset(&x, 0, sizeof(x));
 	if (m->rdma_proc == RDMA_ERROR) {
@@ -350,7 +378,7 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 
 void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
-		  bool partial)
+		  bool partial, uint64_t first, uint32_t frags)
 {
 	struct rpcrdma_msg m;
 	struct msg_ctx x;
@@ -364,16 +392,16 @@ void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 	if (!partial || m.action == RPCRDMA_ACCEPT)
 		header_lint(st, f, c, dir, &m, len, partial);
 	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
-		on_call(st, f, c, dir, &m, partial);
+		on_call(st, f, c, dir, &m, partial, first, frags);
 	} else if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {
-		on_reply(st, f, c, dir, &m, partial);
+		on_reply(st, f, c, dir, &m, partial, first, frags);
 	} else {
 		memset(&x, 0, sizeof(x));
 		x.frame = f->num;
 		x.ts_sec = f->ts_sec;
 		x.ts_usec = f->ts_usec;
-		struct cap_emit e = { .partial = partial, .first = st->msg_first,
-				      .frags = st->msg_frags };
+		struct cap_emit e = { .partial = partial, .first = first,
+				      .frags = frags };
 		cap_emit(st, c, dir, &m, &x, &e);
 	}
 	cap_lint_release(st, held);

@@ -62,9 +62,7 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 		if (d->sactive)
 			lost(st, f, c, d, "SEND LAST missing");
 		if (frag == CAP_FRAG_ONLY) {
-			st->msg_first = f->num;
-			st->msg_frags = 1;
-			cap_msg_send(st, f, c, dir, p, len, partial);
+			cap_msg_send(st, f, c, dir, p, len, partial, f->num, 1);
 			return;
 		}
 		d->sactive = true;
@@ -88,9 +86,8 @@ void cap_reasm_ib_send(struct cap_state *st, const struct cap_frame *f,
 	d->sfrags++;
 	if (frag == CAP_FRAG_LAST) {
 		d->sactive = false;
-		st->msg_first = d->sfirst;
-		st->msg_frags = d->sfrags;
-		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false, d->sfirst,
+			     d->sfrags);
 	}
 }
 
@@ -104,9 +101,7 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 		if (d->sactive)
 			lost(st, f, c, d, "DDP Send segments missing");
 		if (last) {
-			st->msg_first = f->num;
-			st->msg_frags = 1;
-			cap_msg_send(st, f, c, dir, p, len, false);
+			cap_msg_send(st, f, c, dir, p, len, false, f->num, 1);
 			return;
 		}
 		d->sactive = true;
@@ -129,8 +124,7 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 	d->sfrags++;
 	if (last) {
 		d->sactive = false;
-		st->msg_first = d->sfirst;
-		st->msg_frags = d->sfrags;
-		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false);
+		cap_msg_send(st, f, c, dir, d->sbuf, d->slen, false, d->sfirst,
+			     d->sfrags);
 	}
 }

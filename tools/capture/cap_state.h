@@ -237,6 +237,12 @@ struct cap_hnode {
 };
 
 struct cap_conv_tab {
+	struct cap_conv *convs;      /* CAP_MAX_CONVS */
+	uint32_t nconv_ids;
+	/* a conversation ends (cap_conv_close): every layer's part, set by
+	 * cap_open to cap_conv_end (cap_end.c), so that the table calls no
+	 * layer above it by name */
+	void (*end)(struct cap_state *st, struct cap_conv *c);
 	/* list links by slot, apart from the conversations (small, hot) */
 	struct cap_link *lru;        /* by activity (free list when unused) */
 	struct cap_link *ord;        /* by id */
@@ -296,20 +302,8 @@ struct cap_hold {                    /* the context a nested hold saves */
 	uint32_t xid;
 };
 
-struct cap_state {
-	struct cap_opts opts;        /* the caller's, copied */
-	const struct cap_opts *o;    /* = &opts */
-	const char *file;            /* for messages: "-" shows as "stdin" */
-	FILE *out;
-	uint64_t frame_no;
-	int status;                  /* exit status so far */
-	bool stop;                   /* no more frames wanted (-c) */
-	/* conversations */
-	struct cap_conv *convs;      /* CAP_MAX_CONVS */
-	struct cap_conv_tab ct;
-	uint32_t nconv_ids;
-	bool evicting;               /* closing a conversation for room */
-	/* calls and segments: fixed pools with hash chains */
+/* The calls and segments (cap_chunks.c): fixed pools with hash chains */
+struct cap_call_tab {
 	struct cap_call *calls;      /* CAP_MAX_CALLS */
 	uint32_t call_hash[CAP_CALL_BUCKETS];
 	uint32_t call_free, ncalls;
@@ -317,39 +311,71 @@ struct cap_state {
 	struct cap_seg *segs;        /* CAP_MAX_SEGS */
 	uint32_t seg_hash[CAP_SEG_BUCKETS];
 	uint32_t seg_free, nsegs;
+};
+
+/* CM REQs waiting for their REP (cap_cm.c) */
+struct cap_cm_tab {
+	struct cap_cm_req req[CAP_CM_PENDING];
+	unsigned next;
+};
+
+/* What the output has done so far (cap_emit.c) */
+struct cap_emit_state {
+	uint64_t emitted;            /* messages that passed the filters */
+	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
+	int64_t ts0_sec, tsp_sec;    /* time stamps printed */
+	uint32_t ts0_usec, tsp_usec;
+};
+
+/* Work areas, allocated once (the first two when first needed), not
+ * cleared: always written before they are read */
+struct cap_work {
+	uint8_t *scratch;            /* CAP_MAX_SEND: rebuilt RPC messages
+				      * (cap_msg.c) */
+	uint8_t *fpdu;               /* CAP_FPDU_MAX: one FPDU, markers
+				      * removed (cap_iwarp.c) */
+	uint8_t *crcbuf;             /* CAP_CRCBUF: one packet, ICRC variant
+				      * fields masked (cap_ib.c) */
+};
+
+/* One run.  The run's own part, which every layer reads or counts into
+ * (options, output, exit status, the byte budget, warnings, the losses,
+ * --stats totals), then one part per layer, which that layer's file
+ * alone reads and writes (but the violations held, cap_lint.c, which
+ * cap_emit.c hands out with their message) */
+struct cap_state {
+	/* the run */
+	struct cap_opts opts;        /* the caller's, copied */
+	const struct cap_opts *o;    /* = &opts */
+	const char *file;            /* for messages: "-" shows as "stdin" */
+	FILE *out;
+	uint64_t frame_no;
+	int status;                  /* exit status so far */
+	bool stop;                   /* no more frames wanted (-c) */
+	bool progress;               /* stderr is a terminal */
+	bool progress_shown;
 	size_t buffered;             /* bytes under CAP_MAX_BUFFERED */
 	bool warned[CAP_W_COUNT];
 	uint64_t violations;
 	struct cap_lost lost;
-	uint64_t frames_bad;
 	struct cap_stats_all stats;
-	struct cap_cm_req cm[CAP_CM_PENDING];
-	unsigned cm_next;
-	bool progress;               /* stderr is a terminal */
-	bool progress_shown;
+	struct cap_seen seen;        /* not ours: why (cap_none.c) */
+	uint32_t frame_conv;         /* conversation of the current frame
+				      * (cap_conv.c sets it, for cap_lint.c) */
+	/* the layers' */
+	struct cap_conv_tab ct;      /* cap_conv.c */
+	struct cap_call_tab kt;      /* cap_chunks.c */
+	struct cap_cm_tab cm;        /* cap_cm.c */
+	struct cap_emit_state em;    /* cap_emit.c */
+	struct cap_work work;
 	/* violations of the message being decoded (cap_lint.c) */
 	struct cap_finding held[CAP_HELD_MAX];
 	unsigned nheld, held_base, hold_depth;
 	uint32_t msg_conv, msg_xid;
 	bool msg_have_xid;
-	uint32_t frame_conv;         /* conversation of the current frame */
-	struct cap_seen seen;
 	struct cap_writer *writer;   /* -w (cap_write.c), or NULL */
 	struct cap_bpf *bpf;         /* the filter's programs (cap_bpf.c) */
 	struct cap_plot *plot;       /* --plot's points (cap_plot.c), or NULL */
-	/* output (cap_emit.c) */
-	uint64_t emitted;            /* messages that passed the filters */
-	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
-	int64_t ts0_sec, tsp_sec;    /* time stamps printed */
-	uint32_t ts0_usec, tsp_usec;
-	uint64_t msg_first;          /* the Send being handed over: its first */
-	uint32_t msg_frags;          /* packet and how many packets */
-	/* work areas, allocated once (the first two when first needed), not
-	 * cleared: always written before they are read */
-	uint8_t *scratch;            /* CAP_MAX_SEND: rebuilt RPC messages */
-	uint8_t *fpdu;               /* CAP_FPDU_MAX: one FPDU, markers removed */
-	uint8_t *crcbuf;             /* CAP_CRCBUF: one packet, ICRC variant
-				      * fields masked */
 };
 #define CAP_FPDU_MAX (65536u + 16u)
 #define CAP_CRCBUF 16384u
@@ -362,6 +388,9 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     uint32_t dqp, bool create, int *dir);
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
+/* the conversation ends: st->ct.end (every layer's part), then its slot
+ * is freed; from any layer (TCP FIN/RST, CM DREQ, a new CM exchange,
+ * eviction for room, the end of a source) */
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
 struct cap_conv *cap_conv_find_ib(struct cap_state *st,
 				  const struct cap_addr *a, uint32_t dqp,
@@ -371,6 +400,12 @@ struct cap_conv *cap_conv_find_ib(struct cap_state *st,
 struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 		 enum cap_transport t, const struct cap_addr *a,
 		 uint32_t qpn_req, uint32_t qpn_rep);
+
+/* cap_end.c: what every layer does when a conversation ends, in one place
+ * above them: TCP and MPA deliver what they hold, calls waiting for their
+ * read chunks are printed, the connection record and the --stats summary
+ * written, every buffer freed (the callback st->ct.end) */
+void cap_conv_end(struct cap_state *st, struct cap_conv *c);
 
 /* cap_cm.c */
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
@@ -435,19 +470,29 @@ void cap_reasm_ddp_send(struct cap_state *st, const struct cap_frame *f,
 			bool last, const uint8_t *p, uint32_t len);
 void cap_reasm_free(struct cap_state *st, struct cap_dir *d);
 
-/* cap_msg.c: one whole RPC-over-RDMA message */
+/* cap_msg.c: one whole RPC-over-RDMA message; RDMA data (the Y's two arms
+ * meet at calls) */
+enum cap_rdma_op { CAP_OP_WRITE, CAP_OP_READ };
+void cap_msg_rdma(struct cap_state *st, const struct cap_frame *f,
+		  struct cap_conv *c, enum cap_rdma_op op, uint32_t rkey,
+		  uint64_t va, const uint8_t *p, uint32_t len);
 /* partial: the capture holds only the first `len` bytes (snapshot length) */
+/* first, frags: the Send's first packet and how many (-V, -w) */
 void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
-		  bool partial);
+		  bool partial, uint64_t first, uint32_t frags);
 void cap_msg_print_call(struct cap_state *st, struct cap_call *k,
 			const char *why);
+/* the calls of `c` (NULL: all) end: those waiting printed, all forgotten */
+void cap_msg_flush(struct cap_state *st, struct cap_conv *c);
 
 /* cap_chunks.c: advertised segments and the RDMA traffic that moves them */
-enum cap_rdma_op { CAP_OP_WRITE, CAP_OP_READ };
-void cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
-		     struct cap_conv *c, enum cap_rdma_op op, uint32_t rkey,
-		     uint64_t va, const uint8_t *p, uint32_t len);
+/* returns the call whose read chunks the data completes while it waits to
+ * be printed (its caller prints it), else NULL */
+struct cap_call *cap_chunks_data(struct cap_state *st, const struct cap_frame *f,
+				 struct cap_conv *c, enum cap_rdma_op op,
+				 uint32_t rkey, uint64_t va, const uint8_t *p,
+				 uint32_t len);
 void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 			 struct cap_conv *c, struct cap_call *k,
 			 const struct rpcrdma_msg *m);
@@ -458,7 +503,13 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
 			       int dir, uint32_t xid);
 void cap_call_free(struct cap_state *st, struct cap_call *k);
-void cap_calls_flush(struct cap_state *st, struct cap_conv *c);
+bool cap_calls_init(struct cap_state *st);
+void cap_calls_free(struct cap_state *st);
+/* the table full: the oldest call, which cap_call_new() forgets */
+struct cap_call *cap_call_full(struct cap_state *st);
+struct cap_call *cap_calls_next(struct cap_state *st, struct cap_conv *c,
+				struct cap_call *k);
+void cap_calls_forget(struct cap_state *st, struct cap_conv *c);
 
 /* cap_emit.c: one message out: the filters, its --stats tally, the
  * violations found in it, the printer */
@@ -474,7 +525,7 @@ struct cap_emit {
 void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	      const struct rpcrdma_msg *m, struct msg_ctx *x,
 	      const struct cap_emit *e);
-/* any filter given */
+/* any filter given (cap_util.c) */
 bool cap_filtering(const struct cap_state *st);
 static inline bool cap_in_list(const uint32_t *v, uint32_t n, uint32_t x)
 {

@@ -21,6 +21,15 @@ const char *cap_transport_name(enum cap_transport t)
 	return "unknown";
 }
 
+/* any message filter given (cap_emit.c applies them) */
+bool cap_filtering(const struct cap_state *st)
+{
+	const struct cap_opts *o = st->o;
+
+	return o->nxids || o->nconvs || o->have_vers || o->nprogs || o->nprocs ||
+	       o->nproc_names;
+}
+
 void cap_addr_text(char *buf, size_t cap, uint8_t family, const uint8_t *a,
 		   uint16_t port, bool with_port)
 {

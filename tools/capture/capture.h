@@ -1,8 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * capture.h - the capture pipeline's shared types, limits and layer entry
- * points (docs/capture.md): read -> link -> net -> ib | iwarp -> reasm ->
- * chunks -> conv -> msg (print, lint, stats).
+ * points (docs/capture.md).  Frames flow down; the flow is a Y, whose two
+ * arms, Sends and RDMA data, meet at calls:
+ *
+ *   cap_read.c (pcap, pcapng) | cap_live.c (libpcap) | a caller
+ *     -> cap_frame_in -> cap_link.c -> cap_net.c
+ *          -> cap_ib.c (BTH; CM MADs to cap_cm.c)   | cap_tcp.c -> cap_iwarp.c
+ *             the conversation is found here, before any reassembly
+ *             (cap_conv.c: QP pair | TCP 4-tuple)     (MPA, DDP, RDMAP)
+ *
+ *     Sends:     SEND packets | untagged DDP  -> cap_reasm.c -> cap_msg_send
+ *     RDMA data: Write, Read Response | tagged DDP            -> cap_msg_rdma
+ *                                         (cap_chunks.c: segment matched)
+ *     meet at the call (cap_msg.c, cap_chunks.c's calls): a call waits for
+ *     its read chunks, a reply is checked against its call's chunks
+ *       -> cap_emit.c: filters, --stats tally (cap_stats.c), -w marks
+ *          (cap_write.c), --plot (cap_plot.c), the violations held
+ *          (cap_lint.c), msgprint
+ *
+ * A conversation ends (TCP FIN/RST, CM DREQ or a new REQ/REP on its QPs,
+ * eviction for room, the end of a source) through cap_conv_close(), which
+ * calls back up through st->ct.end to cap_conv_end() (cap_end.c, above the
+ * layers: TCP and MPA give up what they hold, waiting calls are printed,
+ * the connection record and --stats summary written, buffers freed) and
+ * then frees the slot.  Below every layer: cap_conv.c, cap_conn.c,
+ * cap_lint.c, cap_util.c, cap_crc.c, cap_cur.h.  The run (cap_main.c,
+ * cap_run.c) sits on top.  tests/arch/capture-callgraph checks that no
+ * call circle is left.
  */
 #ifndef RPCRDMA_CAPTURE_H
 #define RPCRDMA_CAPTURE_H
