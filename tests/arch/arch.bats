@@ -58,10 +58,16 @@ FX=$TOP/tests/arch/fixtures
 
 # ---- the tree (issue 23) ----
 @test "tools/capture: no call circle of more than 3 files" {
-	skip "tools/capture still has a circle of 12 files: issue 23 item 2 (the capture helper) removes this skip"
 	run python3 "$CG" --max-circle 3 "$TOP/tools/capture"
 	echo "$output"
 	assert_success
+}
+
+@test "tools/capture and tools/decode: no file over 600 lines, no function over 120" {
+	run python3 "$CG" --max-file-lines 600 --max-func-lines 120 "$TOP/tools/capture" "$TOP/tools/decode"
+	echo "$output"
+	assert_success
+	refute_output --partial "FAIL"
 }
 
 @test "tools/transport: no call circle of more than 3 files" {

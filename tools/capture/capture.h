@@ -26,8 +26,8 @@
  * the connection record and --stats summary written, buffers freed) and
  * then frees the slot.  Below every layer: cap_conv.c, cap_conn.c,
  * cap_lint.c, cap_util.c, cap_crc.c, cap_cur.h.  The run (cap_main.c,
- * cap_run.c) sits on top.  tests/arch/capture-callgraph checks that no
- * call circle is left.
+ * cap_run.c) sits on top.  tests/arch/callgraph.py (suite 06-arch) checks
+ * that no call circle is left.
  */
 #ifndef RPCRDMA_CAPTURE_H
 #define RPCRDMA_CAPTURE_H
