@@ -6,6 +6,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BIN:=$TOP/build/bin}"
@@ -113,15 +114,9 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/ping/ping_args.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
-
-parser_short_options() {
-	grep -oE 'getopt_long\(argc, argv, "[^"]*"' "$TOP/tools/ping/ping_args.c" |
-		sed 's/.*"\(.*\)"/\1/; s/[:]//g' | grep -oE '[a-zA-Z]' | sed 's/^/-/' | sort -u
-}
+# the parser: tools/ping/ping_args.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/ping/ping_args.c"; }
+parser_short_options() { live_parser_short_options "$TOP/tools/ping/ping_args.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-ping'

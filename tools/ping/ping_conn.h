@@ -9,6 +9,7 @@
 #ifndef RPCRDMA_PING_CONN_H
 #define RPCRDMA_PING_CONN_H
 
+#include "live.h"
 #include "ping.h"
 
 #define PING_RAW_SEEN 32
@@ -78,7 +79,6 @@ int ping_conn_call(struct ping_conn *pc, struct xprt_call *c);
  * arguments). */
 void ping_conn_null(struct ping_conn *pc, struct xprt_call *c, uint8_t *buf,
 		    size_t cap, size_t pad);
-uint64_t ping_now_ns(void);
 void ping_raw_from_msg(struct ping_raw *r, const struct rpcrdma_msg *m,
 		       size_t len);
 /* The first message seen with this xid (and, when want_err, an RDMA_ERROR),

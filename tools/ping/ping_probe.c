@@ -400,8 +400,8 @@ static void echo_callback_probe(struct probe *p, struct probe_item *it)
 	it->has_xid = true;
 	it->xid = c.xid;
 	/* the peer may answer first and call back after (rpcrdma-echo does) */
-	end = ping_now_ns() + BACKWARD_WAIT_MS * 1000000ull;
-	while (p->pc.x && p->pc.bc_calls - before < 2 && ping_now_ns() < end)
+	end = live_now_ns() + BACKWARD_WAIT_MS * 1000000ull;
+	while (p->pc.x && p->pc.bc_calls - before < 2 && live_now_ns() < end)
 		ping_conn_wait(&p->pc, 50);
 	item_num(it, "backward_calls", p->pc.bc_calls - before);
 	if (echo_decode_reply(c.reply, c.reply_len, ECHO_PROC_CALLBACK, &h, &d, &dl,
