@@ -19,7 +19,7 @@ live_common_lines() {
 
 live_parser_long_options() {     # $1 = the file with long_opts[]
 	{
-		sed -n '/long_opts\[\] = {/,/^};/p' "$1" | grep -oE '\{ "[a-z-]+"'
+		sed -n '/long_opts\[\] = {/,/^};/p' "$1" | grep -oE '\{ "[a-z_-]+"'
 		live_common_lines "$1" | grep -oE '\{ "[a-z_-]+"'
 		printf '{ "help"\n{ "version"\n'
 	} | sed 's/{ "/--/; s/"//' | sort -u
