@@ -9,6 +9,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BUILD:=$TOP/build}"
@@ -241,10 +242,8 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/conform/main.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
+# the parser: tools/conform/main.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/conform/main.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-conform'
