@@ -95,6 +95,21 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "option -n needs a value"
 }
 
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600" {
+	need_bin
+	run "$B" --connect-timeout 0 h;      usage_error "--connect-timeout: '0' is not a number of seconds"
+	run "$B" --connect-timeout 0.5.5 h;  usage_error "--connect-timeout: '0.5.5'"
+	run "$B" --connect-timeout 3601 h;   usage_error "--connect-timeout: '3601'"
+	run "$B" --connect-timeout;          usage_error "option --connect-timeout needs a value"
+	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || skip "this host has RDMA devices"
+	for t in 0.001 1.5 3600; do          # taken: the run goes on to find no device
+		run "$B" -n 1 --connect-timeout "$t" 198.18.0.1
+		refute_output --partial "Try 'rpcrdma-bench --help'"
+		assert_failure 1
+		assert_output --partial "rdma link add"
+	done
+}
+
 @test "no RDMA device: exit 1, and how to add Soft-RoCE" {
 	need_bin
 	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || skip "this host has RDMA devices"
@@ -130,7 +145,7 @@ completion_options() {
 	need_bin
 	run diff <(man_options) <(help_options)
 	assert_success
-	[ "$(man_options | wc -l)" -eq 33 ]
+	[ "$(man_options | wc -l)" -eq 34 ]
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
 }

@@ -138,7 +138,8 @@ struct bench_opts {
 	bool null_proc;                /* NULL (any program), else ECHO */
 	unsigned versions;             /* XPRT_V1|XPRT_V2, 0: both */
 	uint32_t credits, inline_size;
-	int timeout_ms;                /* connect and each call */
+	int timeout_ms;                /* each call */
+	int connect_timeout_ms;        /* connecting; 0: timeout_ms */
 	FILE *out;                     /* tables as they are measured; NULL: none */
 	/* tests: the verbs (NULL: rdma-core), and a hook called with the loop
 	 * before connecting, where a server in the same process listens;

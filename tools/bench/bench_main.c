@@ -30,7 +30,7 @@ enum { EXIT_RUN = 1, EXIT_USAGE = CLI_EXIT_USAGE, EXIT_INTERRUPTED = 130 };
 
 /* the transport's options: the common table (tools/common/live.h) */
 #define COMMON_OPTS (LIVE_O_PORT | LIVE_O_VERSIONS | LIVE_O_CREDITS | \
-		     LIVE_O_INLINE | LIVE_O_USE_EVENT)
+		     LIVE_O_INLINE | LIVE_O_USE_EVENT | LIVE_O_CONNECT_TIMEOUT)
 
 enum {
 	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_TIMEOUT, OPT_GBITS,
@@ -89,8 +89,11 @@ static void usage(FILE *f)
 	      "                             262144 (default: the version's)\n"
 	      "  -e, --use_event            sleep on completion events (default: busy\n"
 	      "                             polling, as perftest)\n"
-	      "      --timeout MS           connecting and each call, in milliseconds, 1 to\n"
-	      "                             3600000 (default 30000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             how long connecting may take (fractions allowed,\n"
+	      "                             default 30)\n"
+	      "      --timeout MS           each call, in milliseconds, 1 to 3600000\n"
+	      "                             (default 30000)\n"
 	      "\n"
 	      "Output:\n"
 	      "      --report_gbits         bandwidth in Gb/sec (default MB/sec, 2^20 bytes)\n"
@@ -206,6 +209,7 @@ static int finish_opts(struct cli *cl)
 	o->credits = cl->x.credits;
 	o->inline_size = cl->x.inline_send;
 	o->busy_poll = cl->x.busy_poll;
+	o->connect_timeout_ms = cl->x.timeout_ms;
 	if (cl->prog_given && o->prog != ECHO_PROG)
 		o->null_proc = true;
 	if (!cl->vers_given)
@@ -263,7 +267,8 @@ int main(int argc, char *argv[])
 			.chunk = XPRT_CHUNK_AUTO, .chunk_name = "auto",
 			.prog = ECHO_PROG, .timeout_ms = 30000,
 		},
-		.x = { .port = XPRT_DEFAULT_PORT, .busy_poll = true },
+		.x = { .port = XPRT_DEFAULT_PORT, .busy_poll = true,
+		       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS },
 	};
 	struct live_cli lc = { .prog = BENCH_PROG, .takes = COMMON_OPTS, .x = &cl.x };
 	const struct live_parse lp = {

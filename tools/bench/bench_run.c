@@ -442,7 +442,8 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		.host = o->host, .port = o->port, .versions = o->versions,
 		.credits = o->credits, .inline_recv = o->inline_size,
 		.inline_send = o->inline_size, .busy_poll = o->busy_poll,
-		.timeout_ms = o->timeout_ms, .verbs = o->verbs,
+		.timeout_ms = o->connect_timeout_ms ? o->connect_timeout_ms : o->timeout_ms,
+		.verbs = o->verbs,
 	};
 	struct xprt_error err = { 0 };
 	uint32_t maxsize = 0;

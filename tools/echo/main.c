@@ -28,7 +28,7 @@
 /* the transport's options: the common table (tools/common/live.h) */
 #define COMMON_OPTS (LIVE_O_PORT | LIVE_O_FAMILY | LIVE_O_VERSIONS | \
 		     LIVE_O_CREDITS | LIVE_O_INLINE | LIVE_O_NO_PD | LIVE_O_RINV | \
-		     LIVE_O_POLL | LIVE_O_DEBUG)
+		     LIVE_O_POLL | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
 
 enum {
 	OPT_JSON = 256, OPT_CHUNK, OPT_BACKWARD, OPT_NULL, OPT_PROGRAM,
@@ -77,7 +77,10 @@ static void usage(FILE *f)
 	      "                             (1024 to 262144, default: the version's)\n"
 	      "      --no-private-data      send no RFC 8797 connection private data\n"
 	      "      --remote-invalidate    announce that Send With Invalidate is accepted\n"
-	      "      --timeout MS           connect and per-call timeout (default 10000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             client: how long connecting may take (fractions\n"
+	      "                             allowed, default 30)\n"
+	      "      --timeout MS           per-call timeout (default 10000)\n"
 	      "      --poll                 busy-poll the completion queues\n"
 	      "\n"
 	      "Client:\n"
@@ -257,7 +260,7 @@ static int parse_one(int c, const char *arg, void *ctx)
 	case OPT_TIMEOUT:
 		if (cli_number32(PROG, "--timeout", arg, 1, 3600000, &v))
 			return ECHO_EXIT_USAGE;
-		o->x.timeout_ms = o->call_timeout_ms = (int)v;
+		o->call_timeout_ms = (int)v;
 		return 0;
 	case OPT_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
 	case OPT_JSON: o->json = true; return 0;
@@ -313,7 +316,7 @@ int main(int argc, char *argv[])
 		.count = 1, .sizes = { DEFAULT_SIZE }, .nsizes = 1, .depth = 1,
 		.chunks = { XPRT_CHUNK_AUTO }, .nchunks = 1,
 		.backward = 1, .prog = ECHO_PROG, .prog_vers = ECHO_VERS,
-		.x = { .timeout_ms = DEFAULT_TIMEOUT_MS },
+		.x = { .timeout_ms = LIVE_CONNECT_TIMEOUT_MS },
 		.call_timeout_ms = DEFAULT_TIMEOUT_MS,
 	};
 	struct cli cl = { .o = &o };

@@ -24,7 +24,7 @@
 #define MAX_SECONDS 3600u              /* -i and -W: an hour at most */
 
 /* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG_LONG)
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG_LONG | LIVE_O_CONNECT_TIMEOUT)
 
 enum { OPT_JSON = 256, OPT_PROBE, OPT_PROBE_INLINE };
 
@@ -61,8 +61,9 @@ static void usage(FILE *f)
 	      "                             interrupted)\n"
 	      "  -i, --interval SECONDS     between calls (default 1; 0 sends the next\n"
 	      "                             call when the reply came)\n"
-	      "  -W, --timeout SECONDS      wait this long for a reply, and for the\n"
-	      "                             connection (default 5)\n"
+	      "  -W, --timeout SECONDS      wait this long for each reply (default 5)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             wait this long for a connection (default 30)\n"
 	      "  -q, --quiet                only the lines at the start and the summary\n"
 	      "      --json                 one JSON object per line: start, peer,\n"
 	      "                             reply, error, summary\n"
@@ -186,7 +187,8 @@ static int parse_one(int c, const char *arg, void *ctx)
 
 int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out)
 {
-	struct xprt_opts x = { .port = XPRT_DEFAULT_PORT };
+	struct xprt_opts x = { .port = XPRT_DEFAULT_PORT,
+			       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS };
 	struct live_cli lc = { .prog = PING_PROG, .takes = COMMON_OPTS, .x = &x };
 	const struct live_parse lp = {
 		.own_long = long_opts, .own_short = "P:V:c:i:W:q",
@@ -202,6 +204,7 @@ int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out)
 	rc = live_getopt(&lc, &lp, argc, argv);
 	o->port = x.port;
 	o->debug = x.debug;
+	o->connect_timeout_ms = x.timeout_ms;
 	if (rc >= 0)
 		return rc;
 	if (optind >= argc)

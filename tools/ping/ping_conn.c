@@ -139,6 +139,12 @@ static void on_call(struct xprt_req *r, void *arg)
 
 /* -------- connecting and waiting -------- */
 
+int ping_connect_timeout_ms(const struct ping_opts *o)
+{
+	return o->connect_timeout_ms ? o->connect_timeout_ms :
+	       (int)(o->timeout_us / 1000);
+}
+
 void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 		    unsigned versions, uint32_t inline_recv, uint32_t inline_send)
 {
@@ -149,7 +155,7 @@ void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 	pc->xo.versions = versions;
 	pc->xo.inline_recv = inline_recv;
 	pc->xo.inline_send = inline_send;
-	pc->xo.timeout_ms = (int)(o->timeout_us / 1000);
+	pc->xo.timeout_ms = ping_connect_timeout_ms(o);
 	pc->xo.debug = o->debug;
 	pc->xo.verbs = o->verbs;
 	pc->h.on_call = on_call;
@@ -169,7 +175,7 @@ struct xprt_loop *ping_loop_get(const struct ping_opts *o, struct xprt_error *er
 	memset(&lo, 0, sizeof(lo));
 	lo.host = o->host;
 	lo.port = o->port;
-	lo.timeout_ms = (int)(o->timeout_us / 1000);
+	lo.timeout_ms = ping_connect_timeout_ms(o);
 	lo.debug = o->debug;
 	lo.verbs = o->verbs;
 	run_loop = xprt_loop_create(&lo, err);

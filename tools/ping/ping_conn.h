@@ -53,6 +53,8 @@ struct ping_conn {
  * and inline_send 0 for the defaults. */
 void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 		    unsigned versions, uint32_t inline_recv, uint32_t inline_send);
+/* The connect timeout: --connect-timeout, or -W when none is set */
+int ping_connect_timeout_ms(const struct ping_opts *o);
 /* Connects (on the run's loop, created with the first connection).  0, or
  * -1 with *err. */
 int ping_conn_open(struct ping_conn *pc, struct xprt_error *err);

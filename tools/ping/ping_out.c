@@ -111,7 +111,8 @@ const char *ping_errcode_hint(enum xprt_errcode c)
 		return "the peer refused the connection (it may limit its "
 		       "connections, or not accept our private data)";
 	case XPRT_E_TIMEOUT:
-		return "no answer within the timeout (-W): the peer, or the "
+		return "no answer within the timeout (-W, or --connect-timeout for "
+		       "the connection): the peer, or the "
 		       "path to it, is down or overloaded";
 	default:
 		return NULL;
