@@ -66,6 +66,17 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "no case matches"
 }
 
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600" {
+	run "$C" --connect-timeout 0 $A
+	usage_error "--connect-timeout 0: not a number of seconds"
+	run "$C" --connect-timeout 1.0001 $A
+	usage_error "--connect-timeout 1.0001"
+	run "$C" --connect-timeout 3601 $A
+	usage_error "--connect-timeout 3601"
+	run "$C" --connect-timeout 0.25 --only 'v1-*' $A    # taken: the run goes on
+	refute_output --partial "--help"
+}
+
 @test "safety: a host outside the test bed needs --yes" {
 	run "$C" 10.0.0.1
 	usage_error "10.0.0.1 is outside the test bed's addresses"
@@ -256,7 +267,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 16 ]
+	[ "$(parser_long_options | wc -l)" -eq 17 ]
 }
 
 @test "completion offers every option; values for --program" {

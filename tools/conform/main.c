@@ -30,7 +30,7 @@ enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_JSON_FILE, OPT_STRIC
        OPT_VERSION };
 
 /* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG)
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
 
 static const struct option long_opts[] = {
 	{ "address", required_argument, NULL, 'a' },
@@ -73,6 +73,9 @@ static void usage(FILE *f)
 	      "                             repeatable\n"
 	      "      --skip SPEC[,SPEC]     leave these out; repeatable\n"
 	      "  -t, --timeout MS           per case, 100 to 600000 (default 5000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             how long a connection may take to be made\n"
+	      "                             (fractions allowed, default 30)\n"
 	      "  -l, --list                 print the cases and exit (no traffic)\n"
 	      "\n"
 	      "Output:\n"
@@ -149,6 +152,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	int ch, rc;
 
 	memset(c, 0, sizeof(*c));
+	c->x.timeout_ms = LIVE_CONNECT_TIMEOUT_MS;
 	c->o.timeout_ms = TIMEOUT_DEFAULT;
 	c->o.settle_ms = SETTLE_MS;
 	c->o.sel = &c->sel;
@@ -212,6 +216,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	}
 	c->o.port = c->x.port;
 	c->o.debug = c->x.debug;
+	c->o.connect_timeout_ms = c->x.timeout_ms;
 	if (optind < argc) {
 		if (c->o.host)
 			return usage_error(argv[optind], "the host given twice");
