@@ -77,6 +77,17 @@ void live_json_stats(struct json *j, const struct xprt_stats *s)
 	json_ku64(j, "max_outstanding", s->max_outstanding);
 }
 
+void live_json_line_end(struct json *j, FILE *f)
+{
+	struct obuf *o = j->o;
+
+	json_obj_end(j);
+	ob_putc(o, '\n');
+	ob_flush(o);
+	fflush(f);
+	json_init(j, o);
+}
+
 void live_stats_add(struct xprt_stats *t, const struct xprt_stats *s)
 {
 	t->calls_sent += s->calls_sent;

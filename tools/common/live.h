@@ -126,6 +126,9 @@ const char *live_error_text(const struct xprt_error *e);
  * rdma_write_bytes, credit_waits, max_outstanding (connections, a loop's
  * count, is not a connection's: left out). */
 void live_json_stats(struct json *j, const struct xprt_stats *s);
+/* Ends a JSON Lines object: closes it, the newline, out at once (a line
+ * as soon as it happens), j ready for the next one. */
+void live_json_line_end(struct json *j, FILE *f);
 /* t += s (max_outstanding: the larger) */
 void live_stats_add(struct xprt_stats *t, const struct xprt_stats *s);
 

@@ -39,11 +39,7 @@ static const char *peer_addr(const struct client *cl)
 
 static void json_line_end(struct client *cl)
 {
-	json_obj_end(&cl->j);
-	ob_putc(&cl->ob, '\n');
-	ob_flush(&cl->ob);
-	fflush(cl->out);                /* a line as soon as it happens */
-	json_init(&cl->j, &cl->ob);
+	live_json_line_end(&cl->j, cl->out);
 }
 
 static void json_private_data(struct client *cl)

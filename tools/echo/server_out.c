@@ -11,11 +11,7 @@
 
 static void line_end(struct server *sv)
 {
-	json_obj_end(&sv->j);
-	ob_putc(&sv->ob, '\n');
-	ob_flush(&sv->ob);
-	fflush(sv->out);                /* a line as soon as it happens */
-	json_init(&sv->j, &sv->ob);
+	live_json_line_end(&sv->j, sv->out);
 }
 
 static const char *versions_text(unsigned v)
