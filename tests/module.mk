@@ -56,13 +56,13 @@ $(BUILD)/bench/bench_codec: tests/bench/bench_codec.c $(CODEC_A) | $(BUILD)/benc
 # the ECHO program's ULB (tools/ulb/echo_ulb.c) is tested like the codec: its
 # source is compiled into the test, plain and sanitized
 ECHO_ULB_SRCS := tools/ulb/echo_ulb.c
-$(BUILD)/unit/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -Itools/ulb -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_A)
-$(BUILD)/asan/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_SRCS)
-$(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+$(BUILD)/unit/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_A)
+$(BUILD)/asan/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_SRCS)
+$(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
 
 -include tests/transport/module.mk
 

@@ -5,7 +5,10 @@
 TOOLS_CPPFLAGS := $(CODEC_CPPFLAGS) -Itools/common -Itools/decode -Itools/capture \
 	-Itools/transport -Itools/ulb \
 	-DRPCRDMA_TOOLS_VERSION='"$(CODEC_VERSION)"'
-TOOLS_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
+# tools/common/live_xprt.c is the part of the live tools' shell that calls
+# the transport (tools/common/live.h): linked by the live tools alone
+TOOLS_LIVE_SRCS := tools/common/live_xprt.c
+TOOLS_COMMON_SRCS := $(filter-out $(TOOLS_LIVE_SRCS),$(sort $(wildcard tools/common/*.c)))
 TOOLS_HDRS := $(wildcard tools/*/*.h)
 DECODE_SRCS := $(sort $(wildcard tools/decode/*.c tools/capture/*.c))
 DECODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS))

@@ -8,6 +8,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BIN:=$TOP/build/bin}"
@@ -16,10 +17,10 @@ export TOP BIN
 setup_file() {
 	export HARNESS=$BATS_FILE_TMPDIR/bench_harness
 	cc -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
-		-I"$TOP/tools/common" -I"$TOP/tools/bench" \
-		-o "$HARNESS" "$TOP/tests/cli/bench_harness.c" \
+		-I"$TOP/tools/common" -I"$TOP/tools/bench" -I"$TOP/tools/transport" \
+		-I"$TOP/libcodec/include" -o "$HARNESS" "$TOP/tests/cli/bench_harness.c" \
 		"$TOP"/tools/bench/bench_{stats,report,plot}.c \
-		"$TOP"/tools/common/{json,outbuf,gnuplot}.c -lm 2>"$BATS_FILE_TMPDIR/harness.log" || true
+		"$TOP"/tools/common/{json,outbuf,gnuplot,live}.c -lm 2>"$BATS_FILE_TMPDIR/harness.log" || true
 }
 
 setup() {
@@ -73,7 +74,7 @@ usage_error() {     # $1 = text the message must contain
 	run "$B" --null -a h
 	usage_error "NULL calls carry no data"
 	run "$B" --chunk sideways h
-	usage_error "--chunk: 'sideways' is not auto, inline, read, write, reply or pos0"
+	usage_error "--chunk: 'sideways' is not auto, inline, read, pos0, write or reply"
 	run "$B" --plot out.pdf h
 	usage_error "--plot: 'out.pdf' does not end in .svg, .png or .gp"
 	run "$B" -P nfs --plot out.svg h
@@ -92,6 +93,21 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "unknown or ambiguous option '--frobnicate'"
 	run "$B" -n
 	usage_error "option -n needs a value"
+}
+
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600" {
+	need_bin
+	run "$B" --connect-timeout 0 h;      usage_error "--connect-timeout: '0' is not a number of seconds"
+	run "$B" --connect-timeout 0.5.5 h;  usage_error "--connect-timeout: '0.5.5'"
+	run "$B" --connect-timeout 3601 h;   usage_error "--connect-timeout: '3601'"
+	run "$B" --connect-timeout;          usage_error "option --connect-timeout needs a value"
+	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || skip "this host has RDMA devices"
+	for t in 0.001 1.5 3600; do          # taken: the run goes on to find no device
+		run "$B" -n 1 --connect-timeout "$t" 198.18.0.1
+		refute_output --partial "Try 'rpcrdma-bench --help'"
+		assert_failure 1
+		assert_output --partial "rdma link add"
+	done
 }
 
 @test "no RDMA device: exit 1, and how to add Soft-RoCE" {
@@ -116,10 +132,8 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/bench/bench_main.c" |
-		grep -oE '\{ "[a-z_-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
+# the parser: tools/bench/bench_main.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/bench/bench_main.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-bench'
@@ -131,7 +145,7 @@ completion_options() {
 	need_bin
 	run diff <(man_options) <(help_options)
 	assert_success
-	[ "$(man_options | wc -l)" -eq 33 ]
+	[ "$(man_options | wc -l)" -eq 34 ]
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
 }

@@ -87,13 +87,13 @@ static void fill(struct bench_result *r, size_t nsizes)
 		w->bw_iters = ITERS;
 		w->outstanding = 8;
 		w->has_lat = w->has_bw = w->has_where = true;
-		r->counts.calls_sent += 2 * ITERS + 2;
+		r->counts.xs.calls_sent += 2 * ITERS + 2;
 		r->counts.data_bytes_sent += (2 * ITERS + 2) * (uint64_t)w->bytes;
 	}
 	r->nrows = i;
-	r->counts.calls_sent++;
-	r->counts.replies_received = r->counts.calls_sent;
-	r->counts.bench_calls = r->counts.calls_sent;
+	r->counts.xs.calls_sent++;
+	r->counts.xs.replies_received = r->counts.xs.calls_sent;
+	r->counts.bench_calls = r->counts.xs.calls_sent;
 	r->counts.data_bytes_received = r->counts.data_bytes_sent;
 }
 

@@ -232,7 +232,8 @@ PY
 		-fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-I"$TOP/libcodec/include" -I"$TOP/libcodec/src" -I"$TOP/tools/common" \
 		-I"$TOP/tools/decode" -I"$TOP/tools/capture" -o "$ASAN_DECODE" \
-		"$TOP"/tools/common/*.c "$TOP"/tools/decode/*.c "$TOP"/tools/capture/*.c \
+		$(ls "$TOP"/tools/common/*.c | grep -v '/live[^/]*\.c$') \
+		"$TOP"/tools/decode/*.c "$TOP"/tools/capture/*.c \
 		"$TOP"/libcodec/src/*.c -lpcap -lz -lm 2>"$FIX/asan-build.log" || rm -f "$ASAN_DECODE"
 }
 

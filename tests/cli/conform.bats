@@ -9,6 +9,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BUILD:=$TOP/build}"
@@ -63,6 +64,17 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "the host given twice"
 	run "$C" --only no-such-case $A
 	usage_error "no case matches"
+}
+
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600" {
+	run "$C" --connect-timeout 0 $A
+	usage_error "--connect-timeout 0: not a number of seconds"
+	run "$C" --connect-timeout 1.0001 $A
+	usage_error "--connect-timeout 1.0001"
+	run "$C" --connect-timeout 3601 $A
+	usage_error "--connect-timeout 3601"
+	run "$C" --connect-timeout 0.25 --only 'v1-*' $A    # taken: the run goes on
+	refute_output --partial "--help"
 }
 
 @test "safety: a host outside the test bed needs --yes" {
@@ -241,10 +253,8 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/conform/main.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
+# the parser: tools/conform/main.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/conform/main.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-conform'
@@ -257,7 +267,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 16 ]
+	[ "$(parser_long_options | wc -l)" -eq 17 ]
 }
 
 @test "completion offers every option; values for --program" {

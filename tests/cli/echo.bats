@@ -6,6 +6,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BIN:=$TOP/build/bin}"
@@ -76,6 +77,21 @@ usage_error() {     # $1 = text the message must contain
 	assert_failure 3
 }
 
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600" {
+	run "$E" --connect-timeout 0 h;      usage_error "--connect-timeout: '0' is not a number of seconds"
+	run "$E" --connect-timeout 1.2345 h; usage_error "--connect-timeout: '1.2345' is not a number of seconds"
+	run "$E" --connect-timeout 3601 h;   usage_error "--connect-timeout: '3601'"
+	run "$E" --connect-timeout 2s h;     usage_error "--connect-timeout: '2s'"
+	run "$E" --connect-timeout;          usage_error "option --connect-timeout needs a value"
+	[ -d /sys/class/infiniband ] && [ -n "$(ls /sys/class/infiniband)" ] &&
+		skip "this host has RDMA devices"
+	for t in 0.001 0.25 2 3600; do       # taken: the run goes on to find no device
+		run "$E" --connect-timeout "$t" --timeout 500 192.0.2.1
+		refute_output --partial "Try 'rpcrdma-echo --help'"
+		assert_failure 3
+	done
+}
+
 @test "no RDMA device: exit 3, and how to add Soft-RoCE" {
 	[ -d /sys/class/infiniband ] && [ -n "$(ls /sys/class/infiniband)" ] &&
 		skip "this host has RDMA devices"
@@ -101,15 +117,9 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/echo/main.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
-
-parser_short_options() {
-	grep -oE 'getopt_long\(argc, argv, "[^"]*"' "$TOP/tools/echo/main.c" |
-		sed 's/.*"\(.*\)"/\1/; s/://g' | grep -oE '[a-zA-Z0-9]' | sed 's/^/-/' | sort -u
-}
+# the parser: tools/echo/main.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/echo/main.c"; }
+parser_short_options() { live_parser_short_options "$TOP/tools/echo/main.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-echo'
@@ -126,7 +136,7 @@ completion_options() {
 @test "--help lists every option the parser knows, long and short" {
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 25 ]
+	[ "$(parser_long_options | wc -l)" -eq 26 ]
 	run diff <(parser_short_options) <(help_options | grep -v -- '^--')
 	assert_success
 }

@@ -6,6 +6,7 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load live_opts
 
 : "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${BIN:=$TOP/build/bin}"
@@ -77,6 +78,22 @@ usage_error() {     # $1 = text the message must contain
 	run "$P" h --count;  usage_error "option --count needs a value"
 }
 
+@test "--connect-timeout: seconds with up to three decimals, 0.001 to 3600, apart from -W" {
+	run "$P" --connect-timeout 0 h;      usage_error "--connect-timeout: '0' is not a number of seconds"
+	run "$P" --connect-timeout 0.0001 h; usage_error "--connect-timeout: '0.0001'"
+	run "$P" --connect-timeout 3601 h;   usage_error "--connect-timeout: '3601'"
+	run "$P" --connect-timeout -1 h;     usage_error "--connect-timeout: '-1'"
+	run "$P" h --connect-timeout;        usage_error "option --connect-timeout needs a value"
+	[ -d /sys/class/infiniband ] && [ -n "$(ls /sys/class/infiniband)" ] &&
+		skip "this host has RDMA devices"
+	for t in 0.001 0.5 7 3600; do        # taken: the run goes on to find no device
+		run "$P" -c 1 -W 1 --connect-timeout "$t" 192.0.2.1
+		refute_output --partial "Try 'rpcrdma-ping --help'"
+		assert_failure 2
+		assert_output --partial "rdma link add"
+	done
+}
+
 @test "a machine without a usable RDMA path: set-up error, exit 2, with advice" {
 	# 192.0.2.1 (TEST-NET-1) is reachable over RDMA from nowhere; without
 	# any RDMA device the transport says how to add Soft-RoCE
@@ -113,15 +130,9 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/ping/ping_args.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
-}
-
-parser_short_options() {
-	grep -oE 'getopt_long\(argc, argv, "[^"]*"' "$TOP/tools/ping/ping_args.c" |
-		sed 's/.*"\(.*\)"/\1/; s/[:]//g' | grep -oE '[a-zA-Z]' | sed 's/^/-/' | sort -u
-}
+# the parser: tools/ping/ping_args.c and the common table (live_opts.bash)
+parser_long_options() { live_parser_long_options "$TOP/tools/ping/ping_args.c"; }
+parser_short_options() { live_parser_short_options "$TOP/tools/ping/ping_args.c"; }
 
 completion_options() {
 	bash -c "source '$TOP/completion/rpcrdma-ping'
@@ -140,7 +151,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_short_options) <(help_options | grep -v -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 13 ]
+	[ "$(parser_long_options | wc -l)" -eq 14 ]
 }
 
 @test "completion offers every option the parser and --help know" {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "echo_ulb.h"
+#include "echo_respond.h"
 #include "fake_verbs.h"
 #include "ping.h"
 #include "tap.h"
@@ -26,9 +26,9 @@ struct srv {
 	struct xprt_call bc[4];
 	uint8_t bmsg[4][128];
 	unsigned nbc;
+	unsigned ignore_first;         /* leave the first N calls unanswered
+					* (a lost first Send, as siw's) */
 };
-
-static uint8_t reply_buf[300000];
 
 static void bc_done(struct xprt_call *c)
 {
@@ -38,22 +38,17 @@ static void bc_done(struct xprt_call *c)
 static void srv_call(struct xprt_rcvd_call *r, void *arg)
 {
 	struct srv *s = arg;
+	struct echo_resp_stats st = { 0 };
 	struct echo_args a;
-	enum echo_call_status st = echo_decode_call(r->msg, r->len, r->backward, &a);
-	size_t n, off = 0, dl = 0, bo, bl;
+	size_t bo, bl;
 	uint32_t i;
 
-	s->calls++;
-	if (st == ECHO_CALL_NOT_RPC)
+	if (s->calls++ < s->ignore_first)
 		return;
-	if (st != ECHO_CALL_OK) {
-		n = echo_encode_error(reply_buf, sizeof(reply_buf), a.xid, st);
-		xprt_reply(r, reply_buf, n, 0, 0);
+	/* the one ECHO responder (tools/ulb/echo_respond.h); CALLBACK is ours */
+	if (echo_respond(r, &a, 0, &st) != ECHO_RESP_CALLBACK ||
+	    echo_reply_count(r, a.count) != 0)
 		return;
-	}
-	n = echo_encode_reply(reply_buf, sizeof(reply_buf), a.xid, a.proc, a.count,
-			      a.data, a.len, &off, &dl);
-	xprt_reply(r, reply_buf, n, off, dl);
 	for (i = 0; a.proc == ECHO_PROC_CALLBACK && i < a.count && s->nbc < 4; i++) {
 		struct xprt_call *c = &s->bc[s->nbc];
 
@@ -299,6 +294,42 @@ static void test_probe(void)
 	}
 }
 
+/* --probe when the first call gets no answer (siw's lost first Send): one
+ * retry on a new connection, in the report; none when nothing was lost */
+static void test_probe_retry(void)
+{
+	struct ping_opts o;
+	struct srv s;
+	int rc;
+
+	setup(&o, &s, 0, 32, 4096);
+	o.timeout_us = 300000;
+	s.ignore_first = 1;
+	rc = run(ping_probe, &o);
+	tap_ok(rc == 0 && count("\"type\":\"probe\"") == 14 && s.conns >= 3,
+	       "--probe, first call lost: 14 items, a new connection (exit %d, %u connections)",
+	       rc, s.conns);
+	if (getenv("DUMP"))
+		fprintf(stderr, "OUT(%zu): %s\n", outlen, out ? out : "(null)");
+	tap_ok(item_has("retry", "\"result\":\"answered on retry\"", "\"retries\":1") &&
+	       item_has("v2", "\"result\":\"accepted\"", NULL),
+	       "--probe: the retry is reported, and the probe goes on as usual");
+	tap_ok(no_leaks(), "--probe retry: no verbs object left");
+	fake_verbs_reset();
+	setup(&o, &s, 0, 32, 4096);
+	o.timeout_us = 300000;
+	s.ignore_first = 2;            /* the retry lost too: no answer, reported */
+	rc = run(ping_probe, &o);
+	tap_ok(item_has("retry", "\"result\":\"no answer on retry\"", NULL),
+	       "--probe, first call and its retry lost: reported, no second retry (exit %d)", rc);
+	tap_ok(no_leaks(), "--probe lost retry: no verbs object left");
+	fake_verbs_reset();
+	setup(&o, &s, 0, 32, 4096);
+	rc = run(ping_probe, &o);
+	tap_ok(rc == 0 && count("\"item\":\"retry\"") == 0, "--probe, nothing lost: no retry item");
+	fake_verbs_reset();
+}
+
 static void test_inline(void)
 {
 	static const uint32_t sizes[] = { 1024, 2048, 4096, 8192 };
@@ -333,6 +364,7 @@ int main(void)
 {
 	test_ping();
 	test_probe();
+	test_probe_retry();
 	test_inline();
 	free(out);
 	return tap_done();

@@ -222,8 +222,8 @@ static struct bench_result *sample_result(void)
 	w->where.reg_avg = 160;
 	w->where.post_avg = 170;
 	w->where.reg_pct = 10;
-	r.counts.calls_sent = 2203;
-	r.counts.replies_received = 2203;
+	r.counts.xs.calls_sent = 2203;
+	r.counts.xs.replies_received = 2203;
 	return &r;
 }
 

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "xprt.h"                    /* struct xprt_stats (a type only) */
 
 #define BENCH_PROG "rpcrdma-bench"
 #define BENCH_MAX_SIZES 24           /* -a: 2^0 .. 2^23 */
@@ -89,12 +90,8 @@ struct bench_row {
 	struct bench_where where;
 };
 
-struct bench_counts {              /* the client's, over the connection */
-	uint64_t calls_sent, replies_received;
-	uint64_t bytes_sent, bytes_received;
-	uint64_t rdma_read_bytes, rdma_write_bytes;
-	uint64_t errors_received, credit_waits;
-	uint32_t max_outstanding;
+struct bench_counts {
+	struct xprt_stats xs;          /* the transport's, the connection's */
 	uint64_t data_bytes_sent, data_bytes_received;  /* ECHO data, ours */
 	uint64_t bench_calls;          /* calls this run made, warm-ups too */
 };
@@ -141,7 +138,8 @@ struct bench_opts {
 	bool null_proc;                /* NULL (any program), else ECHO */
 	unsigned versions;             /* XPRT_V1|XPRT_V2, 0: both */
 	uint32_t credits, inline_size;
-	int timeout_ms;                /* connect and each call */
+	int timeout_ms;                /* each call */
+	int connect_timeout_ms;        /* connecting; 0: timeout_ms */
 	FILE *out;                     /* tables as they are measured; NULL: none */
 	/* tests: the verbs (NULL: rdma-core), and a hook called with the loop
 	 * before connecting, where a server in the same process listens;

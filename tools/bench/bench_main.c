@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "cliopt.h"
 #include "echo_ulb.h"
+#include "live.h"
 #include "numarg.h"
 #include "rpc_names.h"
 #include "xprt.h"
@@ -27,10 +28,13 @@
 
 enum { EXIT_RUN = 1, EXIT_USAGE = CLI_EXIT_USAGE, EXIT_INTERRUPTED = 130 };
 
+/* the transport's options: the common table (tools/common/live.h) */
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_VERSIONS | LIVE_O_CREDITS | \
+		     LIVE_O_INLINE | LIVE_O_USE_EVENT | LIVE_O_CONNECT_TIMEOUT)
+
 enum {
-	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_VERSIONS, OPT_CREDITS,
-	OPT_INLINE, OPT_TIMEOUT, OPT_GBITS, OPT_JSON, OPT_JSON_FILE, OPT_PLOT,
-	OPT_VERSION,
+	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_TIMEOUT, OPT_GBITS,
+	OPT_JSON, OPT_JSON_FILE, OPT_PLOT,
 };
 
 static const struct option long_opts[] = {
@@ -45,25 +49,12 @@ static const struct option long_opts[] = {
 	{ "program", required_argument, NULL, 'P' },
 	{ "program-version", required_argument, NULL, 'V' },
 	{ "null", no_argument, NULL, OPT_NULL },
-	{ "port", required_argument, NULL, 'p' },
-	{ "versions", required_argument, NULL, OPT_VERSIONS },
-	{ "credits", required_argument, NULL, OPT_CREDITS },
-	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
-	{ "use_event", no_argument, NULL, 'e' },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "report_gbits", no_argument, NULL, OPT_GBITS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "out_json_file", required_argument, NULL, OPT_JSON_FILE },
 	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
-};
-
-static const struct { const char *name; int mode; } chunk_modes[] = {
-	{ "auto", XPRT_CHUNK_AUTO }, { "inline", XPRT_CHUNK_INLINE },
-	{ "read", XPRT_CHUNK_READ }, { "write", XPRT_CHUNK_WRITE },
-	{ "reply", XPRT_CHUNK_REPLY }, { "pos0", XPRT_CHUNK_POS0 },
 };
 
 static void usage(FILE *f)
@@ -82,7 +73,7 @@ static void usage(FILE *f)
 	      "                             1024 (default: every credit the server grants)\n"
 	      "      --lat                  the latency test only (one call at a time)\n"
 	      "      --bw                   the throughput test only\n"
-	      "      --chunk MODE           auto, inline, read, write, reply or pos0\n"
+	      "      --chunk MODE           auto, inline, read, pos0, write or reply\n"
 	      "                             (default auto)\n"
 	      "  -P, --program PROG         RPC program: echo (default), or a number or\n"
 	      "                             name (nfs, mount, nlm, ...) for NULL calls\n"
@@ -98,8 +89,11 @@ static void usage(FILE *f)
 	      "                             262144 (default: the version's)\n"
 	      "  -e, --use_event            sleep on completion events (default: busy\n"
 	      "                             polling, as perftest)\n"
-	      "      --timeout MS           connecting and each call, in milliseconds, 1 to\n"
-	      "                             3600000 (default 30000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             how long connecting may take (fractions allowed,\n"
+	      "                             default 30)\n"
+	      "      --timeout MS           each call, in milliseconds, 1 to 3600000\n"
+	      "                             (default 30000)\n"
 	      "\n"
 	      "Output:\n"
 	      "      --report_gbits         bandwidth in Gb/sec (default MB/sec, 2^20 bytes)\n"
@@ -120,26 +114,23 @@ static void usage(FILE *f)
 static bool num_opt(const char *name, const char *arg, uint64_t min,
 		    uint64_t max, uint64_t *out)
 {
-	if (!parse_u64(arg, max, out) || *out < min) {
-		usage_error("%s: '%s' is not a number from %llu to %llu", name, arg,
-			    (unsigned long long)min, (unsigned long long)max);
-		return false;
-	}
-	return true;
+	return cli_number(BENCH_PROG, name, arg, min, max, out) == 0;
 }
 
 struct cli {
 	struct bench_opts o;
+	struct xprt_opts x;            /* the common options */
 	bool size_given, all, iters_given, json;
 	bool prog_given, vers_given;
 	const char *json_file, *plot;
 };
 
-static int parse_one(int c, const char *arg, struct cli *cl)
+static int parse_one(int c, const char *arg, void *ctx)
 {
+	struct cli *cl = ctx;
 	struct bench_opts *o = &cl->o;
+	enum xprt_chunk_mode m;
 	uint64_t v;
-	size_t i;
 
 	switch (c) {
 	case 's':
@@ -168,14 +159,11 @@ static int parse_one(int c, const char *arg, struct cli *cl)
 	case OPT_LAT: o->lat = true; return 0;
 	case OPT_BW: o->bw = true; return 0;
 	case OPT_CHUNK:
-		for (i = 0; i < sizeof(chunk_modes) / sizeof(chunk_modes[0]); i++)
-			if (strcmp(arg, chunk_modes[i].name) == 0) {
-				o->chunk = chunk_modes[i].mode;
-				o->chunk_name = chunk_modes[i].name;
-				return 0;
-			}
-		return usage_error("--chunk: '%s' is not auto, inline, read, write, "
-				   "reply or pos0", arg);
+		if (!live_chunk_by_name(arg, &m))
+			return usage_error("--chunk: '%s' is not " LIVE_CHUNK_NAMES, arg);
+		o->chunk = (int)m;
+		o->chunk_name = live_chunk_name(m);
+		return 0;
 	case 'P':
 		cl->prog_given = true;
 		if (rpc_prog_by_name(arg, &o->prog))
@@ -192,32 +180,6 @@ static int parse_one(int c, const char *arg, struct cli *cl)
 		cl->vers_given = true;
 		return 0;
 	case OPT_NULL: o->null_proc = true; return 0;
-	case 'p':
-		if (!num_opt("-p", arg, 1, 65535, &v))
-			return EXIT_USAGE;
-		o->port = arg;
-		return 0;
-	case OPT_VERSIONS:
-		if (strcmp(arg, "1") == 0)
-			o->versions = XPRT_V1;
-		else if (strcmp(arg, "2") == 0)
-			o->versions = XPRT_V2;
-		else if (strcmp(arg, "1,2") == 0 || strcmp(arg, "2,1") == 0)
-			o->versions = XPRT_V1 | XPRT_V2;
-		else
-			return usage_error("--versions: '%s' is not 1, 2 or 1,2", arg);
-		return 0;
-	case OPT_CREDITS:
-		if (!num_opt("--credits", arg, 1, 1024, &v))
-			return EXIT_USAGE;
-		o->credits = (uint32_t)v;
-		return 0;
-	case OPT_INLINE:
-		if (!num_opt("--inline-threshold", arg, 1024, 262144, &v))
-			return EXIT_USAGE;
-		o->inline_size = (uint32_t)v;
-		return 0;
-	case 'e': o->busy_poll = false; return 0;
 	case OPT_TIMEOUT:
 		if (!num_opt("--timeout", arg, 1, 3600000, &v))
 			return EXIT_USAGE;
@@ -242,6 +204,12 @@ static int finish_opts(struct cli *cl)
 	struct bench_opts *o = &cl->o;
 	uint32_t i;
 
+	o->port = cl->x.port;             /* the common options */
+	o->versions = cl->x.versions;
+	o->credits = cl->x.credits;
+	o->inline_size = cl->x.inline_send;
+	o->busy_poll = cl->x.busy_poll;
+	o->connect_timeout_ms = cl->x.timeout_ms;
 	if (cl->prog_given && o->prog != ECHO_PROG)
 		o->null_proc = true;
 	if (!cl->vers_given)
@@ -295,28 +263,24 @@ int main(int argc, char *argv[])
 	static struct bench_result res;
 	struct cli cl = {
 		.o = {
-			.port = XPRT_DEFAULT_PORT, .iters = 1000, .sizes = { 2 },
+			.iters = 1000, .sizes = { 2 },
 			.chunk = XPRT_CHUNK_AUTO, .chunk_name = "auto",
-			.busy_poll = true, .prog = ECHO_PROG, .timeout_ms = 30000,
+			.prog = ECHO_PROG, .timeout_ms = 30000,
 		},
+		.x = { .port = XPRT_DEFAULT_PORT, .busy_poll = true,
+		       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS },
+	};
+	struct live_cli lc = { .prog = BENCH_PROG, .takes = COMMON_OPTS, .x = &cl.x };
+	const struct live_parse lp = {
+		.own_long = long_opts, .own_short = "s:an:D:t:P:V:",
+		.own = parse_one, .ctx = &cl, .usage = usage,
+		.version = RPCRDMA_TOOLS_VERSION,
 	};
 	struct bench_opts *o = &cl.o;
-	int c, rc = 0;
+	int rc = live_getopt(&lc, &lp, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:an:D:t:P:V:p:eh", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c == OPT_VERSION) {
-			puts(BENCH_PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
-			return 0;
-		}
-		rc = (c == '?' || c == ':') ? cli_getopt_failure(BENCH_PROG, c, argv) : parse_one(c, optarg, &cl);
-		if (rc)
-			return rc;
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc)
 		return usage_error("no HOST given (the server: rpcrdma-echo -s, or any RPC "
 				   "server for NULL calls)");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "bench.h"
 #include "json.h"
+#include "live.h"
 
 static const char lat_head[] =
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]"
@@ -181,7 +182,8 @@ void bench_print_where(FILE *f, const struct bench_result *res)
 
 void bench_print_counts(FILE *f, const struct bench_result *res)
 {
-	const struct bench_counts *c = &res->counts;
+	const struct bench_counts *n = &res->counts;
+	const struct xprt_stats *c = &n->xs;
 
 	fputs(BENCH_RESULT_LINE, f);
 	fprintf(f, " %-15s : %llu sent, %llu replies, %llu RDMA_ERROR\n", "Calls",
@@ -192,8 +194,8 @@ void bench_print_counts(FILE *f, const struct bench_result *res)
 		(unsigned long long)c->bytes_sent,
 		(unsigned long long)c->bytes_received);
 	fprintf(f, " %-15s : %llu out, %llu in\n", "Data bytes",
-		(unsigned long long)c->data_bytes_sent,
-		(unsigned long long)c->data_bytes_received);
+		(unsigned long long)n->data_bytes_sent,
+		(unsigned long long)n->data_bytes_received);
 	fprintf(f, " %-15s : %llu waits, at most %u outstanding\n", "Credits",
 		(unsigned long long)c->credit_waits, c->max_outstanding);
 	fputs(BENCH_RESULT_LINE, f);
@@ -301,17 +303,9 @@ static void json_counts(struct json *j, const struct bench_counts *c)
 {
 	json_key(j, "counts");
 	json_obj_begin(j);
-	json_ku64(j, "calls_sent", c->calls_sent);
-	json_ku64(j, "replies_received", c->replies_received);
-	json_ku64(j, "errors_received", c->errors_received);
-	json_ku64(j, "bytes_sent", c->bytes_sent);
-	json_ku64(j, "bytes_received", c->bytes_received);
-	json_ku64(j, "rdma_read_bytes", c->rdma_read_bytes);
-	json_ku64(j, "rdma_write_bytes", c->rdma_write_bytes);
+	live_json_stats(j, &c->xs);          /* the one key set of the tools */
 	json_ku64(j, "data_bytes_sent", c->data_bytes_sent);
 	json_ku64(j, "data_bytes_received", c->data_bytes_received);
-	json_ku64(j, "credit_waits", c->credit_waits);
-	json_ku64(j, "max_outstanding", c->max_outstanding);
 	json_ku64(j, "bench_calls", c->bench_calls);
 	json_obj_end(j);
 }

@@ -8,15 +8,14 @@
  * xprt_call.  The calls are ECHO (echo_ulb.h) or NULL of any program.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <rpcrdma/rpc.h>
 #include "bench.h"
 #include "echo_ulb.h"
+#include "live.h"
 #include "xprt.h"
 
 #define RPC_HDR_MAX 128u               /* call header, length word, pad */
@@ -59,28 +58,9 @@ struct bench_ctx {
 	bool record;
 };
 
-static volatile sig_atomic_t interrupted;
-static struct xprt_loop *signal_loop;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	if (signal_loop)
-		xprt_loop_stop(signal_loop);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void progress(struct bench_ctx *b, bool force)
 {
-	uint64_t t = now_ns();
+	uint64_t t = live_now_ns();
 
 	if (!b->o->progress || (!force && t - b->t_progress < PROGRESS_NS))
 		return;
@@ -148,9 +128,9 @@ static int issue(struct slot *sl)
 {
 	struct bench_ctx *b = sl->ctx;
 	struct xprt_call *c;
-	uint64_t t = now_ns();
+	uint64_t t = live_now_ns();
 
-	if (b->stop_issuing || b->issued >= b->target || interrupted)
+	if (b->stop_issuing || b->issued >= b->target || live_interrupted())
 		return 0;
 	if (b->deadline && t >= b->deadline) {
 		b->stop_issuing = true;
@@ -187,7 +167,7 @@ static int issue(struct slot *sl)
 	sl->t0 = t;
 	if (xprt_call(b->x, c) != 0) {
 		sl->busy = false;
-		fail(b, c->err.msg[0] ? c->err.msg : xprt_errcode_name(c->err.code));
+		fail(b, live_error_text(&c->err));
 		return -1;
 	}
 	return 0;
@@ -234,7 +214,7 @@ static void call_done(struct xprt_call *c)
 {
 	struct slot *sl = c->ctx;
 	struct bench_ctx *b = sl->ctx;
-	uint64_t t = now_ns();
+	uint64_t t = live_now_ns();
 	struct bench_counts *n = &b->res->counts;
 	uint32_t got;
 	const char *why;
@@ -245,7 +225,7 @@ static void call_done(struct xprt_call *c)
 	b->completed++;
 	n->bench_calls++;
 	if (c->err.code != XPRT_E_OK) {
-		fail(b, c->err.msg[0] ? c->err.msg : xprt_errcode_name(c->err.code));
+		fail(b, live_error_text(&c->err));
 		return;
 	}
 	why = check_reply(b, c, &got);
@@ -272,7 +252,7 @@ static void call_done(struct xprt_call *c)
 	if (issue(sl) != 0)
 		return;
 	if (b->completed == b->issued && (b->stop_issuing || b->issued >= b->target ||
-					  interrupted))
+					  live_interrupted()))
 		xprt_loop_stop(b->l);
 }
 
@@ -289,7 +269,7 @@ static int pass(struct bench_ctx *b, const char *what, unsigned depth,
 	b->issued = b->completed = 0;
 	b->stop_issuing = b->failed = false;
 	b->record = record;
-	b->t_begin = b->t_progress = now_ns();
+	b->t_begin = b->t_progress = live_now_ns();
 	b->deadline = timed && b->o->duration > 0 ?
 		      b->t_begin + (uint64_t)(b->o->duration * 1e9) : 0;
 	for (i = 0; i < depth; i++)
@@ -304,13 +284,13 @@ static int pass(struct bench_ctx *b, const char *what, unsigned depth,
 			fail(b, "the event loop failed");
 			break;
 		}
-		if (interrupted)
+		if (live_interrupted())
 			b->stop_issuing = true;
-		if (b->deadline && now_ns() >= b->deadline)
+		if (b->deadline && live_now_ns() >= b->deadline)
 			b->stop_issuing = true;
 		progress(b, false);
-		if (interrupted && b->completed < b->issued &&
-		    now_ns() - b->t_progress > 2000000000ull)
+		if (live_interrupted() && b->completed < b->issued &&
+		    live_now_ns() - b->t_progress > 2000000000ull)
 			break;   /* a second ^C is not needed: give up after 2 s */
 	}
 	progress_clear(b);
@@ -358,7 +338,7 @@ static int measure(struct bench_ctx *b, unsigned depth)
 	for (round = 0; round < 2; round++) {
 		bool lat = round == 0;
 
-		if (interrupted)
+		if (live_interrupted())
 			break;
 		if (lat ? !o->lat : !o->bw)
 			continue;
@@ -370,7 +350,7 @@ static int measure(struct bench_ctx *b, unsigned depth)
 			else
 				bench_print_bw_head(o->out, o->gbits);
 		}
-		for (i = 0; i < o->nsizes && !interrupted; i++) {
+		for (i = 0; i < o->nsizes && !live_interrupted(); i++) {
 			struct bench_row *r = &res->rows[i];
 			unsigned d = lat ? 1 : bench_depth_for(depth, o->sizes[i]);
 
@@ -384,11 +364,11 @@ static int measure(struct bench_ctx *b, unsigned depth)
 					"the server may drop the connection\n", b->size,
 					res->info.inline_send);
 			if (pass(b, "warm-up", 1, 1, false, false) != 0)
-				return interrupted ? 0 : -1;
+				return live_interrupted() ? 0 : -1;
 			if (pass(b, lat ? "latency" : "throughput", d, target, true, true) != 0 &&
-			    !interrupted)
+			    !live_interrupted())
 				return -1;
-			if (interrupted && (b->failed || !b->completed ||
+			if (live_interrupted() && (b->failed || !b->completed ||
 					    b->completed < b->issued))
 				break;
 			r->bytes = b->size;
@@ -439,19 +419,7 @@ static int measure(struct bench_ctx *b, unsigned depth)
 
 static void get_counts(struct bench_ctx *b)
 {
-	struct xprt_stats st;
-	struct bench_counts *n = &b->res->counts;
-
-	xprt_get_stats(b->x, &st);
-	n->calls_sent = st.calls_sent;
-	n->replies_received = st.replies_received;
-	n->bytes_sent = st.bytes_sent;
-	n->bytes_received = st.bytes_received;
-	n->rdma_read_bytes = st.rdma_read_bytes;
-	n->rdma_write_bytes = st.rdma_write_bytes;
-	n->errors_received = st.errors_received;
-	n->credit_waits = st.credit_waits;
-	n->max_outstanding = st.max_outstanding;
+	xprt_get_stats(b->x, &b->res->counts.xs);
 }
 
 static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
@@ -474,10 +442,10 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		.host = o->host, .port = o->port, .versions = o->versions,
 		.credits = o->credits, .inline_recv = o->inline_size,
 		.inline_send = o->inline_size, .busy_poll = o->busy_poll,
-		.timeout_ms = o->timeout_ms, .verbs = o->verbs,
+		.timeout_ms = o->connect_timeout_ms ? o->connect_timeout_ms : o->timeout_ms,
+		.verbs = o->verbs,
 	};
 	struct xprt_error err = { 0 };
-	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
 	uint32_t maxsize = 0;
 	unsigned depth, i;
 	int rc = 1;
@@ -509,13 +477,11 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 	}
 	b.x = xprt_connect(b.l, &h, &err);
 	if (!b.x) {
+		live_error_fix(&err);
 		fprintf(stderr, BENCH_PROG ": %s\n", err.msg);
 		goto out;
 	}
-	signal_loop = b.l;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	live_signals_begin(b.l);
 	/* NULL first: the version is negotiated and credits granted with it */
 	{
 		struct bench_opts no = *o;
@@ -542,12 +508,10 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 		depth = b.nslots;
 	rc = measure(&b, depth) ? 1 : 0;
 restore:
-	res->interrupted = interrupted != 0;
+	res->interrupted = live_interrupted();
 	if (b.x)
 		get_counts(&b);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	signal_loop = NULL;
+	live_signals_end();
 out:
 	b.closing = true;
 	if (b.l)

@@ -6,15 +6,18 @@
 BENCH_XPRT_READY := $(shell grep -ls '^int xprt_call\>' tools/transport/*.c 2>/dev/null)
 ifneq ($(BENCH_XPRT_READY),)
 $(eval $(call live_tool,rpcrdma-bench,bench))
+# and the part of the shell that calls the transport (tools/common/live.h)
+rpcrdma-bench_OBJS += $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
+$(rpcrdma-bench_BIN): $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
 BENCH_BIN := $(rpcrdma-bench_BIN)
 endif
 
 BENCH_PURE_SRCS := tools/bench/bench_stats.c tools/bench/bench_report.c \
 	tools/bench/bench_plot.c tools/common/json.c tools/common/outbuf.c \
-	tools/common/gnuplot.c
+	tools/common/gnuplot.c tools/common/live.c
 BENCH_TEST_DEPS := tests/unit/test_bench.c tests/unit/tap.c tests/unit/tap.h \
 	$(BENCH_PURE_SRCS) tools/bench/bench.h tools/common/json.h tools/common/outbuf.h \
-	tools/common/gnuplot.h
+	tools/common/gnuplot.h tools/common/live.h
 
 # explicit rules: the unit tests' pattern rules link libcodec only
 $(BUILD)/unit/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/unit/.dir
@@ -28,7 +31,7 @@ $(BUILD)/asan/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/asan/.dir
 # ECHO responder in the same loop (tests/unit/test_bench_run.c); a skipping
 # stand-in until the transport is in the tree
 BENCH_RUN_TEST_SRCS := tests/unit/test_bench_run.c tests/unit/tap.c tools/bench/bench_run.c \
-	$(BENCH_PURE_SRCS) tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
+	$(BENCH_PURE_SRCS) $(TOOLS_LIVE_SRCS) tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
 BENCH_RUN_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/bench -Itests/unit -Itests/transport
 ifneq ($(BENCH_XPRT_READY),)
 $(BUILD)/unit/test_bench_run: $(BENCH_RUN_TEST_SRCS) $(BENCH_TEST_DEPS) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir

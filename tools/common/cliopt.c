@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cliopt.h"
+#include "numarg.h"
 
 int cli_usage_error(const char *prog, const char *fmt, ...)
 {
@@ -30,4 +31,25 @@ int cli_getopt_failure(const char *prog, int c, char *const argv[])
 			      : cli_usage_error(prog, "option %s needs a value", arg);
 	return letter ? cli_usage_error(prog, "unknown option -%c", optopt)
 		      : cli_usage_error(prog, "unknown or ambiguous option '%s'", arg);
+}
+
+int cli_number(const char *prog, const char *name, const char *arg,
+	       uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (parse_u64(arg, max, out) && *out >= min)
+		return 0;
+	return cli_usage_error(prog, "%s: '%s' is not a number from %llu to %llu",
+			       name, arg, (unsigned long long)min,
+			       (unsigned long long)max);
+}
+
+int cli_number32(const char *prog, const char *name, const char *arg,
+		 uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int rc = cli_number(prog, name, arg, min, max, &v);
+
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
 }

@@ -7,6 +7,8 @@
 #ifndef RPCRDMA_CLIOPT_H
 #define RPCRDMA_CLIOPT_H
 
+#include <stdint.h>
+
 #define CLI_EXIT_USAGE 2
 
 /* Prints "prog: <message>" and "Try 'prog --help' ..." on stderr; returns
@@ -16,5 +18,12 @@ int cli_usage_error(const char *prog, const char *fmt, ...)
 /* For getopt_long() returning '?' or ':' with opterr 0 and optstring
  * starting with ':'.  Returns CLI_EXIT_USAGE. */
 int cli_getopt_failure(const char *prog, int c, char *const argv[]);
+/* A number (numarg.h) from min to max into *out: 0, or after "prog: NAME:
+ * 'ARG' is not a number from MIN to MAX" CLI_EXIT_USAGE.  The 32-bit one
+ * for max <= UINT32_MAX. */
+int cli_number(const char *prog, const char *name, const char *arg,
+	       uint64_t min, uint64_t max, uint64_t *out);
+int cli_number32(const char *prog, const char *name, const char *arg,
+		 uint32_t min, uint32_t max, uint32_t *out);
 
 #endif

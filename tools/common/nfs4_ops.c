@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include <strings.h>
+#include "be.h"
 #include "nfs4_ops.h"
 
 struct xc {                          /* XDR cursor */
@@ -24,8 +25,7 @@ static uint32_t u32(struct xc *x)
 		x->bad = true;
 		return 0;
 	}
-	uint32_t v = (uint32_t)x->p[0] << 24 | (uint32_t)x->p[1] << 16 |
-		     (uint32_t)x->p[2] << 8 | x->p[3];
+	uint32_t v = be32_get(x->p);
 	x->p += 4;
 	x->left -= 4;
 	return v;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "json.h"
+#include "live.h"
 #include "run.h"
 #include "safety.h"
 
@@ -28,8 +29,10 @@
 enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_JSON_FILE, OPT_STRICT, OPT_YES,
        OPT_VERSION };
 
+/* the transport's options: the common table (tools/common/live.h) */
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
+
 static const struct option long_opts[] = {
-	{ "port", required_argument, NULL, 'p' },
 	{ "address", required_argument, NULL, 'a' },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "only", required_argument, NULL, OPT_ONLY },
@@ -42,7 +45,6 @@ static const struct option long_opts[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "yes", no_argument, NULL, OPT_YES },
 	{ "list", no_argument, NULL, 'l' },
-	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -71,6 +73,9 @@ static void usage(FILE *f)
 	      "                             repeatable\n"
 	      "      --skip SPEC[,SPEC]     leave these out; repeatable\n"
 	      "  -t, --timeout MS           per case, 100 to 600000 (default 5000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             how long a connection may take to be made\n"
+	      "                             (fractions allowed, default 30)\n"
 	      "  -l, --list                 print the cases and exit (no traffic)\n"
 	      "\n"
 	      "Output:\n"
@@ -118,8 +123,20 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/* the common options' bad values, in this tool's words */
+static int bad_value(const char *name, const char *arg, const char *why)
+{
+	char opt[40];
+
+	snprintf(opt, sizeof(opt), "--%s", name);
+	if (!strcmp(name, "port"))
+		why = "not a port number (1 to 65535)";
+	return opt_error(opt, arg, why);
+}
+
 struct cli {
 	struct cf_opts o;
+	struct xprt_opts x;            /* the common options */
 	struct cf_select sel;
 	bool json, verbose, quiet, strict, yes, list;
 	const char *json_file;
@@ -127,25 +144,32 @@ struct cli {
 
 static int parse(int argc, char **argv, struct cli *c)
 {
+	struct live_cli lc = { .prog = CF_PROG, .takes = COMMON_OPTS, .x = &c->x,
+			       .bad_value = bad_value };
+	struct option longs[40];
+	char shorts[40];
 	long v;
-	int ch;
+	int ch, rc;
 
 	memset(c, 0, sizeof(*c));
+	c->x.timeout_ms = LIVE_CONNECT_TIMEOUT_MS;
 	c->o.timeout_ms = TIMEOUT_DEFAULT;
 	c->o.settle_ms = SETTLE_MS;
 	c->o.sel = &c->sel;
+	if (live_opt_tables(&lc, long_opts, "a:t:vqlh", longs, 40, shorts, sizeof(shorts)) < 0)
+		return usage_error(NULL, "internal: the option tables do not fit");
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":a:p:t:vqldh", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if ((rc = live_opt_take(&lc, ch, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (ch) {
 		case 'a':
 			if (c->o.host)
 				return usage_error(optarg, "the host given twice");
 			c->o.host = optarg;
-			break;
-		case 'p':
-			if (parse_int(optarg, 1, 65535, &v) < 0)
-				return opt_error("--port", optarg, "not a port number (1 to 65535)");
-			c->o.port = optarg;
 			break;
 		case OPT_PROGRAM:
 			if (!strcmp(optarg, "auto"))
@@ -178,7 +202,6 @@ static int parse(int argc, char **argv, struct cli *c)
 		case OPT_STRICT: c->strict = true; break;
 		case OPT_YES: c->yes = true; break;
 		case 'l': c->list = true; break;
-		case 'd': c->o.debug++; break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -191,6 +214,9 @@ static int parse(int argc, char **argv, struct cli *c)
 			return usage_error(argv[optind - 1], "unknown option");
 		}
 	}
+	c->o.port = c->x.port;
+	c->o.debug = c->x.debug;
+	c->o.connect_timeout_ms = c->x.timeout_ms;
 	if (optind < argc) {
 		if (c->o.host)
 			return usage_error(argv[optind], "the host given twice");

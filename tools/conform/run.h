@@ -25,6 +25,7 @@ struct cf_opts {
 	const char *host, *port;
 	enum cf_profile profile;   /* CF_PROF_AUTO: probe ECHO, then NFSv3 */
 	int timeout_ms;            /* per case */
+	int connect_timeout_ms;    /* each connect; 0: timeout_ms */
 	int settle_ms;             /* after a probe's answer, for a late one */
 	uint32_t xid_base;
 	const struct cf_select *sel;

@@ -66,7 +66,7 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	 * buffers are registered (pinned) memory: siw counts it against
 	 * RLIMIT_MEMLOCK, so no larger */
 	xo.inline_send = CF_SEND_MAX;
-	xo.timeout_ms = o->timeout_ms;
+	xo.timeout_ms = o->connect_timeout_ms ? o->connect_timeout_ms : o->timeout_ms;
 	xo.verbs = o->verbs;
 	xo.debug = o->debug;
 	r->xo = xo;

@@ -7,22 +7,10 @@
  * calls run from the transport's event loop: each completion starts the
  * next call, keeping --depth outstanding.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "client.h"
-
-static struct xprt_loop *signal_loop;
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	if (signal_loop)
-		xprt_loop_stop(signal_loop);
-}
 
 /* The data of call `seq`: a xorshift stream, so a reply to another call,
  * or stale bytes, cannot pass for this one's. */
@@ -98,7 +86,7 @@ static bool start_call(struct client *cl, enum echo_proc proc, uint32_t size,
 	s->c.timeout_ms = o->call_timeout_ms;
 	s->c.done = call_done;
 	s->c.ctx = s;
-	s->t0 = echo_now_ns();
+	s->t0 = live_now_ns();
 	s->busy = true;
 	cl->calls++;
 	if (xprt_call(cl->x, &s->c) == 0)
@@ -164,7 +152,7 @@ static uint64_t rtt_of(const struct slot *s)
 
 	if (c->t_start && c->t_done > c->t_start)
 		return c->t_done - c->t_start;
-	return echo_now_ns() - s->t0;
+	return live_now_ns() - s->t0;
 }
 
 /* Compare the echoed data; *detail says where it differs */
@@ -291,7 +279,7 @@ static void call_done(struct xprt_call *c)
 			finish(cl);
 		} else {
 			cl->phase = PH_WAIT_BACKWARD;
-			cl->deadline_ns = echo_now_ns() +
+			cl->deadline_ns = live_now_ns() +
 					  (uint64_t)cl->o->call_timeout_ms * 1000000u;
 			if (cl->bw_received >= cl->o->backward)
 				start_check(cl);
@@ -373,11 +361,11 @@ static void free_slots(struct client *cl)
 /* Run the loop until finished, a signal, or the backward deadline */
 static int run(struct client *cl)
 {
-	while (!cl->finished && !interrupted) {
+	while (!cl->finished && !live_interrupted()) {
 		int t = -1;
 
 		if (cl->phase == PH_WAIT_BACKWARD) {
-			uint64_t now = echo_now_ns();
+			uint64_t now = live_now_ns();
 
 			if (now >= cl->deadline_ns) {
 				cl->bw_timeout = true;
@@ -394,6 +382,11 @@ static int run(struct client *cl)
 	return 0;
 }
 
+static bool closed(void *arg)
+{
+	return !((struct client *)arg)->x;      /* on_disconnect ran */
+}
+
 static int verdict(const struct client *cl)
 {
 	unsigned i;
@@ -403,7 +396,7 @@ static int verdict(const struct client *cl)
 	for (i = 1; i < CS_COUNT_; i++)
 		if (cl->status[i])
 			return ECHO_EXIT_FAILED;
-	if (cl->o->backward && !interrupted &&
+	if (cl->o->backward && !live_interrupted() &&
 	    (cl->bw_received != cl->o->backward || cl->bw_identical != cl->bw_received ||
 	     !cl->have_r0 || !cl->have_r1 || cl->r1 - cl->r0 != cl->o->backward))
 		return ECHO_EXIT_FAILED;
@@ -415,7 +408,6 @@ int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 	struct client *cl = calloc(1, sizeof(*cl));
 	struct xprt_handlers h = { .on_call = on_call, .on_disconnect = on_disconnect };
 	struct xprt_error err = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	int rc;
 
 	if (cl) {
@@ -434,39 +426,31 @@ int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 	snprintf(cl->peer, sizeof(cl->peer), "%s:%s", o->x.host,
 		 o->x.port ? o->x.port : XPRT_DEFAULT_PORT);
 	h.arg = cl;
-	interrupted = 0;
 	cl->x = xprt_connect_opts(l, &o->x, &h, &err);
 	if (!cl->x) {
+		live_error_fix(&err);
 		echo_print_xprt_error(NULL, &err);
 		rc = echo_exit_for(err.code);
 		goto out;
 	}
-	signal_loop = l;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	live_signals_begin(l);
 	out_start(cl);
-	cl->t_begin = echo_now_ns();
+	cl->t_begin = live_now_ns();
 	if (!start_call(cl, ECHO_PROC_NULL, 0, 0, XPRT_CHUNK_AUTO))
 		finish(cl);
 	rc = run(cl);
-	cl->t_end = echo_now_ns();
+	cl->t_end = live_now_ns();
 	if (!rc)
 		rc = verdict(cl);
 	if (cl->x)
 		snapshot(cl);
-	out_summary(cl, rc, interrupted);
+	out_summary(cl, rc, live_interrupted());
 	cl->closing = true;
 	if (cl->x) {
-		uint64_t end = echo_now_ns() + 2000000000u;
-
 		xprt_close(cl->x);
-		while (cl->x && echo_now_ns() < end)   /* until on_disconnect */
-			xprt_loop_run(l, 100);
+		live_run_until(l, closed, cl, live_now_ns() + 2000000000u);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	signal_loop = NULL;
+	live_signals_end();
 out:
 	if (cl)
 		free_slots(cl);

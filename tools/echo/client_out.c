@@ -39,11 +39,7 @@ static const char *peer_addr(const struct client *cl)
 
 static void json_line_end(struct client *cl)
 {
-	json_obj_end(&cl->j);
-	ob_putc(&cl->ob, '\n');
-	ob_flush(&cl->ob);
-	fflush(cl->out);                /* a line as soon as it happens */
-	json_init(&cl->j, &cl->ob);
+	live_json_line_end(&cl->j, cl->out);
 }
 
 static void json_private_data(struct client *cl)
@@ -92,7 +88,7 @@ void out_start(struct client *cl)
 			fprintf(cl->out, "%s%u", i ? "," : " ", o->sizes[i]);
 		fprintf(cl->out, " bytes, chunk");
 		for (i = 0; i < o->nchunks; i++)
-			fprintf(cl->out, "%s%s", i ? "," : " ", echo_chunk_name(o->chunks[i]));
+			fprintf(cl->out, "%s%s", i ? "," : " ", live_chunk_name(o->chunks[i]));
 		fprintf(cl->out, ", depth %u, backward %u\n", o->depth, o->backward);
 	}
 	if (o->verbose) {
@@ -131,7 +127,7 @@ static void text_call(struct client *cl, const struct slot *s, enum call_status 
 			       cl->info.vers_high);
 	} else if (s->proc == ECHO_PROC_ECHO) {
 		if (cl->o->nchunks > 1)
-			fprintf(cl->out, " chunk=%s", echo_chunk_name(s->chunk));
+			fprintf(cl->out, " chunk=%s", live_chunk_name(s->chunk));
 		fprintf(cl->out, " call=%s reply=%s", xprt_path_name(c->call_path),
 		       xprt_path_name(c->reply_path));
 	} else {
@@ -160,7 +156,7 @@ void out_call(struct client *cl, const struct slot *s, enum call_status st,
 	json_kstr(&cl->j, "proc", proc_name(s->proc));
 	json_ku64(&cl->j, "size", s->size);
 	if (s->proc == ECHO_PROC_ECHO)
-		json_kstr(&cl->j, "chunk", echo_chunk_name(s->chunk));
+		json_kstr(&cl->j, "chunk", live_chunk_name(s->chunk));
 	json_ku64(&cl->j, "xid", c->xid);
 	json_ku64(&cl->j, "vers", cl->info.vers);
 	json_kstr(&cl->j, "status", call_status_name(st));
@@ -239,14 +235,7 @@ static void json_summary(struct client *cl, int rc, bool interrupted,
 	json_obj_end(&cl->j);
 	json_key(&cl->j, "transport");
 	json_obj_begin(&cl->j);
-	json_ku64(&cl->j, "calls_sent", x->calls_sent);
-	json_ku64(&cl->j, "replies_received", x->replies_received);
-	json_ku64(&cl->j, "backward_calls_received", x->backward_calls_received);
-	json_ku64(&cl->j, "errors_received", x->errors_received);
-	json_ku64(&cl->j, "bytes_sent", x->bytes_sent);
-	json_ku64(&cl->j, "bytes_received", x->bytes_received);
-	json_ku64(&cl->j, "credit_waits", x->credit_waits);
-	json_ku64(&cl->j, "max_outstanding", x->max_outstanding);
+	live_json_stats(&cl->j, x);
 	json_obj_end(&cl->j);
 	json_ku64(&cl->j, "time_ns", cl->t_end - cl->t_begin);
 	json_kbool(&cl->j, "interrupted", interrupted);

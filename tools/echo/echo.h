@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "echo_ulb.h"
+#include "echo_respond.h"
+#include "live.h"
 #include "xprt.h"
 
 #define PROG "rpcrdma-echo"
@@ -65,38 +66,10 @@ struct server *echo_server_start(const struct echo_opts *o, struct xprt_loop *l,
 void echo_server_finish(struct server *sv);
 void echo_server_free(struct server *sv);
 
-/* -------- the responder (respond.c): a call to the ECHO program, in
- * either direction -------- */
-
-struct echo_resp_stats {
-	uint64_t null_calls, echo_calls, callback_calls;
-	uint64_t echo_bytes;               /* ECHO data bytes served */
-	uint64_t rpc_errors;               /* answered with an RPC error */
-	uint64_t ddp_violations;           /* answered with ERR_BADHEADER */
-	uint64_t dropped;                  /* not an RPC call: no answer */
-};
-
-enum echo_resp_result {
-	ECHO_RESP_REPLIED = 0,     /* answered (successfully or not) */
-	ECHO_RESP_CALLBACK,        /* a valid CALLBACK: *a for the caller */
-	ECHO_RESP_DROPPED,         /* no answer */
-	ECHO_RESP_FAILED,          /* the reply could not be sent */
-};
-
-/* Decode and answer a call (NULL and ECHO here; a CALLBACK is returned to
- * the caller undecided).  credits: granted in an RDMA_ERROR we build. */
-enum echo_resp_result echo_respond(struct xprt_rcvd_call *r, struct echo_args *a,
-				   uint32_t credits, struct echo_resp_stats *st);
-/* Answer a CALLBACK with its count (from within on_call). */
-int echo_reply_count(struct xprt_rcvd_call *r, uint32_t count);
-
 /* -------- small shared helpers (util.c) -------- */
-const char *echo_chunk_name(enum xprt_chunk_mode m);
 /* the exit status for a transport error */
 int echo_exit_for(enum xprt_errcode c);
 /* print "rpcrdma-echo: msg" (err->msg) with advice */
 void echo_print_xprt_error(const char *what, const struct xprt_error *e);
-/* nanoseconds, CLOCK_MONOTONIC */
-uint64_t echo_now_ns(void);
 
 #endif

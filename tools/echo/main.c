@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include "cliopt.h"
+#include "live.h"
 #include "numarg.h"
 #include "echo.h"
 #include "rpc_names.h"
@@ -23,20 +24,20 @@
 
 #define DEFAULT_SIZE 64u
 #define DEFAULT_TIMEOUT_MS 10000
-#define INLINE_MIN 1024u               /* V1 §4.3.2; RFC 8797 sizes are */
-#define INLINE_MAX (256u * 1024)       /* 1 KiB .. 256 KiB */
-#define CREDITS_MAX 1024u
+
+/* the transport's options: the common table (tools/common/live.h) */
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_FAMILY | LIVE_O_VERSIONS | \
+		     LIVE_O_CREDITS | LIVE_O_INLINE | LIVE_O_NO_PD | LIVE_O_RINV | \
+		     LIVE_O_POLL | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
 
 enum {
-	OPT_JSON = 256, OPT_CHUNK, OPT_VERSIONS, OPT_CREDITS, OPT_INLINE,
-	OPT_BACKWARD, OPT_NULL, OPT_PROGRAM, OPT_PROG_VERS, OPT_TIMEOUT,
-	OPT_POLL, OPT_NO_PD, OPT_RINV, OPT_MISBEHAVE, OPT_VERSION,
+	OPT_JSON = 256, OPT_CHUNK, OPT_BACKWARD, OPT_NULL, OPT_PROGRAM,
+	OPT_PROG_VERS, OPT_TIMEOUT, OPT_MISBEHAVE,
 };
 
 static const struct option long_opts[] = {
 	{ "server", no_argument, NULL, 's' },
 	{ "addr", required_argument, NULL, 'a' },
-	{ "port", required_argument, NULL, 'p' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "size", required_argument, NULL, 'S' },
 	{ "depth", required_argument, NULL, 't' },
@@ -45,20 +46,11 @@ static const struct option long_opts[] = {
 	{ "null", no_argument, NULL, OPT_NULL },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "program-version", required_argument, NULL, OPT_PROG_VERS },
-	{ "versions", required_argument, NULL, OPT_VERSIONS },
-	{ "credits", required_argument, NULL, OPT_CREDITS },
-	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
-	{ "no-private-data", no_argument, NULL, OPT_NO_PD },
-	{ "remote-invalidate", no_argument, NULL, OPT_RINV },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "poll", no_argument, NULL, OPT_POLL },
 	{ "misbehave", required_argument, NULL, OPT_MISBEHAVE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "debug", no_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -85,7 +77,10 @@ static void usage(FILE *f)
 	      "                             (1024 to 262144, default: the version's)\n"
 	      "      --no-private-data      send no RFC 8797 connection private data\n"
 	      "      --remote-invalidate    announce that Send With Invalidate is accepted\n"
-	      "      --timeout MS           connect and per-call timeout (default 10000)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             client: how long connecting may take (fractions\n"
+	      "                             allowed, default 30)\n"
+	      "      --timeout MS           per-call timeout (default 10000)\n"
 	      "      --poll                 busy-poll the completion queues\n"
 	      "\n"
 	      "Client:\n"
@@ -147,20 +142,6 @@ static bool parse_size(const char *s, uint64_t max, uint64_t *out)
 	return true;
 }
 
-static bool num_opt(const char *name, const char *arg, uint64_t min,
-		    uint64_t max, uint32_t *out)
-{
-	uint64_t v;
-
-	if (!parse_u64(arg, max, &v) || v < min) {
-		usage_error("%s: '%s' is not a number from %llu to %llu", name,
-			    arg, (unsigned long long)min, (unsigned long long)max);
-		return false;
-	}
-	*out = (uint32_t)v;
-	return true;
-}
-
 static int sizes_opt(const char *arg, struct echo_opts *o)
 {
 	char buf[512], *tok, *save = NULL;
@@ -183,42 +164,21 @@ static int sizes_opt(const char *arg, struct echo_opts *o)
 	return 0;
 }
 
-static int versions_opt(const char *arg, struct echo_opts *o)
-{
-	if (!strcmp(arg, "1"))
-		o->x.versions = XPRT_V1;
-	else if (!strcmp(arg, "2"))
-		o->x.versions = XPRT_V2;
-	else if (!strcmp(arg, "1,2") || !strcmp(arg, "2,1"))
-		o->x.versions = XPRT_V1 | XPRT_V2;
-	else
-		return usage_error("--versions: '%s' is not 1, 2 or 1,2", arg);
-	return 0;
-}
-
 static int chunk_opt(const char *arg, struct echo_opts *o)
 {
-	static const enum xprt_chunk_mode modes[] = {
-		XPRT_CHUNK_AUTO, XPRT_CHUNK_INLINE, XPRT_CHUNK_READ,
-		XPRT_CHUNK_POS0, XPRT_CHUNK_WRITE, XPRT_CHUNK_REPLY,
-	};
 	char buf[128], *tok, *save = NULL;
-	size_t i;
+	enum xprt_chunk_mode m;
 
 	if (strlen(arg) >= sizeof(buf))
 		return usage_error("--chunk: '%.40s...' is too long", arg);
 	strcpy(buf, arg);
 	o->nchunks = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-			if (!strcmp(tok, echo_chunk_name(modes[i])))
-				break;
-		if (i == sizeof(modes) / sizeof(modes[0]))
-			return usage_error("--chunk: '%s' is not auto, inline, read, pos0, "
-					   "write or reply", tok);
+		if (!live_chunk_by_name(tok, &m))
+			return usage_error("--chunk: '%s' is not " LIVE_CHUNK_NAMES, tok);
 		if (o->nchunks == ECHO_MAX_CHUNKS)
 			return usage_error("--chunk: at most %d modes", ECHO_MAX_CHUNKS);
-		o->chunks[o->nchunks++] = modes[i];
+		o->chunks[o->nchunks++] = m;
 	}
 	if (!o->nchunks)
 		return usage_error("--chunk: no mode in '%s'", arg);
@@ -265,62 +225,47 @@ struct seen {
 	bool prog_vers, backward, null_only;
 };
 
-static int parse_one(int c, const char *arg, struct echo_opts *o, struct seen *sn)
+struct cli {
+	struct echo_opts *o;
+	struct seen sn;
+};
+
+static int parse_one(int c, const char *arg, void *ctx)
 {
+	struct echo_opts *o = ((struct cli *)ctx)->o;
+	struct seen *sn = &((struct cli *)ctx)->sn;
 	uint32_t v;
 
 	switch (c) {
 	case 's': o->server = true; return 0;
 	case 'a': o->x.host = arg; return 0;
-	case 'p':
-		if (!num_opt("-p", arg, 1, 65535, &v))
-			return ECHO_EXIT_USAGE;
-		o->x.port = arg;
-		return 0;
-	case '4': o->x.family = AF_INET; return 0;
-	case '6': o->x.family = AF_INET6; return 0;
 	case 'c': case 'C':
 		sn->client_only = "-c";
-		return num_opt("-c", arg, 0, UINT32_MAX, &o->count) ? 0 : ECHO_EXIT_USAGE;
+		return cli_number32(PROG, "-c", arg, 0, UINT32_MAX, &o->count);
 	case 'S': sn->client_only = "-S"; return sizes_opt(arg, o);
 	case 't':
 		sn->client_only = "-t";
-		return num_opt("-t", arg, 1, CREDITS_MAX, &o->depth) ? 0 : ECHO_EXIT_USAGE;
+		return cli_number32(PROG, "-t", arg, 1, LIVE_CREDITS_MAX, &o->depth);
 	case OPT_CHUNK: sn->client_only = "--chunk"; return chunk_opt(arg, o);
 	case OPT_BACKWARD:
 		sn->client_only = "--backward";
 		sn->backward = true;
-		return num_opt("--backward", arg, 0, ECHO_CALLBACK_COUNT_MAX, &o->backward) ?
-		       0 : ECHO_EXIT_USAGE;
+		return cli_number32(PROG, "--backward", arg, 0, ECHO_CALLBACK_COUNT_MAX, &o->backward);
 	case OPT_NULL: sn->client_only = "--null"; sn->null_only = true; return 0;
 	case OPT_PROGRAM: sn->client_only = "--program"; return program_opt(arg, o);
 	case OPT_PROG_VERS:
 		sn->client_only = "--program-version";
 		sn->prog_vers = true;
-		return num_opt("--program-version", arg, 0, UINT32_MAX, &o->prog_vers) ?
-		       0 : ECHO_EXIT_USAGE;
-	case OPT_VERSIONS: return versions_opt(arg, o);
-	case OPT_CREDITS:
-		return num_opt("--credits", arg, 1, CREDITS_MAX, &o->x.credits) ?
-		       0 : ECHO_EXIT_USAGE;
-	case OPT_INLINE:
-		if (!num_opt("--inline-threshold", arg, INLINE_MIN, INLINE_MAX, &v))
-			return ECHO_EXIT_USAGE;
-		o->x.inline_recv = o->x.inline_send = v;
-		return 0;
-	case OPT_NO_PD: o->x.no_private_data = true; return 0;
-	case OPT_RINV: o->x.remote_invalidate = true; return 0;
+		return cli_number32(PROG, "--program-version", arg, 0, UINT32_MAX, &o->prog_vers);
 	case OPT_TIMEOUT:
-		if (!num_opt("--timeout", arg, 1, 3600000, &v))
+		if (cli_number32(PROG, "--timeout", arg, 1, 3600000, &v))
 			return ECHO_EXIT_USAGE;
-		o->x.timeout_ms = o->call_timeout_ms = (int)v;
+		o->call_timeout_ms = (int)v;
 		return 0;
-	case OPT_POLL: o->x.busy_poll = true; return 0;
 	case OPT_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
 	case OPT_JSON: o->json = true; return 0;
 	case 'v': o->verbose = true; return 0;
 	case 'q': sn->client_only = "-q"; o->quiet = true; return 0;
-	case 'd': o->x.debug++; return 0;
 	case 'V': return 0;
 	}
 	return usage_error("internal: unhandled option %d", c);
@@ -371,32 +316,21 @@ int main(int argc, char *argv[])
 		.count = 1, .sizes = { DEFAULT_SIZE }, .nsizes = 1, .depth = 1,
 		.chunks = { XPRT_CHUNK_AUTO }, .nchunks = 1,
 		.backward = 1, .prog = ECHO_PROG, .prog_vers = ECHO_VERS,
-		.x = { .timeout_ms = DEFAULT_TIMEOUT_MS },
+		.x = { .timeout_ms = LIVE_CONNECT_TIMEOUT_MS },
 		.call_timeout_ms = DEFAULT_TIMEOUT_MS,
 	};
-	struct seen sn = { NULL, NULL, false, false, false };
-	int c, rc = 0;
+	struct cli cl = { .o = &o };
+	struct live_cli lc = { .prog = PROG, .takes = COMMON_OPTS, .x = &o.x };
+	const struct live_parse lp = {
+		.own_long = long_opts, .own_short = "sa:c:C:S:t:vqV",
+		.own = parse_one, .ctx = &cl, .usage = usage,
+		.version = RPCRDMA_TOOLS_VERSION,
+	};
+	int rc = live_getopt(&lc, &lp, argc, argv);
 
-	opterr = 0;
-	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":sa:p:46c:C:S:t:vqdVh", long_opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c == OPT_VERSION) {
-			puts(PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
-			return 0;
-		}
-		if (c == '?' || c == ':')
-			rc = cli_getopt_failure(PROG, c, argv);
-		else
-			rc = parse_one(c, optarg, &o, &sn);
-	}
-	if (rc)
+	if (rc >= 0)
 		return rc;
-	rc = check_modes(argc, argv, &o, &sn);
+	rc = check_modes(argc, argv, &o, &cl.sn);
 	if (rc)
 		return rc;
 	rc = o.server ? echo_server_main(&o) : echo_client_main(&o);

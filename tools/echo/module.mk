@@ -1,13 +1,17 @@
 # tools/echo: rpcrdma-echo, client and server of the ECHO program
 # (docs/echo-ulb.md) over tools/transport; man/rpcrdma-echo.1.
 $(eval $(call live_tool,rpcrdma-echo,echo))
+# and the part of the shell that calls the transport (tools/common/live.h)
+rpcrdma-echo_OBJS += $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
+$(rpcrdma-echo_BIN): $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
 
 # The same tool under ASan+UBSan for the live robustness test
 # (tests/live/cases/echo.sh): the sanitizer runtimes are linked statically,
 # since the guest image has no libasan.  Built by make check (and
 # check-live), not by make.
 ECHO_ASAN := $(BUILD)/asan/rpcrdma-echo
-ECHO_ASAN_SRCS = $(sort $(wildcard tools/echo/*.c)) $(TOOLS_COMMON_SRCS) $(XPRT_SRCS) $(CODEC_SRCS)
+ECHO_ASAN_SRCS = $(sort $(wildcard tools/echo/*.c)) $(TOOLS_COMMON_SRCS) $(TOOLS_LIVE_SRCS) \
+	$(XPRT_SRCS) $(CODEC_SRCS)
 CHECK_DEPS += $(ECHO_ASAN)
 LIVE_CHECK_DEPS += $(ECHO_ASAN)
 $(ECHO_ASAN): $(ECHO_ASAN_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
@@ -27,6 +31,7 @@ $(ECHO_RAW): tests/live/echo_raw.c tests/unit/vectors.c tests/unit/vectors.h $(X
 # (tests/unit/test_echo_run.c), plain and under ASan+UBSan, in the unit suites
 ECHO_RUN_TEST_SRCS := tests/unit/test_echo_run.c tests/unit/tap.c \
 	$(filter-out tools/echo/main.c,$(sort $(wildcard tools/echo/*.c))) $(TOOLS_COMMON_SRCS) \
+	$(TOOLS_LIVE_SRCS) \
 	tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
 ECHO_RUN_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/echo -Itests/unit -Itests/transport
 $(BUILD)/unit/test_echo_run: $(ECHO_RUN_TEST_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir

@@ -14,17 +14,6 @@
 #include <string.h>
 #include "server.h"
 
-static struct xprt_loop *signal_loop;
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	if (signal_loop)
-		xprt_loop_stop(signal_loop);
-}
-
 struct bcall {                     /* one backward ECHO call */
 	struct xprt_call c;
 	struct conn *conn;
@@ -153,7 +142,7 @@ static void on_connect(struct xprt *x, void *arg)
 	conn->id = ++sv->nconns;
 	snprintf(conn->addr, sizeof(conn->addr), "%s", p->addr);
 	snprintf(conn->device, sizeof(conn->device), "%s", p->device);
-	conn->t_open = echo_now_ns();
+	conn->t_open = live_now_ns();
 	*sv->tail = conn;
 	sv->tail = &conn->next;
 	sv->nrecords++;
@@ -195,7 +184,7 @@ static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
 	xprt_set_ctx(x, NULL);
 	conn->x = NULL;
 	conn->why = why;
-	conn->t_close = echo_now_ns();
+	conn->t_close = live_now_ns();
 	sv->open--;
 	sv_out_disconnect(sv, conn);
 	trim_records(sv);
@@ -216,19 +205,22 @@ static void free_records(struct server *sv)
 	}
 }
 
+static bool all_closed(void *arg)
+{
+	return !((struct server *)arg)->open;
+}
+
 /* Close what is open, let the disconnects run, snapshot the rest */
 static void close_all(struct server *sv)
 {
 	struct conn *c;
-	uint64_t end = echo_now_ns() + 2000000000u;
 
 	for (c = sv->conns; c; c = c->next)
 		if (c->x) {
 			xprt_get_stats(c->x, &c->n.xs);
 			xprt_close(c->x);
 		}
-	while (sv->open && echo_now_ns() < end)
-		xprt_loop_run(sv->l, 100);
+	live_run_until(sv->l, all_closed, sv, live_now_ns() + 2000000000u);
 }
 
 struct server *echo_server_start(const struct echo_opts *o, struct xprt_loop *l,
@@ -275,7 +267,6 @@ void echo_server_free(struct server *sv)
 int echo_server_main(const struct echo_opts *o)
 {
 	struct xprt_error err = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct xprt_loop *l = xprt_loop_create(&o->x, &err);
 	struct server *sv = l ? echo_server_start(o, l, stdout, &err) : NULL;
 	int rc = ECHO_EXIT_OK;
@@ -285,19 +276,16 @@ int echo_server_main(const struct echo_opts *o)
 		xprt_loop_destroy(l);
 		return echo_exit_for(err.code);
 	}
-	signal_loop = l;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	live_signals_begin(l);
 	signal(SIGPIPE, SIG_IGN);
-	while (!interrupted)
+	while (!live_interrupted())
 		if (xprt_loop_run(l, -1) < 0) {
 			fputs(PROG ": the event loop failed\n", stderr);
 			rc = ECHO_EXIT_INTERNAL;
 			break;
 		}
 	echo_server_finish(sv);
-	signal_loop = NULL;
+	live_signals_end();
 	xprt_loop_destroy(l);     /* may still complete backward calls */
 	echo_server_free(sv);
 	return rc;

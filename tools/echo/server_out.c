@@ -11,11 +11,7 @@
 
 static void line_end(struct server *sv)
 {
-	json_obj_end(&sv->j);
-	ob_putc(&sv->ob, '\n');
-	ob_flush(&sv->ob);
-	fflush(sv->out);                /* a line as soon as it happens */
-	json_init(&sv->j, &sv->ob);
+	live_json_line_end(&sv->j, sv->out);
 }
 
 static const char *versions_text(unsigned v)
@@ -48,15 +44,7 @@ void conn_counts_add(struct conn_counts *t, const struct conn_counts *c)
 	t->bw_sent += c->bw_sent;
 	t->bw_identical += c->bw_identical;
 	t->bw_failed += c->bw_failed;
-	t->xs.calls_received += c->xs.calls_received;
-	t->xs.replies_sent += c->xs.replies_sent;
-	t->xs.errors_sent += c->xs.errors_sent;
-	t->xs.discarded += c->xs.discarded;
-	t->xs.bytes_received += c->xs.bytes_received;
-	t->xs.bytes_sent += c->xs.bytes_sent;
-	t->xs.rdma_read_bytes += c->xs.rdma_read_bytes;
-	t->xs.rdma_write_bytes += c->xs.rdma_write_bytes;
-	t->xs.backward_calls_sent += c->xs.backward_calls_sent;
+	live_stats_add(&t->xs, &c->xs);
 }
 
 static void json_counts(struct json *j, const struct conn_counts *n)
@@ -73,20 +61,13 @@ static void json_counts(struct json *j, const struct conn_counts *n)
 	json_ku64(j, "backward_failed", n->bw_failed);
 	json_key(j, "transport");
 	json_obj_begin(j);
-	json_ku64(j, "calls_received", n->xs.calls_received);
-	json_ku64(j, "replies_sent", n->xs.replies_sent);
-	json_ku64(j, "errors_sent", n->xs.errors_sent);
-	json_ku64(j, "discarded", n->xs.discarded);
-	json_ku64(j, "bytes_received", n->xs.bytes_received);
-	json_ku64(j, "bytes_sent", n->xs.bytes_sent);
-	json_ku64(j, "rdma_read_bytes", n->xs.rdma_read_bytes);
-	json_ku64(j, "rdma_write_bytes", n->xs.rdma_write_bytes);
+	live_json_stats(j, &n->xs);
 	json_obj_end(j);
 }
 
 static void json_conn(struct json *j, const struct conn *c)
 {
-	uint64_t end = c->x ? echo_now_ns() : c->t_close;
+	uint64_t end = c->x ? live_now_ns() : c->t_close;
 
 	json_ku64(j, "id", c->id);
 	json_kstr(j, "peer", c->addr);

@@ -10,18 +10,24 @@ PING_UNIT := $(BUILD)/ping-unit/test_ping
 PING_ASAN := $(BUILD)/ping-asan/test_ping
 CHECK_DEPS += $(PING_UNIT) $(PING_ASAN)
 
-$(PING_UNIT): $(PING_TEST_DEPS) $(CODEC_A) | $(BUILD)/ping-unit/.dir
+# (the error names are the transport's, xprt_errcode_name(): the pure
+# parts link its library, the sanitized build its sources)
+$(PING_UNIT): $(PING_TEST_DEPS) $(TOOLS_LIVE_SRCS) $(XPRT_A) $(CODEC_A) | $(BUILD)/ping-unit/.dir
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/ping -Itests/unit -o $@ \
-		tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) $(CODEC_A) -lm
+		tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) \
+		$(TOOLS_LIVE_SRCS) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS) -lm
 
-$(PING_ASAN): $(PING_TEST_DEPS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
+$(PING_ASAN): $(PING_TEST_DEPS) $(TOOLS_LIVE_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -Itools/ping \
 		-Itests/unit -o $@ tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
-		$(TOOLS_COMMON_SRCS) $(CODEC_SRCS) -lm
+		$(TOOLS_COMMON_SRCS) $(TOOLS_LIVE_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS) -lm
 
 PING_XPRT_CORE := $(shell grep -l 'xprt_connect.struct xprt_loop' tools/transport/*.c 2>/dev/null)
 ifneq ($(PING_XPRT_CORE),)
 $(eval $(call live_tool,rpcrdma-ping,ping))
+# and the part of the shell that calls the transport (tools/common/live.h)
+rpcrdma-ping_OBJS += $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
+$(rpcrdma-ping_BIN): $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_LIVE_SRCS))
 endif
 
 # the runs (ping, --probe, --probe-inline) over the transport and the
@@ -30,7 +36,8 @@ endif
 # in the tree
 PING_RUN_SRCS := tests/ping/test_ping_run.c tests/unit/tap.c \
 	$(filter-out tools/ping/main.c,$(sort $(wildcard tools/ping/*.c))) \
-	$(TOOLS_COMMON_SRCS) tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
+	$(TOOLS_COMMON_SRCS) $(TOOLS_LIVE_SRCS) tests/transport/fake_verbs.c \
+	tests/transport/fake_verbs_qp.c
 PING_RUN_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/ping -Itests/unit -Itests/transport
 CHECK_DEPS += $(BUILD)/ping-unit/test_ping_run $(BUILD)/ping-asan/test_ping_run
 ifneq ($(PING_XPRT_CORE),)

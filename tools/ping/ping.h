@@ -37,7 +37,8 @@ struct ping_opts {
 	bool have_vers;
 	uint64_t count;                /* 0: until interrupted */
 	uint64_t interval_us;          /* between calls; default 1 s */
-	uint64_t timeout_us;           /* per reply and for connecting; 5 s */
+	uint64_t timeout_us;           /* per reply (-W); 5 s */
+	int connect_timeout_ms;        /* --connect-timeout; 0: timeout_us */
 	bool quiet, json;
 	bool probe, probe_inline;
 	int debug;

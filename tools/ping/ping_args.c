@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cliopt.h"
+#include "live.h"
 #include "numarg.h"
 #include "ping.h"
 #include "rpc_names.h"
@@ -22,12 +23,14 @@
 #define US_PER_S 1000000u
 #define MAX_SECONDS 3600u              /* -i and -W: an hour at most */
 
-enum { OPT_JSON = 256, OPT_VERSION, OPT_PROBE, OPT_PROBE_INLINE, OPT_DEBUG };
+/* the transport's options: the common table (tools/common/live.h) */
+#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG_LONG | LIVE_O_CONNECT_TIMEOUT)
+
+enum { OPT_JSON = 256, OPT_PROBE, OPT_PROBE_INLINE };
 
 static const struct option long_opts[] = {
 	{ "program", required_argument, NULL, 'P' },
 	{ "rpc-version", required_argument, NULL, 'V' },
-	{ "port", required_argument, NULL, 'p' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "timeout", required_argument, NULL, 'W' },
@@ -35,9 +38,6 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "probe-inline", no_argument, NULL, OPT_PROBE_INLINE },
-	{ "debug", no_argument, NULL, OPT_DEBUG },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -61,8 +61,9 @@ static void usage(FILE *f)
 	      "                             interrupted)\n"
 	      "  -i, --interval SECONDS     between calls (default 1; 0 sends the next\n"
 	      "                             call when the reply came)\n"
-	      "  -W, --timeout SECONDS      wait this long for a reply, and for the\n"
-	      "                             connection (default 5)\n"
+	      "  -W, --timeout SECONDS      wait this long for each reply (default 5)\n"
+	      "      --connect-timeout SECONDS\n"
+	      "                             wait this long for a connection (default 30)\n"
 	      "  -q, --quiet                only the lines at the start and the summary\n"
 	      "      --json                 one JSON object per line: start, peer,\n"
 	      "                             reply, error, summary\n"
@@ -139,16 +140,6 @@ uint32_t ping_default_version(uint32_t prog)
 	}
 }
 
-static int num_opt(const char *name, const char *arg, uint64_t min,
-		   uint64_t max, uint64_t *out)
-{
-	if (!parse_u64(arg, max, out) || *out < min)
-		return usage_error("%s: '%s' is not a number from %llu to %llu",
-				   name, arg, (unsigned long long)min,
-				   (unsigned long long)max);
-	return 0;
-}
-
 static int seconds_opt(const char *name, const char *arg,
 		       uint64_t min_us, uint64_t *out)
 {
@@ -160,8 +151,9 @@ static int seconds_opt(const char *name, const char *arg,
 	return 0;
 }
 
-static int parse_one(int c, const char *arg, struct ping_opts *o)
+static int parse_one(int c, const char *arg, void *ctx)
 {
+	struct ping_opts *o = ctx;
 	uint64_t v;
 	int rc;
 
@@ -173,18 +165,13 @@ static int parse_one(int c, const char *arg, struct ping_opts *o)
 					   "nlm, portmap, echo", arg);
 		return 0;
 	case 'V':
-		if ((rc = num_opt("-V", arg, 0, UINT32_MAX, &v)))
+		if ((rc = cli_number(PING_PROG, "-V", arg, 0, UINT32_MAX, &v)))
 			return rc;
 		o->vers = (uint32_t)v;
 		o->have_vers = true;
 		return 0;
-	case 'p':
-		if ((rc = num_opt("-p", arg, 1, 65535, &v)))
-			return rc;
-		o->port = arg;
-		return 0;
 	case 'c':
-		return num_opt("-c", arg, 1, UINT32_MAX, &o->count);
+		return cli_number(PING_PROG, "-c", arg, 1, UINT32_MAX, &o->count);
 	case 'i':
 		return seconds_opt("-i", arg, 0, &o->interval_us);
 	case 'W':
@@ -193,7 +180,6 @@ static int parse_one(int c, const char *arg, struct ping_opts *o)
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_PROBE: o->probe = true; return 0;
 	case OPT_PROBE_INLINE: o->probe_inline = true; return 0;
-	case OPT_DEBUG: o->debug++; return 0;
 	default:
 		return usage_error("internal: unhandled option %d", c);
 	}
@@ -201,30 +187,26 @@ static int parse_one(int c, const char *arg, struct ping_opts *o)
 
 int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out)
 {
-	int c, rc;
+	struct xprt_opts x = { .port = XPRT_DEFAULT_PORT,
+			       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS };
+	struct live_cli lc = { .prog = PING_PROG, .takes = COMMON_OPTS, .x = &x };
+	const struct live_parse lp = {
+		.own_long = long_opts, .own_short = "P:V:c:i:W:q",
+		.own = parse_one, .ctx = o, .usage = usage, .out = out,
+		.version = RPCRDMA_TOOLS_VERSION,
+	};
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	o->port = XPRT_DEFAULT_PORT;
 	o->prog = RPC_PROG_NFS;
 	o->interval_us = US_PER_S;
 	o->timeout_us = 5 * US_PER_S;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":P:V:p:c:i:W:qh", long_opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			usage(out);
-			return PING_EXIT_OK;
-		}
-		if (c == OPT_VERSION) {
-			fputs(PING_PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION "\n", out);
-			return PING_EXIT_OK;
-		}
-		rc = (c == '?' || c == ':') ? cli_getopt_failure(PING_PROG, c, argv) :
-		     parse_one(c, optarg, o);
-		if (rc)
-			return rc;
-	}
+	rc = live_getopt(&lc, &lp, argc, argv);
+	o->port = x.port;
+	o->debug = x.debug;
+	o->connect_timeout_ms = x.timeout_ms;
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc)
 		return usage_error("no HOST given");
 	if (optind + 1 < argc)

@@ -8,21 +8,12 @@
  * program, CB_NULL of the NFSv4 callback program, PROC_UNAVAIL or
  * PROG_UNAVAIL otherwise.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include "echo_ulb.h"
+#include "echo_respond.h"
+#include "live.h"
 #include "ping_conn.h"
 #include "rpcrdma/rpc.h"
-
-uint64_t ping_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void keep_peer(struct ping_conn *pc)
 {
@@ -113,23 +104,14 @@ static void answer_rpc(struct xprt_rcvd_call *r, uint32_t stat)
 		xprt_reply(r, b, n, 0, 0);
 }
 
-/* The echo program's backward NULL and ECHO, by its ULB */
+/* The echo program's backward NULL and ECHO, by its ULB: the one ECHO
+ * responder (tools/ulb/echo_respond.h) */
 static void answer_echo(struct xprt_rcvd_call *r)
 {
-	uint8_t b[ECHO_REPLY_HDR_LEN + 4 + ECHO_CALLBACK_DATA_MAX + 4];
+	struct echo_resp_stats st = { 0 };
 	struct echo_args a;
-	enum echo_call_status st = echo_decode_call(r->msg, r->len, true, &a);
-	size_t n, off = 0, len = 0;
 
-	if (st == ECHO_CALL_NOT_RPC)
-		return;
-	if (st == ECHO_CALL_OK)
-		n = echo_encode_reply(b, sizeof(b), a.xid, a.proc, 0, a.data, a.len,
-				      &off, &len);
-	else
-		n = echo_encode_error(b, sizeof(b), a.xid, st);
-	if (n)
-		xprt_reply(r, b, n, off, len);
+	echo_respond(r, &a, 0, &st);
 }
 
 static void on_call(struct xprt_rcvd_call *r, void *arg)
@@ -157,6 +139,12 @@ static void on_call(struct xprt_rcvd_call *r, void *arg)
 
 /* -------- connecting and waiting -------- */
 
+int ping_connect_timeout_ms(const struct ping_opts *o)
+{
+	return o->connect_timeout_ms ? o->connect_timeout_ms :
+	       (int)(o->timeout_us / 1000);
+}
+
 void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 		    unsigned versions, uint32_t inline_recv, uint32_t inline_send)
 {
@@ -167,7 +155,7 @@ void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 	pc->xo.versions = versions;
 	pc->xo.inline_recv = inline_recv;
 	pc->xo.inline_send = inline_send;
-	pc->xo.timeout_ms = (int)(o->timeout_us / 1000);
+	pc->xo.timeout_ms = ping_connect_timeout_ms(o);
 	pc->xo.debug = o->debug;
 	pc->xo.verbs = o->verbs;
 	pc->h.on_call = on_call;
@@ -187,7 +175,7 @@ struct xprt_loop *ping_loop_get(const struct ping_opts *o, struct xprt_error *er
 	memset(&lo, 0, sizeof(lo));
 	lo.host = o->host;
 	lo.port = o->port;
-	lo.timeout_ms = (int)(o->timeout_us / 1000);
+	lo.timeout_ms = ping_connect_timeout_ms(o);
 	lo.debug = o->debug;
 	lo.verbs = o->verbs;
 	run_loop = xprt_loop_create(&lo, err);
@@ -216,32 +204,24 @@ int ping_conn_open(struct ping_conn *pc, struct xprt_error *err)
 	pc->disconnected = false;
 	pc->x = xprt_connect_opts(pc->loop, &pc->xo, &pc->h, err);
 	if (!pc->x) {
-		/* over iWARP rdma_connect() itself fails with ECONNREFUSED
-		 * when nothing listens; the transport calls that unreachable */
-		if (err->code == XPRT_E_UNREACHABLE && err->sys_errno == ECONNREFUSED)
-			err->code = XPRT_E_REFUSED;
+		live_error_fix(err);         /* iWARP's refusal */
 		return -1;
 	}
 	keep_peer(pc);
 	return 0;
 }
 
+static bool stopped(void *arg)
+{
+	return ((struct ping_conn *)arg)->stop;
+}
+
 void ping_conn_wait(struct ping_conn *pc, int64_t timeout_ms)
 {
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX :
-		       ping_now_ns() + (uint64_t)timeout_ms * 1000000u;
+		       live_now_ns() + (uint64_t)timeout_ms * 1000000u;
 
-	while (!pc->stop) {
-		uint64_t now = ping_now_ns();
-		int slice = 100;
-
-		if (now >= end)
-			break;
-		if (end - now < 100000000u)
-			slice = (int)((end - now + 999999) / 1000000u);
-		if (xprt_loop_run(pc->loop, slice) < 0)
-			break;
-	}
+	live_run_until(pc->loop, stopped, pc, end);
 	pc->stop = false;
 }
 
@@ -304,8 +284,8 @@ int ping_conn_call(struct ping_conn *pc, struct xprt_call *c)
 	}
 	if (xprt_call(pc->x, c) < 0)
 		return -1;
-	end = ping_now_ns() + ((uint64_t)c->timeout_ms + 1000) * 1000000u;
-	while (!s.done && ping_now_ns() < end)
+	end = live_now_ns() + ((uint64_t)c->timeout_ms + 1000) * 1000000u;
+	while (!s.done && live_now_ns() < end)
 		ping_conn_wait(pc, 100);
 	if (!s.done && pc->x) {
 		/* the transport's own timeout did not fire: end the call by

@@ -9,6 +9,7 @@
 #ifndef RPCRDMA_PING_CONN_H
 #define RPCRDMA_PING_CONN_H
 
+#include "live.h"
 #include "ping.h"
 
 #define PING_RAW_SEEN 32
@@ -52,6 +53,8 @@ struct ping_conn {
  * and inline_send 0 for the defaults. */
 void ping_conn_init(struct ping_conn *pc, const struct ping_opts *o,
 		    unsigned versions, uint32_t inline_recv, uint32_t inline_send);
+/* The connect timeout: --connect-timeout, or -W when none is set */
+int ping_connect_timeout_ms(const struct ping_opts *o);
 /* Connects (on the run's loop, created with the first connection).  0, or
  * -1 with *err. */
 int ping_conn_open(struct ping_conn *pc, struct xprt_error *err);
@@ -78,7 +81,6 @@ int ping_conn_call(struct ping_conn *pc, struct xprt_call *c);
  * arguments). */
 void ping_conn_null(struct ping_conn *pc, struct xprt_call *c, uint8_t *buf,
 		    size_t cap, size_t pad);
-uint64_t ping_now_ns(void);
 void ping_raw_from_msg(struct ping_raw *r, const struct rpcrdma_msg *m,
 		       size_t len);
 /* The first message seen with this xid (and, when want_err, an RDMA_ERROR),

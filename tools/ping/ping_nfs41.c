@@ -96,8 +96,8 @@ void nfs41_backchannel_probe(struct ping_conn *pc, struct probe_item *it)
 	}
 	it->has_xid = true;
 	it->xid = c.xid;
-	end = ping_now_ns() + CB_WAIT_MS * 1000000ull;
-	while (pc->x && pc->bc_calls == before && ping_now_ns() < end)
+	end = live_now_ns() + CB_WAIT_MS * 1000000ull;
+	while (pc->x && pc->bc_calls == before && live_now_ns() < end)
 		ping_conn_wait(pc, 100);
 	item_num(it, "back_chan", !!(cs.flags & NFS41_SESSION_CONN_BACK_CHAN));
 	item_num(it, "backward_calls", pc->bc_calls - before);

@@ -9,6 +9,7 @@
  * checked against the bytes left.
  */
 #include <string.h>
+#include "be.h"
 #include "ping_nfs41.h"
 
 /* -------- a bounded XDR writer and reader -------- */
@@ -24,10 +25,7 @@ static void put32(struct xw *w, uint32_t v)
 		w->bad = true;
 		return;
 	}
-	w->p[w->n] = (uint8_t)(v >> 24);
-	w->p[w->n + 1] = (uint8_t)(v >> 16);
-	w->p[w->n + 2] = (uint8_t)(v >> 8);
-	w->p[w->n + 3] = (uint8_t)v;
+	be32_put(w->p + w->n, v);
 	w->n += 4;
 }
 
@@ -74,7 +72,7 @@ static uint32_t get32(struct xr *r)
 	}
 	q = r->p + r->off;
 	r->off += 4;
-	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+	return be32_get(q);
 }
 
 static uint64_t get64(struct xr *r)

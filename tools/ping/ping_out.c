@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "live.h"
 #include "ping.h"
 #include "rpc_names.h"
 #include "rpcrdma/rpc.h"
@@ -110,32 +111,19 @@ const char *ping_errcode_hint(enum xprt_errcode c)
 		return "the peer refused the connection (it may limit its "
 		       "connections, or not accept our private data)";
 	case XPRT_E_TIMEOUT:
-		return "no answer within the timeout (-W): the peer, or the "
+		return "no answer within the timeout (-W, or --connect-timeout for "
+		       "the connection): the peer, or the "
 		       "path to it, is down or overloaded";
 	default:
 		return NULL;
 	}
 }
 
-static const char *errcode_key(enum xprt_errcode c)
-{
-	static const char *const k[] = {
-		[XPRT_E_OK] = "ok", [XPRT_E_NODEV] = "no-device",
-		[XPRT_E_RESOLVE] = "resolve", [XPRT_E_UNREACHABLE] = "unreachable",
-		[XPRT_E_REFUSED] = "refused", [XPRT_E_REJECTED] = "rejected",
-		[XPRT_E_TIMEOUT] = "timeout", [XPRT_E_DISCONNECTED] = "disconnected",
-		[XPRT_E_RESOURCE] = "resource", [XPRT_E_PROTOCOL] = "protocol",
-		[XPRT_E_USAGE] = "usage",
-	};
-
-	return (unsigned)c < sizeof(k) / sizeof(k[0]) && k[c] ? k[c] : "error";
-}
-
 void ping_out_fatal(struct ping_out *p, const struct xprt_error *e)
 {
 	const char *hint = ping_errcode_hint(e->code);
 
-	fprintf(stderr, PING_PROG ": %s\n", e->msg[0] ? e->msg : errcode_key(e->code));
+	fprintf(stderr, PING_PROG ": %s\n", live_error_text(e));
 	if (hint)
 		fprintf(stderr, PING_PROG ": %s\n", hint);
 	if (p->json) {
@@ -144,7 +132,7 @@ void ping_out_fatal(struct ping_out *p, const struct xprt_error *e)
 		json_init(&j, &p->o);
 		json_obj_begin(&j);
 		json_kstr(&j, "type", "fatal");
-		json_kstr(&j, "error", errcode_key(e->code));
+		json_kstr(&j, "error", xprt_errcode_name(e->code));
 		json_kstr(&j, "message", e->msg);
 		json_kstr(&j, "hint", hint);
 		json_obj_end(&j);
@@ -456,7 +444,7 @@ void ping_out_noreply(struct ping_out *p, uint64_t seq, uint32_t xid,
 			json_u64(&j, xid);
 		else
 			json_null(&j);
-		json_kstr(&j, "error", errcode_key(e->code));
+		json_kstr(&j, "error", xprt_errcode_name(e->code));
 		json_kstr(&j, "message", e->msg);
 		json_tail(&j, p);
 		return;
@@ -465,11 +453,10 @@ void ping_out_noreply(struct ping_out *p, uint64_t seq, uint32_t xid,
 		return;
 	if (xid)
 		ob_printf(&p->o, "no reply: seq=%llu xid=0x%08x: %s\n",
-			  (unsigned long long)seq, xid, e->msg[0] ? e->msg :
-			  errcode_key(e->code));
+			  (unsigned long long)seq, xid, live_error_text(e));
 	else
 		ob_printf(&p->o, "no reply: seq=%llu: %s\n", (unsigned long long)seq,
-			  e->msg[0] ? e->msg : errcode_key(e->code));
+			  live_error_text(e));
 }
 
 void ping_out_event(struct ping_out *p, const char *event, const char *text)

@@ -400,8 +400,8 @@ static void echo_callback_probe(struct probe *p, struct probe_item *it)
 	it->has_xid = true;
 	it->xid = c.xid;
 	/* the peer may answer first and call back after (rpcrdma-echo does) */
-	end = ping_now_ns() + BACKWARD_WAIT_MS * 1000000ull;
-	while (p->pc.x && p->pc.bc_calls - before < 2 && ping_now_ns() < end)
+	end = live_now_ns() + BACKWARD_WAIT_MS * 1000000ull;
+	while (p->pc.x && p->pc.bc_calls - before < 2 && live_now_ns() < end)
 		ping_conn_wait(&p->pc, 50);
 	item_num(it, "backward_calls", p->pc.bc_calls - before);
 	if (echo_decode_reply(c.reply, c.reply_len, ECHO_PROC_CALLBACK, &h, &d, &dl,
@@ -444,6 +444,45 @@ static void report_backward(struct probe *p)
 	report_item(&p->rep, &it);
 }
 
+/* -------- the first call -------- */
+
+/* The first NULL call; one that got no answer on a connection still up is
+ * made once more on a new connection, and the report says so (siw can
+ * lose the first Send of a connection: the call never reaches the peer).
+ * A retry the protocol allows, counted and printed, never hidden. */
+static bool first_call(struct probe *p, struct xprt_call *c, uint8_t *buf,
+		       size_t cap)
+{
+	bool ok = null_call(&p->pc, c, buf, cap) && !c->rdma_error;
+	struct xprt_error err;
+	struct probe_item it;
+	char why[sizeof(c->err.msg)];
+
+	if (ok || c->err.code != XPRT_E_TIMEOUT || !p->pc.x)
+		return ok;
+	item_init(&it, "connection", "retry", "first call");
+	it.has_xid = true;
+	it.xid = c->xid;
+	item_num(&it, "retries", 1);
+	snprintf(why, sizeof(why), "%s", c->err.msg);
+	/* a new loop too: the transport took the silence for a peer without
+	 * Version Two and would not offer it again */
+	ping_conn_close(&p->pc);
+	ping_loop_end();
+	if (ping_conn_open(&p->pc, &err) < 0) {
+		it.result = "retry failed";
+		item_text(&it, "no answer (%s); connecting again failed: %s", why, err.msg);
+	} else {
+		ok = null_call(&p->pc, c, buf, cap) && !c->rdma_error;
+		it.result = ok ? "answered on retry" : "no answer on retry";
+		item_text(&it, "no answer to the first call (%s): made once more on a new "
+			  "connection, %s (a lost first Send, as siw can lose one)", why,
+			  ok ? "answered" : "not answered either");
+	}
+	report_item(&p->rep, &it);
+	return ok;
+}
+
 /* -------- the report -------- */
 
 int ping_probe(const struct ping_opts *o)
@@ -473,7 +512,7 @@ int ping_probe(const struct ping_opts *o)
 	ping_out_start(&p.rep.out, &p.t);
 	report_connection(&p);
 
-	ok = null_call(&p.pc, &c, buf, sizeof(buf)) && !c.rdma_error;
+	ok = first_call(&p, &c, buf, sizeof(buf));
 	if (!ok && !p.pc.x && !ping_conn_peer(&p.pc)->vers) {
 		/* dropped on Version Two: Version One alone from here on */
 		dropped = true;

@@ -22,7 +22,7 @@ static uint32_t raw_next_xid;
 static uint32_t raw_xid(void)
 {
 	if (!raw_next_xid) {
-		uint64_t t = ping_now_ns() ^ ((uint64_t)getpid() << 20);
+		uint64_t t = live_now_ns() ^ ((uint64_t)getpid() << 20);
 
 		raw_next_xid = (uint32_t)(t * 0x9e3779b97f4a7c15ull >> 32) | 1u;
 	}
@@ -78,13 +78,13 @@ void raw_probe_run(struct ping_conn *pc, const struct rpcrdma_hdr *h,
 	nc.timeout_ms = (int)(pc->o->timeout_us / 1000);
 	if (xprt_call(pc->x, &nc) < 0)
 		nc.ctx = NULL;
-	end = ping_now_ns() + (pc->o->timeout_us + 1000000u) * 1000u;
+	end = live_now_ns() + (pc->o->timeout_us + 1000000u) * 1000u;
 	for (;;) {
 		seen = ping_conn_seen(pc, out->xid, false);
-		if (seen || !pc->x || ping_now_ns() >= end)
+		if (seen || !pc->x || live_now_ns() >= end)
 			break;
-		if (!nc.ctx && end > ping_now_ns() + GRACE_MS * 1000000ull)
-			end = ping_now_ns() + GRACE_MS * 1000000ull; /* barrier back */
+		if (!nc.ctx && end > live_now_ns() + GRACE_MS * 1000000ull)
+			end = live_now_ns() + GRACE_MS * 1000000ull; /* barrier back */
 		ping_conn_wait(pc, 50);
 	}
 	/* the barrier must be done before nc goes out of scope */

@@ -10,7 +10,6 @@
  * fails (exit 1) when nothing answered, or when the peer stopped answering:
  * the last call got no reply, or the connection was gone at the end.
  */
-#include <signal.h>
 #include <string.h>
 #include "ping_conn.h"
 
@@ -41,17 +40,6 @@ struct run {
 	bool last_answered;            /* ... with a reply of any kind */
 	char addr[64], device[32];
 };
-
-static volatile sig_atomic_t interrupted;
-static struct xprt_loop *volatile sig_loop;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	if (sig_loop)
-		xprt_loop_stop(sig_loop);
-}
 
 static void print_peer(struct run *r, const struct xprt_call *c)
 {
@@ -204,7 +192,6 @@ int ping_run(const struct ping_opts *o)
 {
 	static struct run r;           /* 64 slots: not on the stack */
 	struct ping_summary sum;
-	struct sigaction sa;
 	uint64_t start, next, now, interval = o->interval_us * 1000u;
 	int rc;
 
@@ -226,25 +213,19 @@ int ping_run(const struct ping_opts *o)
 	ping_out_start(&r.out, &r.t);
 	ping_out_flush(&r.out);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sig_loop = r.pc.loop;
-
-	start = next = ping_now_ns();
-	while (!interrupted) {
+	live_signals_begin(r.pc.loop);
+	start = next = live_now_ns();
+	while (!live_interrupted()) {
 		bool more = !o->count || r.seq < o->count;
 
 		if (!more && !r.outstanding)
 			break;
-		now = ping_now_ns();
+		now = live_now_ns();
 		if (more && now >= next && (interval || !r.outstanding)) {
 			send_one(&r);
 			next = (interval ? next : now) + interval;
 			if (next < now)            /* fell behind: no burst */
 				next = now + interval;
-			sig_loop = r.pc.loop;
 			continue;
 		}
 		if (more && (interval || !r.outstanding))
@@ -255,11 +236,11 @@ int ping_run(const struct ping_opts *o)
 			v2_drop_fallback(&r);
 	}
 	r.stopping = true;
-	sig_loop = NULL;
+	live_signals_end();
 	ping_stats_summary(&r.st, &sum);
 	if (!r.peer_printed)
 		print_peer(&r, NULL);
-	ping_out_summary(&r.out, &r.t, &sum, ping_now_ns() - start);
+	ping_out_summary(&r.out, &r.t, &sum, live_now_ns() - start);
 	ping_out_flush(&r.out);
 	/* the peer stopped answering: the connection is gone, or the last
 	 * call of the run got no reply */

@@ -7,21 +7,8 @@
  * allocated.
  */
 #include <string.h>
+#include "be.h"
 #include "echo_ulb.h"
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* RFC 4506 §4.10: an opaque's bytes are padded to a multiple of four */
 static size_t roundup4(size_t n)
@@ -42,7 +29,7 @@ static size_t put_opaque(uint8_t *buf, const uint8_t *data, uint32_t len)
 {
 	size_t pad = roundup4(len) - len;
 
-	put32(buf, len);
+	be32_put(buf, len);
 	if (data && len)
 		memcpy(buf + 4, data, len);
 	memset(buf + 4 + len, 0, pad);
@@ -82,7 +69,7 @@ size_t echo_encode_call(uint8_t *buf, size_t cap, enum echo_proc proc,
 					   (uint32_t)proc) != n)
 		return 0;
 	if (proc == ECHO_PROC_CALLBACK) {
-		put32(buf + n, count);
+		be32_put(buf + n, count);
 		n += 4;
 	}
 	if (proc != ECHO_PROC_NULL) {
@@ -123,12 +110,12 @@ int echo_decode_reply(const uint8_t *msg, size_t len, enum echo_proc proc,
 		if (left != 4)
 			return -1;
 		if (count)
-			*count = be32(msg + off);
+			*count = be32_get(msg + off);
 		return 0;
 	case ECHO_PROC_ECHO:
 		if (left < 4)
 			return -1;
-		n = be32(msg + off);
+		n = be32_get(msg + off);
 		/* strict XDR: the pad is there (the transport restores a
 		 * write chunk's, V1 §4.4.6.1; D-ULB-2) */
 		if (n > ECHO_DATA_MAX ||
@@ -150,7 +137,7 @@ size_t echo_reply_ddp_pos(const uint8_t *payload, size_t len, void *ctx)
 
 	(void)ctx;
 	/* reduced: the length word stays, the bytes (and pad) went */
-	if (!off || len - off != 4 || be32(payload + off) > ECHO_DATA_MAX)
+	if (!off || len - off != 4 || be32_get(payload + off) > ECHO_DATA_MAX)
 		return (size_t)-1;
 	return off + 4;
 }
@@ -186,7 +173,7 @@ static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 
 	if (len - off < 4)
 		return false;
-	n = be32(msg + off);
+	n = be32_get(msg + off);
 	if (n > max || len - off - 4 != roundup4(n))
 		return false;
 	a->data = msg + off + 4;
@@ -204,10 +191,10 @@ enum echo_call_status echo_decode_call(const uint8_t *msg, size_t len,
 
 	memset(a, 0, sizeof(*a));
 	r = rpc_decode_header(msg, len, &h);
-	if (len < 12 || be32(msg + 4) != RPC_CALL)
+	if (len < 12 || be32_get(msg + 4) != RPC_CALL)
 		return ECHO_CALL_NOT_RPC;
-	a->xid = be32(msg);
-	if (be32(msg + 8) != RPC_VERSION)
+	a->xid = be32_get(msg);
+	if (be32_get(msg + 8) != RPC_VERSION)
 		return ECHO_CALL_RPC_MISMATCH;
 	if (r != RPC_OK)
 		return ECHO_CALL_NOT_RPC;    /* cut short or a bad auth length */
@@ -231,7 +218,7 @@ enum echo_call_status echo_decode_call(const uint8_t *msg, size_t len,
 		a->proc = ECHO_PROC_CALLBACK;
 		if (len - off < 4)
 			return ECHO_CALL_GARBAGE_ARGS;
-		a->count = be32(msg + off);
+		a->count = be32_get(msg + off);
 		if (a->count > ECHO_CALLBACK_COUNT_MAX ||
 		    !get_opaque(msg, len, off + 4, ECHO_CALLBACK_DATA_MAX, a))
 			return ECHO_CALL_GARBAGE_ARGS;
@@ -272,7 +259,7 @@ size_t echo_encode_reply(uint8_t *buf, size_t cap, uint32_t xid,
 	    rpc_encode_accepted_reply(buf, cap, xid, RPC_SUCCESS) != n)
 		return 0;
 	if (proc == ECHO_PROC_CALLBACK) {
-		put32(buf + n, count);
+		be32_put(buf + n, count);
 		n += 4;
 	} else if (proc == ECHO_PROC_ECHO) {
 		set_ddp(ddp_off, ddp_len, n + 4, len);
@@ -298,12 +285,12 @@ size_t echo_encode_error(uint8_t *buf, size_t cap, uint32_t xid,
 		/* xid, REPLY, MSG_DENIED, RPC_MISMATCH, low 2, high 2 */
 		if (cap < 24)
 			return 0;
-		put32(buf, xid);
-		put32(buf + 4, RPC_REPLY);
-		put32(buf + 8, RPC_MSG_DENIED);
-		put32(buf + 12, RPC_MISMATCH);
-		put32(buf + 16, RPC_VERSION);
-		put32(buf + 20, RPC_VERSION);
+		be32_put(buf, xid);
+		be32_put(buf + 4, RPC_REPLY);
+		be32_put(buf + 8, RPC_MSG_DENIED);
+		be32_put(buf + 12, RPC_MISMATCH);
+		be32_put(buf + 16, RPC_VERSION);
+		be32_put(buf + 20, RPC_VERSION);
 		return 24;
 	case ECHO_CALL_PROG_UNAVAIL:
 	case ECHO_CALL_PROC_UNAVAIL:
@@ -315,8 +302,8 @@ size_t echo_encode_error(uint8_t *buf, size_t cap, uint32_t xid,
 			return n;
 		if (cap < n + 8)
 			return 0;
-		put32(buf + n, ECHO_VERS);        /* mismatch_info low, high */
-		put32(buf + n + 4, ECHO_VERS);
+		be32_put(buf + n, ECHO_VERS);        /* mismatch_info low, high */
+		be32_put(buf + n + 4, ECHO_VERS);
 		return n + 8;
 	case ECHO_CALL_OK:
 	case ECHO_CALL_NOT_RPC:

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * respond.c - the ECHO program's responder, shared by the server (forward
- * calls) and the client (backward calls): decode the call (echo_ulb.c),
+ * echo_respond.c - the ECHO program's responder over the transport
+ * (echo_respond.h), shared by every tool and test that answers ECHO: the
+ * rpcrdma-echo server (forward calls), its client, rpcrdma-ping and
+ * rpcrdma-conform (backward calls), the tests' responders.  Decode the
+ * call (echo_ulb.c),
  * check the DDP-eligibility of what the requester reduced (V1 §8.1.1;
  * docs/echo-ulb.md §2, §5), answer.  A DDP-eligibility violation is
  * reported with RDMA_ERROR / ERR_BADHEADER (V1 §5.5.2), built by libcodec.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "echo.h"
+#include "echo_respond.h"
 
 /* Read chunks may sit at position zero (a Long Call) or at the one
  * DDP-eligible item of a call that decodes; backward calls carry no chunks

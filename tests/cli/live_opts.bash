@@ -1,0 +1,34 @@
+# live_opts.bash - the options a live tool's parser knows, read from the
+# source as echo.bats, ping.bats and bench.bats compare them with --help:
+# the tool's own (its long_opts[] and .own_short in FILE), the common
+# transport options its COMMON_OPTS names (one table, tools/common/live_opt.c),
+# and -h, --help, --version (tools/common/live_opt.c, live_getopt()).
+
+# the LIVE_O_* bits of COMMON_OPTS in FILE, one a line
+live_common_bits() {
+	sed -n '/#define COMMON_OPTS/,/[^\\]$/p' "$1" | grep -oE 'LIVE_O_[A-Z_]+' | sort -u
+}
+
+# the common table's lines for those bits
+live_common_lines() {
+	local b
+	for b in $(live_common_bits "$1"); do
+		grep -E "^\s*\{ $b, " "$TOP/tools/common/live_opt.c"
+	done
+}
+
+live_parser_long_options() {     # $1 = the file with long_opts[]
+	{
+		sed -n '/long_opts\[\] = {/,/^};/p' "$1" | grep -oE '\{ "[a-z_-]+"'
+		live_common_lines "$1" | grep -oE '\{ "[a-z_-]+"'
+		printf '{ "help"\n{ "version"\n'
+	} | sed 's/{ "/--/; s/"//' | sort -u
+}
+
+live_parser_short_options() {    # $1 = the file with .own_short
+	{
+		grep -oE '\.own_short = "[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/; s/://g'
+		live_common_lines "$1" | grep -oE "}, '[a-zA-Z0-9]' }" | grep -oE "[a-zA-Z0-9]"
+		echo h
+	} | grep -oE '[a-zA-Z0-9]' | sed 's/^/-/' | sort -u
+}
