@@ -50,7 +50,7 @@ F=(-Y rpcordma -T fields -E separator=/t -E occurrence=a -e frame.number
 # output (sed expression) and the oracle must name it
 must_catch() {   # must_catch CAPTURE SED-EXPR WORD DESCRIPTION
 	local cap=$1 expr=$2 word=$3 what=$4 res
-	[ -f "$cap" ] || return 0
+	[ -f "$cap" ] || { notok "the oracle catches $what: no $cap (make captures)"; return; }
 	tshark -r "$cap" "${F[@]}" >"$tmp/ts0" 2>/dev/null
 	"$DEC" -r "$cap" --json 2>/dev/null | sed "$expr" >"$tmp/dec0"
 	res=$(python3 "$TOP/tests/oracle/compare.py" "$tmp/ts0" "$tmp/dec0" 2>&1)
