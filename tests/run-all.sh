@@ -49,6 +49,9 @@ for suite in "$SUITES_DIR"/*.sh; do
 	fi
 	suites+=("$suite")
 done
+for want in ${RPCRDMA_CHECK_ONLY:-}; do
+	[ -x "$SUITES_DIR/$want.sh" ] || { echo "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"; fail=$((fail + 1)); }
+done
 if [ ${#suites[@]} -eq 0 ]; then
 	echo "# no suite selected (RPCRDMA_CHECK_ONLY='${RPCRDMA_CHECK_ONLY:-}')"
 	echo "0 passed, 1 failed"

@@ -36,7 +36,7 @@ mkdir -p "$tree"
 	tar -xf - -C "$tree"
 if [ -d "$BUILD" ] && [ ! -d "$tree/build" ]; then
 	mkdir -p "$tree/build"
-	(cd "$BUILD" && tar -cf - --exclude=./mutate --exclude=./live .) | tar -xf - -C "$tree/build"
+	(cd "$BUILD" && tar -cf - --exclude='./mutate*' --exclude=./live .) | tar -xf - -C "$tree/build"
 fi
 
 # run_suites SUITES TARGETS: rebuild, run; the exit status of run-all
