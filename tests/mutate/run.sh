@@ -43,7 +43,7 @@ fi
 run_suites() {
 	local suites=$1 targets=$2 log=$3
 	# shellcheck disable=SC2086
-	(cd "$tree" && nice make -s -j"${MUTATE_JOBS:-2}" $targets) >"$log" 2>&1 || return 99
+	(cd "$tree" && nice make -s -j"${MUTATE_JOBS:-2}" BUILD=build $targets) >"$log" 2>&1 || return 99
 	(cd "$tree" && RPCRDMA_CHECK_ONLY="$suites" BUILD="$tree/build" RPCRDMA_LIVE=0 \
 		nice tests/run-all.sh) >>"$log" 2>&1
 }
