@@ -65,7 +65,9 @@ for m in "${mutants[@]}"; do
 	head=$(python3 "$top/tests/mutate/apply.py" "$m" "$tree") || { survived="$survived $name(no-apply)"; continue; }
 	eval "$head"
 	t=$SECONDS
-	run_suites "$suites" "$targets" "$work/$name.log"; rc=$?
+	# every mutant rebuilds the targets of all (not only its own): no
+	# binary left from the mutant before it can fail, or pass, in its name
+	run_suites "$suites" "$all_targets" "$work/$name.log"; rc=$?
 	# put the original back (a fresh mtime: make rebuilds from it)
 	cp "$top/$file" "$tree/$file"; touch "$tree/$file"
 	if [ "$rc" -eq 99 ]; then
