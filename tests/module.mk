@@ -82,3 +82,10 @@ $(BUILD)/capunit/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h 
 	$(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
 $(BUILD)/capunit-asan/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit-asan/.dir
 	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
+
+# make mutate: the hand-written mutants of tests/mutate/ (tests/mutate/README),
+# each planted alone in a copy of the tree ($(BUILD)/mutate); every one must
+# make the suites it names fail.  MUTANTS="name ..." runs those alone.
+.PHONY: mutate
+mutate: all
+	@BUILD=$(abspath $(BUILD)) tests/mutate/run.sh $(MUTANTS)

@@ -8,22 +8,55 @@
 # the guests' timeouts) that the other suites fill.  Each suite's output is
 # printed whole when it ends, headed "# suite NAME" and closed with
 # "# suite NAME: N s".
+#
+# The runner counts what it expected (tests/suite-plans.txt, docs/testing.md):
+# a suite fails when it ends without a plan (1..N), plans 0 tests, runs a
+# number of tests other than its plan, or fewer than the least its line in
+# tests/suite-plans.txt declares (a suite without a line there fails too).
+# A skip is allowed only for a reason listed in tests/skip-reasons.txt: any
+# other "# SKIP" line is a failure.  Before the summary, one line says how
+# many of the passes are sanitizer re-runs of the same assertions (tests
+# named "asan ...", "(asan+ubsan) ...", "(transport asan+ubsan) ...").
+#
+#   RPCRDMA_CHECK_ONLY="10-unit 20-cli"   run these suites alone
+#   RPCRDMA_CHECK_EXCLUDE="40-plugin"     all but these
+# (a suite left out is named on a "# not run" line; make mutate uses these)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export BUILD=${BUILD:-$here/../build}
 export BIN=${BIN:-$BUILD/bin}
 export TOP=$(cd "$here/.." && pwd)
+# suites can tell a make check run (a missing dependency is a failure there)
+export RPCRDMA_CHECK=1
+PLANS=${RPCRDMA_SUITE_PLANS:-$here/suite-plans.txt}
+REASONS=${RPCRDMA_SKIP_REASONS:-$here/skip-reasons.txt}
 jobs=${RPCRDMA_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 san=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-suites=()
-for suite in "$here"/suites/*.sh; do
+suites=() left_out=()
+SUITES_DIR=${RPCRDMA_SUITES_DIR:-$here/suites}
+for suite in "$SUITES_DIR"/*.sh; do
 	[ -x "$suite" ] || continue
+	name=$(basename "$suite" .sh)
+	if [ -n "${RPCRDMA_CHECK_ONLY:-}" ] && [[ " $RPCRDMA_CHECK_ONLY " != *" $name "* ]]; then
+		left_out+=("$name"); continue
+	fi
+	if [[ " ${RPCRDMA_CHECK_EXCLUDE:-} " == *" $name "* ]]; then
+		left_out+=("$name"); continue
+	fi
 	suites+=("$suite")
 done
+for want in ${RPCRDMA_CHECK_ONLY:-}; do
+	[ -x "$SUITES_DIR/$want.sh" ] || { echo "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"; fail=$((fail + 1)); }
+done
+if [ ${#suites[@]} -eq 0 ]; then
+	echo "# no suite selected (RPCRDMA_CHECK_ONLY='${RPCRDMA_CHECK_ONLY:-}')"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 if ((jobs > 1)); then
 	# the longest first
 	ordered=()
@@ -34,7 +67,7 @@ fi
 
 # report NAME: print a finished suite's output and count its results
 report() {
-	local name=$1 rc took log=$tmp/$1.log p s f
+	local name=$1 rc took log=$tmp/$1.log p s f a
 	read -r rc took < "$tmp/$name.rc"
 	echo "# suite $name"
 	cat "$log"
@@ -42,10 +75,57 @@ report() {
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
-	pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + f))
+	# sanitizer re-runs: passes whose name, up to its first colon, says asan
+	a=$(grep -E '^ok [0-9]+' "$log" | grep -vE '# (SKIP|skip)' |
+		sed -E 's/^ok [0-9]+ (- )?//' | cut -d: -f1 | grep -c 'asan' | tr -d ' ')
+	pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + f)); san=$((san + a))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "# suite $name exited $rc without a failing test: counted as a failure"
 		fail=$((fail + 1))
+	fi
+	# the plan: exactly one, not 0, as many tests as it says, at least
+	# as many as tests/suite-plans.txt expects
+	local plans nplan ran=$((p + f)) least
+	plans=$(grep -E '^1\.\.[0-9]+' "$log" | sed -E 's/^1\.\.([0-9]+).*/\1/')
+	nplan=$(grep -c . <<<"$plans")
+	least=$(awk -v s="$name" '$1 == s { print $2 }' "$PLANS" 2>/dev/null)
+	if [ "$nplan" -eq 0 ]; then
+		echo "# suite $name ended without a plan (1..N) after $ran tests: counted as a failure"
+		fail=$((fail + 1))
+	elif [ "$nplan" -gt 1 ]; then
+		echo "# suite $name printed $nplan plans (one stream expected): counted as a failure"
+		fail=$((fail + 1))
+	elif [ "$plans" -eq 0 ]; then
+		echo "# suite $name planned 1..0 (ran nothing): counted as a failure"
+		fail=$((fail + 1))
+	elif [ "$plans" -ne "$ran" ]; then
+		echo "# suite $name planned $plans tests and ran $ran: counted as a failure"
+		fail=$((fail + 1))
+	fi
+	if [ -z "$least" ]; then
+		echo "# suite $name has no line in ${PLANS#"$TOP"/} (how many tests it runs at least): counted as a failure"
+		fail=$((fail + 1))
+	elif [ "$ran" -lt "$least" ]; then
+		echo "# suite $name ran $ran tests, fewer than the $least ${PLANS#"$TOP"/} declares: counted as a failure"
+		fail=$((fail + 1))
+	fi
+	# skips: only for a reason in tests/skip-reasons.txt (its text starts
+	# with a listed line)
+	local bad
+	bad=$(grep -E '^ok [0-9]+.*# (SKIP|skip)' "$log" | sed -E 's/^.*# (SKIP|skip) ?//' |
+		while IFS= read -r r; do
+			listed=0
+			while IFS= read -r want; do
+				[[ -z $want || $want == \#* ]] && continue
+				[[ $r == "$want"* ]] && { listed=1; break; }
+			done < "$REASONS"
+			[ "$listed" = 1 ] || echo "$r"
+		done)
+	if [ -n "$bad" ]; then
+		while IFS= read -r r; do
+			echo "# suite $name: a SKIP whose reason is not in ${REASONS#"$TOP"/}: counted as a failure: $r"
+			fail=$((fail + 1))
+		done <<<"$bad"
 	fi
 	: > "$tmp/$name.done"
 }
@@ -78,6 +158,8 @@ done
 wait
 report_finished
 
+[ ${#left_out[@]} -gt 0 ] && echo "# not run (RPCRDMA_CHECK_ONLY/EXCLUDE): ${left_out[*]}"
+echo "$san of the $pass passes are sanitizer re-runs (ASan+UBSan) of the same assertions"
 line="$pass passed, $fail failed"
 [ "$skip" -gt 0 ] && line="$line, $skip skipped"
 echo "$line"

@@ -6,7 +6,9 @@
 # captured on the cable. On the host, tshark and rpcrdma-decode read the captures.
 # The repository's captures (tests/captures/*.pcap) are checked the same way.
 # When the host cannot run the guest, the guest tests are skipped with the reason
-# and the exit status is 0.
+# and the exit status is 0 -- except under make check (RPCRDMA_CHECK=1, set by
+# tests/run-all.sh, or CI=true): there the guest is a dependency
+# scripts/deps.sh prepares, and each test that cannot run is a failure.
 #   BUILD=/abs/build [BIN=...] smoke.sh [rxe|siw]...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +23,13 @@ out=$BUILD/live/smoke
 guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-900}
 
 n=0 passed=0 failed=0 skipped=0
+strict=
+[[ ${RPCRDMA_CHECK:-} == 1 || ${CI:-} == true ]] && strict=1
+# no_guest_tap DESCRIPTION REASON: a skip, or under make check a failure
+no_guest_tap() {
+    if [[ -n $strict ]]; then tap fail "$1" "$2 (make check: the guest is required)"
+    else tap skip "$1" "$2"; fi
+}
 tap() {     # tap ok|fail|skip DESCRIPTION [REASON]
     n=$((n + 1))
     case $1 in
@@ -105,7 +114,7 @@ case $rc in
         tap ok "guest image built in $((SECONDS - t0)) s: $image"
     fi ;;
 2) no_guest="this host cannot run the live guest: $image"
-   tap skip "guest image" "$no_guest" ;;
+   no_guest_tap "guest image" "$no_guest" ;;
 *) no_guest="no guest image (the build failed)"
    tap fail "guest image" "build-image.sh exit status $rc" ;;
 esac
@@ -146,7 +155,11 @@ done
 for kind in "${kinds[@]}"; do
     skip_reason=${skip_of[$kind]}
     if [[ -n $skip_reason ]]; then
-        for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
+        if [[ $skip_reason == "$no_guest" ]]; then
+            for id in "${guest_ids[@]}" "${host_ids[@]}"; do no_guest_tap "$(label "$kind" "$id")" "$skip_reason"; done
+        else
+            for id in "${guest_ids[@]}" "${host_ids[@]}"; do tap skip "$(label "$kind" "$id")" "$skip_reason"; done
+        fi
         continue
     fi
     read -r grc took < "$out/$kind/guest.rc" || { grc=125; took=?; }
@@ -206,8 +219,8 @@ done
 for f in "${captures[@]}"; do
     rel=${f#"$REPO_ROOT"/}
     if ! command -v tshark >/dev/null; then
-        tap skip "tshark decodes RPC-over-RDMA in $rel" "tshark is not installed"
-        tap skip "rpcrdma-decode agrees with tshark on $rel" "tshark is not installed"
+        tap fail "tshark decodes RPC-over-RDMA in $rel" "tshark is not installed (scripts/deps.sh installs it)"
+        tap fail "rpcrdma-decode agrees with tshark on $rel" "tshark is not installed (scripts/deps.sh installs it)"
         continue
     fi
     msgs=$(tshark -r "$f" -Y 'rpcordma.xid' 2>/dev/null | wc -l)

@@ -28,12 +28,16 @@
                                              frame (CM REP, MPA Reply), the
                                              requester's in the one before
   compare.py builtin PLUGIN.tsv BUILTIN.tsv  plugin vs rpcordma (accepted v1 frames)
+  compare.py spec PLUGIN.tsv SPEC.jsonl       plugin vs fx_expect.py (a second
+                                             decoder from the drafts' XDR): the
+                                             keys SPEC states, the same frames
   compare.py experts PLUGIN.pdml             every rpcrdma.expert.NAME item's
                                              message starts with "NAME: "
 
 PLUGIN.tsv is `tshark -T fields -E occurrence=a -E aggregator=,` with the
 fields in PLUGIN_FIELDS order; BUILTIN.tsv likewise with BUILTIN_FIELDS.
-Prints one line per disagreement and a summary; exits 1 on any.
+Prints one line per disagreement and a summary; exits 1 on any, and when
+nothing was compared ("0 frames compared").
 """
 import json
 import os
@@ -383,9 +387,37 @@ def cmp_builtin(tsv, builtin_tsv):
     return n, bad
 
 
+def cmp_spec(tsv, spec):
+    """the plugin against fx_expect.py's independent decode: every key the
+    expectation states, frame for frame, and the same set of frames"""
+    mine = {f: plugin_view(r) for f, r in read_tsv(tsv, PLUGIN_FIELDS).items()}
+    mine = {f: v for f, v in mine.items() if v is not None}
+    want = {}
+    with open(spec) as f:
+        for line in f:
+            if line.strip():
+                o = json.loads(line)
+                want[o.pop("frame")] = o
+    bad = []
+    for fr in sorted(set(mine) | set(want)):
+        if fr not in mine:
+            bad.append("frame %d: a message by the spec's XDR, not claimed by "
+                       "the plugin" % fr)
+        elif fr not in want:
+            bad.append("frame %d: claimed by the plugin, no message by the "
+                       "spec's XDR" % fr)
+        else:
+            for k in sorted(want[fr]):
+                if mine[fr].get(k) != want[fr][k]:
+                    bad.append("frame %d: %s: plugin=%s spec=%s"
+                               % (fr, k, json.dumps(mine[fr].get(k)),
+                                  json.dumps(want[fr][k])))
+    return len(set(mine) | set(want)), bad
+
+
 def main():
     modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin,
-             "experts": check_experts, "conn": cmp_conn}
+             "experts": check_experts, "conn": cmp_conn, "spec": cmp_spec}
     if len(sys.argv) not in (3, 4, 5, 6) or sys.argv[1] not in modes:
         sys.stderr.write(__doc__)
         return 2
@@ -396,7 +428,9 @@ def main():
                      % (n, {"msgs": "messages", "experts": "expert infos",
                             "conn": "private data blocks"}.get(
                          sys.argv[1], "frames"), len(bad))] + NOTES))
-    return 1 if bad else 0
+    # nothing compared is no agreement: a failure (the caller says when
+    # an empty capture is expected)
+    return 1 if bad or n == 0 else 0
 
 
 if __name__ == "__main__":

@@ -1,28 +1,20 @@
 #!/usr/bin/env bash
 # 25-ping.sh - rpcrdma-ping: the unit tests of its pure parts (plain and
-# under ASan+UBSan) and, once the tool is built, its command line
-# (tests/cli/ping.bats).  TAP.
+# under ASan+UBSan) and its command line (tests/cli/ping.bats).  One TAP
+# stream (tests/tap-merge.awk); a missing build or binary is a failure.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build} BIN=${BIN:-${BUILD:-$TOP/build}/bin}
-out=$("$TOP/tests/unit/run-unit.sh" "$BUILD/ping-unit" "plain ")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$TOP/tests/unit/run-unit.sh" "$BUILD/ping-unit" "plain " "$TOP/tests/ping" > "$tmp/plain" 2>&1
 rc=$?
-out+=$'\n'$("$TOP/tests/unit/run-unit.sh" "$BUILD/ping-asan" "asan ")
+"$TOP/tests/unit/run-unit.sh" "$BUILD/ping-asan" "asan " "$TOP/tests/ping" > "$tmp/asan" 2>&1
 rc=$((rc | $?))
 if [ -x "$BIN/rpcrdma-ping" ]; then
-	out+=$'\n'$(bats --tap "$TOP/tests/cli/ping.bats")
+	bats --tap "$TOP/tests/cli/ping.bats" > "$tmp/bats" 2>&1
 	rc=$((rc | $?))
+else
+	printf 'not ok 1 - ping.bats: no %s (not built), its tests did not run\n1..1\n' "$BIN/rpcrdma-ping" > "$tmp/bats"
+	rc=1
 fi
-# one TAP stream: renumber, one plan
-n=0
-while IFS= read -r line; do
-	case $line in
-	"ok "*|"not ok "*)
-		n=$((n + 1))
-		status=${line%% [0-9]*}
-		echo "$status $n ${line#* [0-9]* }" ;;
-	"1.."*) ;;
-	*) echo "$line" ;;
-	esac
-done <<<"$out"
-echo "1..$n"
+awk -f "$TOP/tests/tap-merge.awk" "$tmp/plain" "$tmp/asan" "$tmp/bats"
 exit $rc

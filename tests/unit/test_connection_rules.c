@@ -7,6 +7,7 @@
  * V2 §5.2).  Expected bytes are written out from the RFC's figure and the
  * drafts' XDR, never taken from the code under test.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "rpcrdma/codec.h"
@@ -129,6 +130,53 @@ static void credits(void)
 	tap_ok(c.outstanding == 0, "credits: outstanding never wraps below zero");
 	rpcrdma_credits_init(&c, 0);
 	tap_ok(c.requested == 1, "credits: requesting 0 requests 1");
+
+	/* each rule at its edge: a one-character change to any of them
+	 * (make mutate) fails one of these */
+	rpcrdma_credits_init(&c, 32);
+	rpcrdma_credits_reply(&c, 16, false);
+	tap_ok(c.outstanding == 0 && rpcrdma_credits_may_send(&c) &&
+	       rpcrdma_credits_limit(&c) == 16,
+	       "credits: a reply with nothing outstanding (duplicate, unsolicited) "
+	       "leaves 0 outstanding, not 2^32-1; the grant of 16 counts");
+	rpcrdma_credits_reply(&c, 8, true);
+	tap_ok(c.outstanding == 0 && rpcrdma_credits_limit(&c) == 16,
+	       "credits: an RDMA_ERROR with nothing outstanding: still 0, grant kept");
+	for (i = 0; i < 15; i++)
+		rpcrdma_credits_sent(&c);
+	tap_ok(rpcrdma_credits_may_send(&c), "credits: 15 of 16 outstanding: one more may go");
+	rpcrdma_credits_sent(&c);
+	tap_ok(!rpcrdma_credits_may_send(&c), "credits: 16 of 16: no more");
+	rpcrdma_credits_reply(&c, 31, false);
+	tap_ok(rpcrdma_credits_limit(&c) == 31 && rpcrdma_credits_may_send(&c) &&
+	       c.outstanding == 15, "credits: grant 31 under 32 requested: 31, the reply freed one");
+	rpcrdma_credits_reply(&c, 32, false);
+	tap_ok(rpcrdma_credits_limit(&c) == 32, "credits: grant 32 = requested: 32");
+	rpcrdma_credits_reply(&c, 33, false);
+	tap_ok(rpcrdma_credits_limit(&c) == 32, "credits: grant 33 over 32 requested: 32");
+	rpcrdma_credits_init(&c, 1);
+	rpcrdma_credits_reply(&c, 1, false);
+	tap_ok(rpcrdma_credits_limit(&c) == 1 && rpcrdma_credits_may_send(&c),
+	       "credits: 1 requested, 1 granted: one may go");
+	c.outstanding = UINT32_MAX;
+	rpcrdma_credits_sent(&c);
+	tap_ok(c.outstanding == UINT32_MAX, "credits: outstanding saturates at 2^32-1");
+	rpcrdma_credits_forget(&c);
+	tap_ok(c.outstanding == UINT32_MAX - 1, "credits: forget takes exactly one");
+	rpcrdma_credits_init(&c, 7);
+	tap_ok(c.requested == 7 && c.granted == 1 && c.outstanding == 0 && !c.have_grant &&
+	       rpcrdma_credits_limit(&c) == 1, "credits: init: 7 requested, limit one until a grant");
+
+	/* inline thresholds at their edges (V1 §4.3.2: a message fits when
+	 * header + payload <= threshold) */
+	tap_ok(rpcrdma_fits_inline(1024, 0, 1024) && !rpcrdma_fits_inline(1025, 0, 1024),
+	       "fits_inline: a 1024-byte header alone fits 1024, 1025 does not");
+	tap_ok(rpcrdma_fits_inline(0, 1024, 1024) && !rpcrdma_fits_inline(0, 1025, 1024) &&
+	       !rpcrdma_fits_inline(1025, SIZE_MAX, 1024),
+	       "fits_inline: payload alone at the edge; no wrap past the threshold");
+	tap_ok(rpcrdma_inline_threshold(2, true) == 4096 && rpcrdma_inline_threshold(1, false) == 1024 &&
+	       rpcrdma_inline_threshold(3, true) == 1024,
+	       "inline_threshold: 4096 only for V2 with a V2 peer (V2 §5), else 1024");
 }
 
 static void reply_paths(void)
