@@ -3,15 +3,27 @@
  * Neither carrier gives a ULP a say in 4.0: the InfiniBand dissector's
  * "infiniband.mad.cm.private" heuristics get only the CM half, and MPA
  * (packet-iwarp-mpa.c) shows its private data as bytes.  So a
- * postdissector looks for those bytes fields (wanted hfids, present in a
- * tree without -V too), decodes them with the codec
+ * postdissector looks for those bytes fields, decodes them with the codec
  * (rpcrdma_cm_private_decode) and hangs the parameters under the field's
  * own item: rpcrdma.cm.*.  Where the consumer's data starts, as
  * rpcrdma-decode takes it (tools/capture/cap_cm.c, cap_iwarp.c): the CM REQ
  * after rdma_cm's IP header (the ip_cm field), the REP at its start, MPA
  * revision 2 after RFC 6581's 4-byte IRD/ORD.
+ *
+ * The carriers are not declared as the postdissector's wanted hfids: tshark
+ * and the GUI build a protocol tree for every packet as soon as any
+ * postdissector wants a field (tshark.c: postdissectors_want_hfids()), which
+ * cost every frame of every capture about a quarter more CPU (issue 27).
+ * Without a tree there is nothing to hang the subtree on, so the carriers
+ * are made "interesting" ourselves instead: primed when a capture file
+ * starts, and again after each packet whose dissection built a tree (its
+ * reset clears the mark of the fields it held), so that a tree that is
+ * built but not shown (-Y, -T fields, the GUI's filters) still holds them.
  */
 #include "rpcrdma_plugin.h"
+
+#include <epan/epan_dissect.h>
+#include <wsutil/wmem/wmem_user_cb.h>
 
 
 static int hf_cm = -1, hf_magic = -1, hf_version = -1, hf_flags = -1;
@@ -112,6 +124,42 @@ static void show(packet_info *pinfo, proto_node *node, bool mpa)
 /* The CM fields are found through the tree's index of wanted fields; the
  * MPA Reply's are not always in it (4.0, second pass), so an iWARP frame's
  * tree is searched: a few dozen items */
+/* Mark the carriers as referenced, so that a tree that is not shown keeps
+ * them (what tshark does with a postdissector's wanted hfids, without its
+ * building a tree for every packet).  4.0 exports the priming only through
+ * epan_dissect_prime_with_hfid(), which ignores the tree (proto.h). */
+static void prime_carriers(void)
+{
+	static epan_dissect_t none;
+
+	for (size_t i = 0; i < NCARRIERS; i++)
+		if (carrier_hf[i] > 0)
+			epan_dissect_prime_with_hfid(&none, carrier_hf[i]);
+}
+
+/* The packet pools we re-prime after: a tree's reset unmarks the fields
+ * it held, and the reset comes before the pool is freed */
+static GHashTable *pools;
+
+static gboolean pool_freed(wmem_allocator_t *pool, wmem_cb_event_t ev,
+			   void *data _U_)
+{
+	if (ev == WMEM_CB_DESTROY_EVENT) {
+		g_hash_table_remove(pools, pool);
+		return FALSE;
+	}
+	prime_carriers();
+	return TRUE;
+}
+
+static void watch_pool(wmem_allocator_t *pool)
+{
+	if (!pool || g_hash_table_contains(pools, pool))
+		return;
+	g_hash_table_add(pools, pool);
+	wmem_register_callback(pool, pool_freed, NULL);
+}
+
 static int dissect_post(tvbuff_t *tvb _U_, packet_info *pinfo,
 			proto_tree *tree, void *data _U_)
 {
@@ -120,6 +168,7 @@ static int dissect_post(tvbuff_t *tvb _U_, packet_info *pinfo,
 
 	if (!tree)
 		return 0;
+	watch_pool(pinfo->pool);
 	look = proto_is_frame_protocol(pinfo->layers, "iwarp_mpa");
 	for (size_t i = 0; !look && i < MPA_CARRIER; i++) {
 		GPtrArray *a = carrier_hf[i] > 0 ?
@@ -167,17 +216,13 @@ void rpcrdma_cmpriv_register(void)
 	proto_register_subtree_array(ett, array_length(ett));
 	post_handle = create_dissector_handle(dissect_post, proto_rpcrdma);
 	register_postdissector(post_handle);
+	pools = g_hash_table_new(g_direct_hash, g_direct_equal);
+	register_init_routine(prime_carriers);
 }
 
 /* the carriers' fields exist once every built-in registered */
 void rpcrdma_cmpriv_handoff(void)
 {
-	GArray *want = g_array_new(FALSE, FALSE, sizeof(int));
-
-	for (size_t i = 0; i < NCARRIERS; i++) {
+	for (size_t i = 0; i < NCARRIERS; i++)
 		carrier_hf[i] = proto_registrar_get_id_byname(carriers[i]);
-		if (carrier_hf[i] > 0)
-			g_array_append_val(want, carrier_hf[i]);
-	}
-	set_postdissector_wanted_hfids(post_handle, want);
 }

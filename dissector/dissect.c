@@ -138,22 +138,66 @@ static bool backward(tvbuff_t *tvb, packet_info *pinfo,
 	return v == 2;
 }
 
+/* The Info text of every message, formatted without printf (a third of
+ * what the plugin added per message, before issue 27): "%s v%u xid 0x%08x
+ * credits %u" and " backward" */
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+static char *put_u32(char *p, uint32_t v)
+{
+	char tmp[10];
+	unsigned n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_hex8(char *p, uint32_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 28; i >= 0; i -= 4)
+		*p++ = hex[(v >> i) & 0xf];
+	return p;
+}
+
+static void summary(packet_info *pinfo, const struct rpcrdma_msg *m, bool back)
+{
+	char buf[128], *p = buf;   /* proc names are short literals */
+
+	p = put_str(p, rpcrdma_proc_name(m->rdma_vers, m->rdma_proc));
+	p = put_str(p, " v");
+	p = put_u32(p, m->rdma_vers);
+	p = put_str(p, " xid 0x");
+	p = put_hex8(p, m->rdma_xid);
+	p = put_str(p, " credits ");
+	p = put_u32(p, m->rdma_credit);
+	if (back)
+		p = put_str(p, " backward");
+	*p = 0;
+	col_add_str(pinfo->cinfo, COL_INFO, buf);
+}
+
 static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 		    unsigned len, bool back)
 {
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
 	col_clear(pinfo->cinfo, COL_INFO);
-	if (m->nfixed < 4) {
+	if (m->nfixed < 4)
 		col_add_fstr(pinfo->cinfo, COL_INFO,
 			     "RPC-over-RDMA, %u bytes", len);
-	} else {
-		col_add_fstr(pinfo->cinfo, COL_INFO,
-			     "%s v%u xid 0x%08x credits %u",
-			     rpcrdma_proc_name(m->rdma_vers, m->rdma_proc),
-			     m->rdma_vers, m->rdma_xid, m->rdma_credit);
-		if (back)
-			col_append_str(pinfo->cinfo, COL_INFO, " backward");
-	}
+	else
+		summary(pinfo, m, back);
 	if (m->has_err) {
 		col_append_fstr(pinfo->cinfo, COL_INFO, " %s",
 				rpcrdma_err_name(m->rdma_vers, m->rdma_err));

@@ -222,6 +222,13 @@ proto_item *rpcrdma_tree_header(tvbuff_t *tvb, packet_info *pinfo,
 	int hlen = m->header_len ? (int)m->header_len
 				 : (int)tvb_captured_length(tvb);
 
+	if (!tree) {
+		/* no tree (tshark without -V, -Y, -T fields...): every item
+		 * below would be a no-op; the expert infos still count */
+		*sub = NULL;
+		rpcrdma_expert_verdict(pinfo, NULL, tvb, m);
+		return NULL;
+	}
 	top = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, hlen, ENC_NA);
 	rpcrdma_compat_fields(tree, tvb, m, hlen);
 	t = proto_item_add_subtree(top, rpcrdma_ett.top);

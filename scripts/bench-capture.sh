@@ -91,6 +91,17 @@ for name in "${order[@]}"; do
 		"$(awk -v a="$s" -v b="${secs[tshark -T fields]:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
 done
 
+# issue 27's aims for the output modes, against tshark's time in this run
+# (printed; not yet part of the exit status)
+t=${secs[tshark -T fields]:-0}
+for a in "rpcrdma-decode (lines):60" "rpcrdma-decode --json:50"; do
+	name=${a%:*} want=${a##*:}
+	[ -n "${secs[$name]:-}" ] || continue
+	awk -v a="${secs[$name]}" -v b="$t" -v w="$want" -v n="$name" 'BEGIN {
+		if (a <= 0 || b <= 0) exit
+		printf "aim: %s >= %sx tshark: %.1fx, %s\n", n, w, b / a, (b / a >= w ? "met" : "MISSED") }'
+done
+
 if [ -x "$dec" ]; then
 	best() {   # best NAME: the lowest seconds of its three runs
 		local b=

@@ -14,103 +14,127 @@
  */
 #include "internal.h"
 
-/* optional-data "is present" word (RFC 4506 §4.19): 0 or 1, nothing else */
-static enum rpcrdma_reason decode_discriminator(struct xdrc *x,
-						struct rpcrdma_msg *m,
-						bool *present)
-{
-	uint32_t off = x->off, v;
+/*
+ * The list walkers keep the cursor in locals and store it back once: the
+ * same checks, in the same order, with the same faults and offsets as one
+ * bounds-checked read per element (xdrc.h), at a fraction of the cost.  A
+ * fault leaves the cursor after the last complete element, as before.
+ */
 
-	if (!xdrc_get_u32(x, &v))
+/* optional-data "is present" word (RFC 4506 §4.19) at off: 0 or 1, nothing
+ * else; *v gets it */
+static inline __attribute__((always_inline)) enum rpcrdma_reason
+discriminator(const uint8_t *p, uint32_t len, uint32_t off,
+	      struct rpcrdma_msg *m, uint32_t *v)
+{
+	if (len - off < 4)
 		return codec_fault(m, RPCRDMA_R_TRUNCATED, off);
-	if (v > 1)
+	*v = xdrc_be32(p + off);
+	if (*v > 1)
 		return codec_fault(m, RPCRDMA_R_BAD_DISCRIMINANT, off);
-	*present = v;
 	return RPCRDMA_R_OK;
 }
 
-/* rpcrdma1_read_segment: PHLOO, 20 bytes, position a multiple of 4 */
-static enum rpcrdma_reason decode_read_segment(struct xdrc *x,
-					       struct rpcrdma_msg *m)
+/* rpcrdma1_write_chunk at *off: a counted array of one or more HLOO
+ * segments; *off moves past it */
+static inline __attribute__((always_inline)) enum rpcrdma_reason
+write_chunk(const uint8_t *p, uint32_t len, uint32_t *off,
+	    struct rpcrdma_msg *m, uint32_t *nsegs)
 {
-	if (xdrc_left(x) < RPCRDMA_READ_SEGMENT_SIZE)
-		return codec_fault(m, RPCRDMA_R_TRUNCATED, x->off);
-	if (xdrc_be32(x->p + x->off) & 3)     /* V1 §4.4.5.1 */
-		return codec_fault(m, RPCRDMA_R_BAD_POSITION, x->off);
-	x->off += RPCRDMA_READ_SEGMENT_SIZE;
-	return RPCRDMA_R_OK;
-}
+	uint32_t at = *off, count;
 
-/* rpcrdma1_write_chunk: a counted array of one or more HLOO segments */
-static enum rpcrdma_reason decode_write_chunk(struct xdrc *x,
-					      struct rpcrdma_msg *m,
-					      uint32_t *nsegs)
-{
-	uint32_t off = x->off, count;
-
-	if (!xdrc_get_u32(x, &count))
-		return codec_fault(m, RPCRDMA_R_TRUNCATED, off);
+	if (len - at < 4)
+		return codec_fault(m, RPCRDMA_R_TRUNCATED, at);
+	count = xdrc_be32(p + at);
 	if (count == 0)                       /* V1 §4.4.4: one or more */
-		return codec_fault(m, RPCRDMA_R_EMPTY_CHUNK, off);
-	if (count > xdrc_left(x) / RPCRDMA_SEGMENT_SIZE)
-		return codec_fault(m, RPCRDMA_R_BAD_COUNT, off);
-	x->off += count * RPCRDMA_SEGMENT_SIZE;
+		return codec_fault(m, RPCRDMA_R_EMPTY_CHUNK, at);
+	if (count > (len - at - 4) / RPCRDMA_SEGMENT_SIZE)
+		return codec_fault(m, RPCRDMA_R_BAD_COUNT, at);
+	*off = at + 4 + count * RPCRDMA_SEGMENT_SIZE;
 	*nsegs = count;
 	return RPCRDMA_R_OK;
 }
 
+/* Read list: 1 PHLOO 1 PHLOO ... 0; each rpcrdma1_read_segment 20 bytes,
+ * its position a multiple of 4 (V1 §4.4.5.1) */
 enum rpcrdma_reason rpcrdma_decode_read_list(struct xdrc *x,
 					     struct rpcrdma_msg *m)
 {
+	const uint8_t *p = x->p;
+	uint32_t len = x->len, off = x->off, n = 0, more;
 	enum rpcrdma_reason r;
-	bool more;
 
-	m->reads_off = x->off;
+	m->reads_off = off;
 	for (;;) {
-		r = decode_discriminator(x, m, &more);
-		if (r || !more)
-			return r;
-		r = decode_read_segment(x, m);
+		r = discriminator(p, len, off, m, &more);
 		if (r)
-			return r;
-		m->nreads++;
+			break;
+		off += 4;
+		if (!more)
+			break;
+		if (len - off < RPCRDMA_READ_SEGMENT_SIZE) {
+			r = codec_fault(m, RPCRDMA_R_TRUNCATED, off);
+			break;
+		}
+		if (xdrc_be32(p + off) & 3) {
+			r = codec_fault(m, RPCRDMA_R_BAD_POSITION, off);
+			break;
+		}
+		off += RPCRDMA_READ_SEGMENT_SIZE;
+		n++;
 	}
+	x->off = off;
+	m->nreads = n;
+	return r;
 }
 
+/* Write list: 1 N HLOO... 1 N HLOO... ... 0 */
 enum rpcrdma_reason rpcrdma_decode_write_list(struct xdrc *x,
 					      struct rpcrdma_msg *m)
 {
+	const uint8_t *p = x->p;
+	uint32_t len = x->len, off = x->off, n = 0, segs = 0, nsegs, more;
 	enum rpcrdma_reason r;
-	uint32_t nsegs;
-	bool more;
 
-	m->writes_off = x->off;
+	m->writes_off = off;
 	for (;;) {
-		r = decode_discriminator(x, m, &more);
-		if (r || !more)
-			return r;
-		r = decode_write_chunk(x, m, &nsegs);
+		r = discriminator(p, len, off, m, &more);
 		if (r)
-			return r;
-		m->nwrites++;
-		m->nwrite_segs += nsegs;
+			break;
+		off += 4;
+		if (!more)
+			break;
+		r = write_chunk(p, len, &off, m, &nsegs);
+		if (r)
+			break;
+		n++;
+		segs += nsegs;
 	}
+	x->off = off;
+	m->nwrites = n;
+	m->nwrite_segs = segs;
+	return r;
 }
 
+/* Reply chunk: 0  |  1 N HLOO... */
 enum rpcrdma_reason rpcrdma_decode_reply_chunk(struct xdrc *x,
 					       struct rpcrdma_msg *m)
 {
+	const uint8_t *p = x->p;
+	uint32_t len = x->len, off = x->off, nsegs, present;
 	enum rpcrdma_reason r;
-	uint32_t nsegs;
-	bool present;
 
-	m->reply_off = x->off;
-	r = decode_discriminator(x, m, &present);
-	if (r || !present)
-		return r;
-	r = decode_write_chunk(x, m, &nsegs);
+	m->reply_off = off;
+	r = discriminator(p, len, off, m, &present);
 	if (r)
 		return r;
+	x->off = off += 4;
+	if (!present)
+		return RPCRDMA_R_OK;
+	r = write_chunk(p, len, &off, m, &nsegs);
+	if (r)
+		return r;
+	x->off = off;
 	m->has_reply = true;
 	m->nreply_segs = nsegs;
 	return RPCRDMA_R_OK;

@@ -4,6 +4,8 @@
  * (RFC 8259 §7: quote, backslash and control characters escaped; invalid
  * UTF-8 replaced by U+FFFD so that the output is always valid JSON).
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include "json.h"
 
@@ -132,9 +134,43 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	ob_write(o, (const char *)s + start, len - start);
 }
 
+/* true when no byte of s[len] needs escaping (plain[] all through), eight
+ * bytes at a time: the names and addresses the printers write are */
+static bool all_plain(const unsigned char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x, q, b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
+		if ((x & high) || ((x - ones * 0x20) & ~x & high) ||
+		    ((q - ones) & ~q & high) || ((b - ones) & ~b & high))
+			return false;
+	}
+	for (; i < len; i++)
+		if (!plain[s[i]])
+			return false;
+	return true;
+}
+
 void json_strn(struct json *j, const char *s, size_t len)
 {
+	char *p;
+
 	json_separate(j);
+	if (len <= OBUF_SIZE - 2 && all_plain((const unsigned char *)s, len)) {
+		p = ob_room(j->o, len + 2);
+		p[0] = '"';
+		memcpy(p + 1, s, len);
+		p[len + 1] = '"';
+		j->o->n += len + 2;
+		return;
+	}
 	ob_putc(j->o, '"');
 	escape(j->o, (const unsigned char *)s, len);
 	ob_putc(j->o, '"');
@@ -193,7 +229,50 @@ void json_hexstr(struct json *j, const uint8_t *p, size_t len)
 void json_hex(struct json *j, uint64_t v, unsigned digits)
 {
 	json_separate(j);
-	ob_putc(j->o, '"');
+	ob_room(j->o, 20);              /* the quotes and ob_hex's 18 */
+	j->o->b[j->o->n++] = '"';
 	ob_hex(j->o, v, digits);
-	ob_putc(j->o, '"');
+	j->o->b[j->o->n++] = '"';
+}
+
+/*
+ * Strings that never change at their address (the names in libcodec's and
+ * the printers' tables): the quoted JSON form of each is made once and
+ * remembered by its address, so that the many names of each message cost
+ * a lookup and a copy.  A small direct-mapped table; the printers run in
+ * one thread.  Strings that need escaping, or are long, go the usual way.
+ */
+#define LIT_SLOTS 512
+#define LIT_MAX 62
+static struct lit {
+	const char *s;
+	unsigned char len;           /* of q: the string with its quotes */
+	char q[LIT_MAX + 2];
+} lits[LIT_SLOTS];
+
+void json_lit(struct json *j, const char *s)
+{
+	struct lit *l;
+	size_t len;
+
+	if (!s) {
+		json_null(j);
+		return;
+	}
+	l = &lits[((uintptr_t)s ^ (uintptr_t)s >> 9) % LIT_SLOTS];
+	if (l->s != s) {
+		len = strlen(s);
+		if (len > LIT_MAX || !all_plain((const unsigned char *)s, len)) {
+			json_strn(j, s, len);
+			return;
+		}
+		l->q[0] = '"';
+		memcpy(l->q + 1, s, len);
+		l->q[len + 1] = '"';
+		l->len = (unsigned char)(len + 2);
+		l->s = s;
+	}
+	json_separate(j);
+	memcpy(ob_room(j->o, sizeof(l->q)), l->q, sizeof(l->q));
+	j->o->n += l->len;
 }

@@ -52,8 +52,32 @@ static inline void json_key(struct json *j, const char *key)
 	j->after_key = true;
 }
 
+/* A key given as a string literal: the comma (when the level has an item),
+ * the quoted key and the colon in one write of a length known at compile
+ * time.  The same output as json_key(). */
+#define JSON_KEY(j, k) json_key_lit((j), ",\"" k "\":", sizeof(",\"" k "\":") - 1)
+static inline void json_key_lit(struct json *j, const char *s, size_t n)
+{
+	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+
+	if (j->after_key) {             /* as json_separate() */
+		j->after_key = false;
+		ob_write(j->o, s + 1, n - 1);
+	} else if (j->has_items & bit) {
+		ob_write(j->o, s, n);
+	} else {
+		j->has_items |= bit;
+		ob_write(j->o, s + 1, n - 1);
+	}
+	j->after_key = true;
+}
+
 void json_str(struct json *j, const char *s);          /* NULL prints null */
 void json_strn(struct json *j, const char *s, size_t len);
+/* A string that stays the same at its address for the whole run (a name
+ * from libcodec's or the printers' static tables): the same output as
+ * json_str(), its JSON form remembered by address.  NULL prints null. */
+void json_lit(struct json *j, const char *s);
 void json_u64(struct json *j, uint64_t v);
 void json_i64(struct json *j, int64_t v);
 void json_bool(struct json *j, bool v);
@@ -98,5 +122,13 @@ static inline void json_knull(struct json *j, const char *k)
 	json_key(j, k);
 	json_null(j);
 }
+
+/* the same with a literal key (JSON_KEY) */
+#define JSON_KSTR(j, k, v) do { JSON_KEY(j, k); json_str(j, v); } while (0)
+#define JSON_KU64(j, k, v) do { JSON_KEY(j, k); json_u64(j, v); } while (0)
+#define JSON_KHEX(j, k, v, d) do { JSON_KEY(j, k); json_hex(j, v, d); } while (0)
+#define JSON_KBOOL(j, k, v) do { JSON_KEY(j, k); json_bool(j, v); } while (0)
+#define JSON_KNULL(j, k) do { JSON_KEY(j, k); json_null(j); } while (0)
+#define JSON_KLIT(j, k, v) do { JSON_KEY(j, k); json_lit(j, v); } while (0)
 
 #endif

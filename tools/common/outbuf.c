@@ -56,13 +56,6 @@ static char *u64_digits(uint64_t v, char tmp[24])
 	return p;
 }
 
-void ob_u64(struct obuf *o, uint64_t v)
-{
-	char tmp[24], *p = u64_digits(v, tmp);
-
-	ob_write(o, p, (size_t)(tmp + 24 - p));
-}
-
 void ob_i64(struct obuf *o, int64_t v)
 {
 	if (v < 0) {
@@ -102,7 +95,7 @@ static const char hexdig[] = "0123456789abcdef";
 
 void ob_hex(struct obuf *o, uint64_t v, unsigned digits)
 {
-	char tmp[18];
+	char *p = ob_room(o, 18);
 	unsigned i;
 
 	if (digits > 16)
@@ -111,28 +104,43 @@ void ob_hex(struct obuf *o, uint64_t v, unsigned digits)
 		digits = 1;
 	while (digits < 16 && (v >> (4 * digits)))
 		digits++;
-	tmp[0] = '0';
-	tmp[1] = 'x';
-	for (i = 0; i < digits; i++)
-		tmp[2 + i] = hexdig[(v >> (4 * (digits - 1 - i))) & 0xf];
-	ob_write(o, tmp, 2 + digits);
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = digits; i; i--) {       /* last digit first */
+		p[1 + i] = hexdig[v & 0xf];
+		v >>= 4;
+	}
+	o->n += 2 + digits;
 }
 
+/* two hex digits per byte, a buffer-full at a time */
 void ob_hexbytes(struct obuf *o, const uint8_t *p, size_t len)
 {
-	size_t i;
+	while (len) {
+		size_t n = (sizeof(o->b) - o->n) / 2, i;
+		char *d;
 
-	for (i = 0; i < len; i++) {
-		ob_putc(o, hexdig[p[i] >> 4]);
-		ob_putc(o, hexdig[p[i] & 0xf]);
+		if (!n) {
+			ob_flush(o);
+			continue;
+		}
+		if (n > len)
+			n = len;
+		d = o->b + o->n;
+		for (i = 0; i < n; i++) {
+			d[2 * i] = hexdig[p[i] >> 4];
+			d[2 * i + 1] = hexdig[p[i] & 0xf];
+		}
+		o->n += 2 * n;
+		p += n;
+		len -= n;
 	}
 }
 
 void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
 {
 	uint64_t mag;
-	char frac[7];
-	int i;
+	char frac[20];
 
 	if (usec >= 1000000u) {
 		int64_t carry = usec / 1000000u;
@@ -153,10 +161,7 @@ void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
 		mag = (uint64_t)sec;
 	}
 	ob_u64(o, mag);
-	for (i = 5; i >= 0; i--) {
-		frac[1 + i] = (char)('0' + usec % 10);
-		usec /= 10;
-	}
+	ob_fmt_u64(frac, 1000000u + usec);    /* "1" and six digits */
 	frac[0] = '.';
 	ob_write(o, frac, 7);
 }

@@ -53,7 +53,65 @@ static inline void ob_putc(struct obuf *o, char c)
 	o->b[o->n++] = c;
 }
 
-void ob_u64(struct obuf *o, uint64_t v);                 /* decimal */
+/* Room for n more bytes (n <= OBUF_SIZE): flushes when there is not;
+ * the caller writes at the pointer and then adds what it wrote to o->n */
+static inline char *ob_room(struct obuf *o, size_t n)
+{
+	if (n > sizeof(o->b) - o->n)
+		ob_flush(o);
+	return o->b + o->n;
+}
+
+/* the decimal digits of v at p (room for 20), no printf; returns the count */
+static inline unsigned ob_fmt_u64(char *p, uint64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	unsigned n, i;
+
+	if (v < 10) {
+		p[0] = (char)('0' + v);
+		return 1;
+	}
+	if (v < 100) {
+		p[0] = pairs[2 * v];
+		p[1] = pairs[2 * v + 1];
+		return 2;
+	}
+	if (v < 10000)
+		n = v < 1000 ? 3 : 4;
+	else if (v < 100000000)
+		n = v < 1000000 ? (v < 100000 ? 5 : 6) : (v < 10000000 ? 7 : 8);
+	else
+		for (uint64_t t = v / 100000000, n0 = n = 9; t >= 10; t /= 10)
+			n = (unsigned)++n0;
+	i = n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		p[--i] = pairs[2 * r + 1];
+		p[--i] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		p[--i] = pairs[2 * v + 1];
+		p[--i] = pairs[2 * v];
+	} else {
+		p[--i] = (char)('0' + v);
+	}
+	return n;
+}
+
+/* decimal, straight into the buffer */
+static inline void ob_u64(struct obuf *o, uint64_t v)
+{
+	char *p = ob_room(o, 20);
+
+	o->n += ob_fmt_u64(p, v);
+}
+
 void ob_i64(struct obuf *o, int64_t v);                  /* decimal */
 void ob_u64w(struct obuf *o, uint64_t v, unsigned width); /* right-aligned */
 void ob_hex(struct obuf *o, uint64_t v, unsigned digits); /* "0x" + digits */
