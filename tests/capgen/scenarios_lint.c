@@ -373,6 +373,32 @@ static int bad_header(struct gen *g)
 	return gen_close(g);
 }
 
+/* V1 4.4.5: a read chunk's Position is an offset in the Payload stream */
+static int read_position_past_payload(struct gen *g)
+{
+	struct lint l;
+	struct rpcrdma_hdr h;
+	struct rpcrdma_read_segment rs;
+	struct xw x;
+	uint8_t m[512];
+	size_t n;
+	uint32_t xid;
+
+	if (lint_open(g, &l, 1))
+		return -1;
+	xid = l.s.xid++;
+	nfs3_getattr_call(&x, xid);
+	rs.rdma_position = 4096;        /* a multiple of 4, far past the call */
+	rs.rdma_target = sess_seg(&l.s, 8);
+	sess_hdr(&l.s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	h.reads = &rs;
+	h.nreads = 1;
+	n = sess_build(&h, x.b, x.len, m, sizeof(m));
+	gen_expect(g, bad_call(&l.s, m, n), "read-position-past-payload");
+	ex_getattr3(&l.s);
+	return gen_close(g);
+}
+
 static int reply_version_mismatch(struct gen *g)
 {
 	struct lint l;
@@ -431,6 +457,8 @@ const struct scenario scenarios_lint[] = {
 	  "client answers RDMA_ERROR with RDMA_ERROR"),
 	L("bad-header", bad_header, "read list discriminator 2"),
 	L("reply-version-mismatch", reply_version_mismatch, "V2 reply to a V1 call"),
+	L("read-position-past-payload", read_position_past_payload,
+	  "a read chunk at position 4096 of a 76-byte call"),
 	L("crc-error", crc_error, "a reply with a wrong ICRC, then resent"),
 	{ NULL, NULL, NULL, NULL },
 };

@@ -291,6 +291,19 @@ int fake_model_recv(struct xprt *x, const uint8_t *buf, size_t len)
 		x->hung = true;
 		return 0;
 	}
+	if (len < 8 && fake_cfg_now.answer_short) {
+		uint8_t pad[8] = { 0 }, out[32];
+		struct rpcrdma_msg sm;
+
+		memcpy(pad, buf, len);
+		pad[7] = 1;             /* a header of version 1 ... */
+		rpcrdma_decode(pad, sizeof(pad), &sm);  /* ... cut short: BADHEADER */
+		n = rpcrdma_encode_error_reply_range(&sm, fake_cfg_now.credits, 1, 1, out,
+						     sizeof(out), NULL);
+		if (n)
+			fake_push(x->l, EV_RECV, x, out, n, XPRT_DISC_LOCAL);
+		return 0;
+	}
 	versions(&low, &high);
 	rpcrdma_decode(buf, len, &m);
 	rpcrdma_judge_versions(&m, low, high);
@@ -332,5 +345,13 @@ int fake_model_recv(struct xprt *x, const uint8_t *buf, size_t len)
 		n = echo_encode_error(rb, sizeof(rb), a.xid, st);
 	if (n)
 		send_reply(x, &m, rb, n, doff, dlen);
+	if (n && fake_cfg_now.stray_answer && dlen == 0) {
+		/* the same reply again under an xid nobody sent */
+		uint8_t *p = rb;
+
+		p[0] ^= 0x5a;
+		m.rdma_xid ^= 0x5a000000u;
+		send_reply(x, &m, rb, n, doff, dlen);
+	}
 	return 0;
 }

@@ -101,7 +101,8 @@ void fake_drop(struct xprt *x, enum xprt_disc_reason why)
 
 /* The command-line build (rpcrdma-conform-fake, tests/cli/conform.bats)
  * takes its model from RPCRDMA_FAKE: comma-separated wrong-error, drop-bad,
- * silent-vers, zero-credit, v1-only, crash-on-done, hang-on-msgp. */
+ * silent-vers, zero-credit, v1-only, crash-on-done, hang-on-msgp, answer-short,
+ * stray-answer. */
 static void config_from_env(void)
 {
 	const char *e = getenv("RPCRDMA_FAKE");
@@ -116,6 +117,8 @@ static void config_from_env(void)
 		c.versions = strstr(e, "v1-only") ? XPRT_V1 : 0;
 		c.crash_on_done = strstr(e, "crash-on-done") != NULL;
 		c.hang_on_msgp = strstr(e, "hang-on-msgp") != NULL;
+		c.answer_short = strstr(e, "answer-short") != NULL;
+		c.stray_answer = strstr(e, "stray-answer") != NULL;
 	}
 	fake_xprt_config(&c);
 }

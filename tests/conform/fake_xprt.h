@@ -21,6 +21,11 @@ struct fake_cfg {
 	bool crash_on_done;             /* RDMA_DONE kills the listener */
 	bool hang_on_msgp;              /* RDMA_MSGP hangs that connection */
 	bool ignore_roundup;            /* no pad after an odd read chunk */
+	bool answer_short;              /* a message under 8 bytes answered
+					 * ERR_BADHEADER, the missing bytes read
+					 * as zero (as knfsd answers 4 and 7) */
+	bool stray_answer;              /* every RPC reply followed by a second
+					 * one with an xid nobody sent */
 };
 void fake_xprt_config(const struct fake_cfg *c);
 

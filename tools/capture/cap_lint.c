@@ -121,3 +121,51 @@ void cap_lint_release(struct cap_state *st, struct cap_hold saved)
 	st->msg_xid = saved.xid;
 	st->hold_depth--;
 }
+
+/* -------- rules of the requirements catalogue judged per message
+ * (docs/requirements.tsv names each check; docs/capture.md lists them) -------- */
+
+/* V1 4.4.5: "The Position value MUST be computed from the beginning of the
+ * Payload stream, which begins at Position zero."  A read chunk of an
+ * RDMA_MSG call is re-inserted into the inline Payload stream: its position
+ * can be at most the inline bytes plus the chunks inserted before it. */
+static void rule_position_past_payload(struct cap_state *st, uint64_t frame,
+				       const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_read_iter it;
+	struct rpcrdma_read_segment s;
+	uint64_t before = 0;
+	uint32_t last = 0;
+
+	if (m->action != RPCRDMA_ACCEPT || m->rdma_proc != RDMA_MSG ||
+	    m->direction != RPCRDMA_CALL || !m->nreads)
+		return;
+	/* positions come in list order; lengths of earlier chunks (lower
+	 * positions) may lie before a later one */
+	rpcrdma_read_iter_init(m, &it);
+	while (rpcrdma_read_next(&it, &s)) {
+		if (s.rdma_position > (uint64_t)m->payload_len + before) {
+			cap_lint(st, frame, "read-position-past-payload", "V1 4.4.5",
+				 "read segment at position %u, past the %u-byte Payload stream "
+				 "(and %llu bytes of earlier chunks)", s.rdma_position,
+				 m->payload_len, (unsigned long long)before);
+			return;
+		}
+		if (s.rdma_position >= last)
+			before += s.rdma_target.rdma_length;
+		last = s.rdma_position;
+	}
+}
+
+static const struct {
+	const char *check;
+	void (*fn)(struct cap_state *st, uint64_t frame, const struct rpcrdma_msg *m);
+} msg_rules[] = {
+	{ "read-position-past-payload", rule_position_past_payload },
+};
+
+void cap_lint_msg_rules(struct cap_state *st, uint64_t frame, const struct rpcrdma_msg *m)
+{
+	for (size_t i = 0; i < sizeof(msg_rules) / sizeof(msg_rules[0]); i++)
+		msg_rules[i].fn(st, frame, m);
+}

@@ -226,6 +226,7 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 	if (m->notes & RPCRDMA_NOTE_ZERO_CREDIT)
 		cap_lint(st, f->num, "zero-credit", "V1 4.3.1",
 			 "reply grants zero credits");
+	cap_lint_msg_rules(st, f->num, m);
 	if (!partial && m->nfixed >= 2 && (m->rdma_vers == 1 || m->rdma_vers == 2)) {
 		const char *from;
 		uint32_t th = cap_conn_threshold(st, c, dir, m->rdma_vers, &from);

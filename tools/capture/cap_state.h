@@ -569,6 +569,8 @@ struct cap_hold cap_lint_hold(struct cap_state *st, uint32_t conv,
 			      bool have_xid, uint32_t xid);
 void cap_lint_release(struct cap_state *st, struct cap_hold saved);
 void cap_lint_print(struct cap_state *st, const struct cap_finding *f);
+/* the per-message rules of cap_lint.c's table (requirements catalogue) */
+void cap_lint_msg_rules(struct cap_state *st, uint64_t frame, const struct rpcrdma_msg *m);
 void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
 	      const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

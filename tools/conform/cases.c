@@ -33,12 +33,12 @@ const char *cf_draft_title(enum cf_draft d)
 
 const char *cf_level_name(enum cf_level l)
 {
-	return l == CF_MUST ? "MUST" : l == CF_SHOULD ? "SHOULD" : "MAY";
+	return l == CF_MUST ? "MUST" : l == CF_SHOULD ? "SHOULD" : l == CF_MAY ? "MAY" : "-";
 }
 
 const char *cf_result_name(enum cf_result r)
 {
-	static const char *const n[] = { "PASS", "FAIL", "ALLOWED", "SKIP" };
+	static const char *const n[] = { "PASS", "FAIL", "ALLOWED", "SKIP", "NOTE" };
 
 	return (unsigned)r < CF_NRESULTS ? n[r] : "?";
 }
@@ -46,11 +46,16 @@ const char *cf_result_name(enum cf_result r)
 /* -------- the cases written here (not from vectors) -------- */
 #define RPC CF_M_RPC
 #define M CF_M
+/* One row per case: its requirement ids (docs/requirements.tsv; the first
+ * is the sentence that binds the responder, its keyword the case's level),
+ * or the decision (docs/spec-decisions.md) where no sentence decides: then
+ * a reaction outside pass/allowed is a NOTE, never a FAIL. */
 struct custom {
 	const char *name;
 	enum cf_draft draft;
 	const char *section;
-	enum cf_level level;
+	const char *reqs;
+	const char *decision;
 	const char *text;
 	enum cf_kind kind;
 	unsigned flags;
@@ -58,101 +63,100 @@ struct custom {
 	const char *allowed_why;
 };
 
-#define CHUNK_MISMATCH_WHY "V1 §8.1.1: a responder that takes the mismatch for a " \
-	"DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)"
-
 static const struct custom customs[] = {
 	/* ---- Version One ---- */
-	{ "reply-grant-nonzero", CF_V1, "§4.3.1", CF_MUST,
+	{ "reply-grant-nonzero", CF_V1, "§4.3.1", "V1-4.3.1-grant", NULL,
 	  "the credit value a reply grants is not zero",
 	  CF_K_REPLY_GRANT, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "reply-xid", CF_V1, "§5.2.1", CF_MUST,
+	{ "reply-xid", CF_V1, "§5.2.1", "V1-5.2.1-xid", NULL,
 	  "a reply's rdma_xid is the call's xid and its RPC message's xid",
 	  CF_K_REPLY_XID, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "inline-1024", CF_V1, "§4.3.3", CF_MUST,
+	{ "inline-1024", CF_V1, "§4.3.3", "V1-4.3.3-inline", NULL,
 	  "a 1024-byte call (every receiver's inline threshold) is received and answered",
 	  CF_K_INLINE_MIN, CF_F_CALL | CF_F_DDP, 1, RPC, 0, NULL },
-	{ "inline-over", CF_V1, "§4.3", CF_SHOULD,
+	{ "inline-over", CF_V1, "§4.3", "V1-4.3.3-inline", "D-CONF-8",
 	  "a Send larger than the responder's receive buffers costs that connection, nothing more",
 	  CF_K_INLINE_OVER, CF_F_FRESH | CF_F_DDP, 1, M(CF_R_DISCONNECT),
 	  RPC | M(CF_R_ERR_BADHEADER),
 	  "V1 §4.3.3: a receiver MAY support a larger inline threshold than it announced" },
-	{ "credit-overrun", CF_V1, "§4.3.1", CF_SHOULD,
+	{ "credit-overrun", CF_V1, "§4.3.1", "V1-4.3.1-excess", "D-CONF-8",
 	  "calls beyond the credit grant are handled, answered with an RPC error, or end the connection",
 	  CF_K_CREDIT_OVERRUN, CF_F_FRESH | CF_F_CALL, 1, M(CF_R_REPLY),
 	  M(CF_R_RPC_ERROR) | M(CF_R_GARBAGE_ARGS) | M(CF_R_DISCONNECT),
 	  "V1 §4.3.1: the RDMA layer may end the connection; the responder MAY handle the "
 	  "excess or return an RPC layer error" },
-	{ "read-chunk-longer", CF_V1, "§4.4.4.1", CF_SHOULD,
-	  "a read chunk longer than the byte count left in the Payload stream: GARBAGE_ARGS (§5.5.2)",
+	{ "read-chunk-longer", CF_V1, "§5.5.2", "V1-5.5.2-garbage V1-4.4.4.1-count", "D-CONF-6",
+	  "a read chunk longer than the byte count left in the Payload stream: GARBAGE_ARGS (our reading)",
 	  CF_K_CHUNK_LONG, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
-	  M(CF_R_ERR_BADHEADER), CHUNK_MISMATCH_WHY },
-	{ "read-chunk-shorter", CF_V1, "§4.4.4.1", CF_SHOULD,
-	  "a read chunk shorter than the byte count left in the Payload stream: GARBAGE_ARGS (§5.5.2)",
+	  M(CF_R_ERR_BADHEADER), "V1 §8.1.1: a responder that takes the mismatch for a "
+	  "DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)" },
+	{ "read-chunk-shorter", CF_V1, "§5.5.2", "V1-5.5.2-garbage V1-4.4.4.1-count", NULL,
+	  "a read chunk shorter than the byte count left in the Payload stream: GARBAGE_ARGS",
 	  CF_K_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
-	  M(CF_R_ERR_BADHEADER), CHUNK_MISMATCH_WHY },
-	{ "read-chunk-roundup", CF_V1, "§4.4.5.1", CF_MUST,
+	  M(CF_R_ERR_BADHEADER), "V1 §8.1.1: a responder that takes the mismatch for a "
+	  "DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)" },
+	{ "read-chunk-roundup", CF_V1, "§4.4.5.1", "V1-4.4.5.1-roundup", NULL,
 	  "a read chunk of odd length sent without XDR round-up is accepted (the responder pads it)",
 	  CF_K_CHUNK_ROUNDUP, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_REPLY), 0, NULL },
-	{ "read-chunk-bad-handle", CF_V1, "§5.5.3", CF_SHOULD,
+	{ "read-chunk-bad-handle", CF_V1, "§5.5.3", "V1-5.5.3-fatal", "D-CONF-8",
 	  "an RDMA Read of a segment that is not registered ends the connection or is answered with RDMA_ERROR",
 	  CF_K_CHUNK_BADHANDLE, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1,
 	  M(CF_R_DISCONNECT) | M(CF_R_ERR_BADHEADER), M(CF_R_GARBAGE_ARGS) | M(CF_R_RPC_ERROR),
 	  "V1 §5.5.2: the responder MAY report a chunk it cannot use with an RPC error" },
-	{ "read-chunk-not-ddp-eligible", CF_V1, "§8.1.1", CF_MUST,
+	{ "read-chunk-not-ddp-eligible", CF_V1, "§8.1.1", "V1-8.1.1-noprocess V1-8.1.1-report", NULL,
 	  "a read chunk that holds a data item that is not DDP-eligible is not processed (§5.5.2)",
 	  CF_K_CHUNK_NOT_DDP, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_ERR_BADHEADER),
 	  M(CF_R_GARBAGE_ARGS),
 	  "V1 §5.5.2: a responder MAY report a non-DDP-eligible item in a chunk with GARBAGE_ARGS" },
-	{ "write-chunk-used", CF_V1, "§5.3.2", CF_MUST,
+	{ "write-chunk-used", CF_V1, "§5.3.2", "V1-5.3.2-write", NULL,
 	  "a DDP-eligible result goes into the write chunk provided, its length in the reply's write list",
 	  CF_K_WRITE_USED, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-segment-count", CF_V1, "§4.4.6", CF_MUST,
+	{ "write-chunk-segment-count", CF_V1, "§4.4.6", "V1-4.4.6-segcount", NULL,
 	  "the reply's write chunk has as many segments as the call's",
 	  CF_K_WRITE_SEGCOUNT, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-unfilled-zero", CF_V1, "§4.4.6", CF_SHOULD,
+	{ "write-chunk-unfilled-zero", CF_V1, "§4.4.6", "V1-4.4.6-unfilled", NULL,
 	  "a write chunk segment the responder did not fill has length zero in the reply",
 	  CF_K_WRITE_UNFILLED, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-no-pad", CF_V1, "§4.4.6.1", CF_MUST,
+	{ "write-chunk-no-pad", CF_V1, "§4.4.6.1", "V1-4.4.6.1-nopad", NULL,
 	  "no XDR pad bytes are written into a write chunk",
 	  CF_K_WRITE_NOPAD, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-unused", CF_V1, "§4.4.6.2", CF_MUST,
+	{ "write-chunk-unused", CF_V1, "§4.4.6.2", "V1-4.4.6.2-unused", NULL,
 	  "an unused write chunk comes back with every segment length zero",
 	  CF_K_WRITE_UNUSED, CF_F_FRESH | CF_F_CALL, 1, RPC, 0, NULL },
-	{ "reply-chunk-long", CF_V1, "§4.5.3", CF_MUST,
+	{ "reply-chunk-long", CF_V1, "§4.5.3", "V1-4.5.3-reply", NULL,
 	  "a reply larger than the requester's inline threshold goes into the reply chunk provided",
 	  CF_K_REPLY_CHUNK, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "reply-chunk-short", CF_V1, "§5.3.3", CF_MUST,
-	  "a short reply to a call that offers a reply chunk is answered (inline or in the chunk)",
+	{ "reply-chunk-short", CF_V1, "§5.3.3", "V1-5.3.3-short V1-5.5.4-close", NULL,
+	  "a short reply to a call that offers a reply chunk is answered (inline, MAY, or in the chunk)",
 	  CF_K_REPLY_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL, 1, RPC, 0, NULL },
 	/* ---- Version Two ---- */
-	{ "v2-negotiation", CF_V2, "§5", CF_MUST,
+	{ "v2-negotiation", CF_V2, "§5.2", "V2-5.2-vers V1-5.5.1-vers", NULL,
 	  "a first Version Two call is answered in Version Two (§5.1) or with ERR_VERS and the range (§5.2)",
 	  CF_K_V2_NEGOTIATE, CF_F_CALL, 2, RPC | M(CF_R_ERR_VERS), 0, NULL },
-	{ "v1-reply-version", CF_V2, "§5.3", CF_MUST,
+	{ "v1-reply-version", CF_V2, "§5.3", "V2-5.3-same", NULL,
 	  "a Version One call is answered in Version One",
 	  CF_K_REPLY_VERS, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "v2-reply-version", CF_V2, "§5.3", CF_MUST,
+	{ "v2-reply-version", CF_V2, "§5.3", "V2-5.3-same", NULL,
 	  "a Version Two call is answered in Version Two",
 	  CF_K_REPLY_VERS, CF_F_CALL | CF_F_V2, 2, RPC, 0, NULL },
-	{ "v2-reply-direction", CF_V2, "§4.2.2", CF_MUST,
+	{ "v2-reply-direction", CF_V2, "§4.2.2", "V2-4.2.2-dir", NULL,
 	  "a Version Two reply's rdma_direction is REPLY, as its RPC msg_type",
 	  CF_K_V2_REPLY_DIR, CF_F_CALL | CF_F_V2, 2, RPC, 0, NULL },
-	{ "v2-inline-4096", CF_V2, "§2.3", CF_MUST,
+	{ "v2-inline-4096", CF_V2, "§2.3", "V2-2.3-inline", NULL,
 	  "a 4096-byte Version Two call (the V2 inline threshold) is received and answered",
 	  CF_K_V2_INLINE_MIN, CF_F_CALL | CF_F_V2 | CF_F_DDP, 2, RPC, 0, NULL },
 	/* ---- Bi-directional ---- */
-	{ "xid-reuse", CF_BIDI, "§2.4", CF_SHOULD,
-	  "a call that reuses the xid of a completed call is answered again",
+	{ "xid-reuse", CF_BIDI, "§2.4", "V1-5.5.4-close", "D-CONF-8",
+	  "a call that reuses the xid of a completed call is answered again (a retransmission)",
 	  CF_K_XID_REUSE, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "bidi-xid-spaces", CF_BIDI, "§2.4.1", CF_SHOULD,
+	{ "bidi-xid-spaces", CF_BIDI, "§2.4.1", "BIDI-2.4.1-same", "D-CONF-8",
 	  "a forward call with the xid of an outstanding backward call is a transaction of its own",
 	  CF_K_BIDI_XID_SPACES, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "bidi-backward-call", CF_BIDI, "§5.1", CF_MUST,
+	{ "bidi-backward-call", CF_BIDI, "§5.1", "BIDI-5.1-vers BIDI-5.1-xid V1-7.2.1-credit", NULL,
 	  "a backward call carries the connection's rdma_vers, a non-zero credit value (V1 §7.2.1) "
 	  "and its xid in the RPC header",
 	  CF_K_BIDI_CALL_FORM, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "bidi-reply-chunks", CF_BIDI, "§5.3", CF_SHOULD,
+	{ "bidi-reply-chunks", CF_BIDI, "§5.3", "BIDI-5.3-chunks", "D-CONF-5",
 	  "a backward-direction reply that carries a write chunk is no header error (chunks MAY be used)",
 	  CF_K_BIDI_REPLY_CHUNKS, 0, 1, M(CF_R_DISCARD), M(CF_R_ERR_BADHEADER),
 	  "BIDI §5.3: a peer without backward-direction chunks answers ERR_CHUNK (= ERR_BADHEADER)" },
@@ -176,52 +180,73 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/* An RDMA_MSG vector whose Payload stream (after three empty lists) is an
+ * RPC reply: msg_type 1 at payload offset 4 */
+static bool cf_vector_payload_is_reply(const struct cf_vector *v)
+{
+	struct rpcrdma_msg m;
+
+	rpcrdma_decode(v->bytes, v->len, &m);
+	return m.header_len && m.header_len + 8 <= v->len &&
+	       be32(v->bytes + m.header_len + 4) == 1;
+}
+
 /* The rule a malformed header breaks, for the reasons answered with
- * ERR_BADHEADER: the XDR errors of V1 §5.5.2 are MUST; the rest are our
- * reading of a sender's MUST (docs/spec-decisions.md) and graded SHOULD. */
+ * ERR_BADHEADER: the XDR errors of V1 §5.5.2 are MUST (V2 §4.2.3 points
+ * there); where the receiver's reaction is only our reading of a sender's
+ * MUST, the case carries the decision and a different reaction is a NOTE. */
 static void badheader_rule(const struct cf_vector *v, struct cf_case *c)
 {
 	bool v2 = c->vers == 2;
+	const uint8_t *b = v->bytes;
 
-	c->level = CF_MUST;
+	c->reqs = "V1-5.5.2-badheader";
 	copy(c->section, sizeof(c->section), v2 ? "§4.2.3" : "§5.5.2");
 	switch (v->reason) {
 	case RPCRDMA_R_MSGP:
-		c->level = CF_SHOULD;
+		c->reqs = "V1-5.6.1-recv";
 		copy(c->section, sizeof(c->section), "§5.6.1");
 		break;
 	case RPCRDMA_R_DONE:
-		c->level = CF_SHOULD;
+		c->reqs = "V1-5.6.2-recv";
 		copy(c->section, sizeof(c->section), "§5.6.2");
 		break;
-	case RPCRDMA_R_EMPTY_CHUNK:             /* D-CHUNK-1 */
-		c->level = CF_SHOULD;
-		copy(c->section, sizeof(c->section), "§4.4.4");
+	case RPCRDMA_R_EMPTY_CHUNK:             /* a sender's MUST (§4.4.4 "one or more") */
+		c->decision = "D-CHUNK-1";
 		break;
-	case RPCRDMA_R_BAD_POSITION:            /* D-CHUNK-3 */
-		c->level = CF_SHOULD;
-		copy(c->section, sizeof(c->section), "§4.4.5.1");
+	case RPCRDMA_R_BAD_POSITION:            /* a requester's MUST (§4.4.5.1) */
+		c->reqs = "V1-5.5.2-badheader V1-4.4.5.1-mult4";
+		c->decision = "D-CHUNK-3";
 		break;
-	case RPCRDMA_R_MISSING_PAYLOAD:         /* D-MSG-1 */
-		c->level = CF_SHOULD;
-		copy(c->section, sizeof(c->section), v2 ? "§4.2.1" : "§5.2.4");
+	case RPCRDMA_R_MISSING_PAYLOAD:         /* no sentence asks a receiver for it */
+		c->reqs = v2 ? "V1-5.5.2-badheader V2-4.2.1-msg" : "V1-5.5.2-badheader";
+		c->decision = "D-MSG-1";
 		break;
-	case RPCRDMA_R_DIRECTION_MISMATCH:
-		c->level = CF_SHOULD;
-		copy(c->section, sizeof(c->section), "§4.2.2");
+	case RPCRDMA_R_DIRECTION_MISMATCH:      /* a sender's MUST (V2 §4.2.2) */
+		c->reqs = "V1-5.5.2-badheader V2-4.2.2-dir";
+		c->decision = "D-MSG-3";
 		break;
 	case RPCRDMA_R_XID_MISMATCH:            /* the §5.5.2 example; §5.2.1 MAY */
+		c->reqs = "V1-5.5.2-badheader V1-5.2.1-ignore";
 		c->allowed = CF_M_RPC;
 		c->allowed_why = "V1 §5.2.1: the receiver MAY ignore the XID in the RPC message";
-		if (!strncmp(v->name, "bidi-", 5)) {
-			c->draft = CF_BIDI;
-			copy(c->section, sizeof(c->section), "§5.1");
+		/* a read chunk to pull first (§5.5.3: an unregistered handle
+		 * costs the connection), or a payload that is an RPC reply (a
+		 * receiver that ignores the RPC xid has a reply to no call):
+		 * what follows is not decided by any sentence */
+		if (v->len >= (v2 ? 24u : 20u) && be32(b + (v2 ? 20 : 16)) == 1) {
+			c->allowed |= CF_M(CF_R_DISCONNECT);
+			c->allowed_why = "V1 §5.2.1: the receiver MAY ignore the XID in the RPC "
+					 "message; V1 §5.5.3: RDMA operational errors (the read chunk's "
+					 "handle is not registered) are typically fatal to the connection";
 		}
+		if (cf_vector_payload_is_reply(v))
+			c->decision = "D-MSG-2";
 		break;
 	default:
 		break;
 	}
-	if (v2 && c->draft != CF_BIDI)
+	if (v2)
 		c->draft = CF_V2;
 }
 
@@ -234,6 +259,11 @@ bool cf_case_from_vector(const struct cf_vector *v, struct cf_case *c)
 	memset(c, 0, sizeof(*c));
 	if (v->action == RPCRDMA_ACCEPT && !is_error)
 		return false;           /* a valid call or reply: no rule to test */
+	/* bidi-v1-msg-cb-call-xid-mismatch sent to a responder is a forward
+	 * call with mismatched xids: v1-msg-xid-mismatch again (one defect is
+	 * reported once, under the rule it breaks) */
+	if (!strncmp(v->name, "bidi-", 5) && v->reason == RPCRDMA_R_XID_MISMATCH)
+		return false;
 	copy(c->name, sizeof(c->name), v->name);
 	c->kind = CF_K_VECTOR;
 	c->vec = v;
@@ -242,22 +272,29 @@ bool cf_case_from_vector(const struct cf_vector *v, struct cf_case *c)
 	c->draft = CF_V1;
 	switch (v->action) {
 	case RPCRDMA_REPLY_ERR_VERS:
-		c->level = CF_MUST;
+		c->reqs = "V1-5.5.1-vers";
 		copy(c->section, sizeof(c->section), "§5.5.1");
 		c->pass = CF_M(CF_R_ERR_VERS);
 		c->flags &= ~CF_F_V2;   /* any connection: the version is unknown */
 		c->vers = 1;
-		snprintf(c->text, sizeof(c->text), "rdma_vers %u: answered with ERR_VERS and the "
-			 "versions supported", vers);
+		/* shorter than the 16-byte prefix: whether the version or the
+		 * prefix is checked first is said nowhere (§5.1.4 decodes the
+		 * prefix first) */
+		if (v->len < 16)
+			c->decision = "D-ERR-4";
+		snprintf(c->text, sizeof(c->text), "rdma_vers %u%s: answered with ERR_VERS and the "
+			 "versions supported", vers, v->len < 16 ? " in a short message" : "");
 		break;
 	case RPCRDMA_REPLY_BAD_HEADER:
 		c->pass = CF_M(CF_R_ERR_BADHEADER);
 		badheader_rule(v, c);
+		/* RDMA_MSG shorter than an RPC header (xid and msg_type): a
+		 * too-short message, D-MSG-1 */
 		snprintf(c->text, sizeof(c->text), "%s: answered with ERR_BADHEADER", what);
 		break;
 	case RPCRDMA_REPLY_INVAL_OPTION:
 		c->draft = CF_V2;
-		c->level = CF_MUST;
+		c->reqs = "V2-3.1-inval";
 		copy(c->section, sizeof(c->section), "§3.1");
 		c->pass = CF_M(CF_R_ERR_INVAL_OPTION);
 		snprintf(c->text, sizeof(c->text), "%s: answered with RDMA2_ERR_INVAL_OPTION", what);
@@ -267,39 +304,54 @@ bool cf_case_from_vector(const struct cf_vector *v, struct cf_case *c)
 		c->draft = c->vers == 2 ? CF_V2 : CF_V1;
 		if (v->reason == RPCRDMA_R_SHORT_PREFIX) {
 			/* no rule covers a message without an xid (D-ERR-4) */
-			c->level = CF_SHOULD;
-			c->flags = 0;
+			c->reqs = "BIDI02-2.4-short";
+			c->decision = "D-CONF-4";
+			c->flags = CF_F_FRESH;  /* an answer on it is this case's */
 			copy(c->section, sizeof(c->section), "§5.5");
-			c->allowed = CF_M_ERR | CF_M(CF_R_DISCONNECT);
-			c->allowed_why = "no rule covers a message too short to carry an xid "
-					 "(docs/spec-decisions.md D-ERR-4)";
 			snprintf(c->text, sizeof(c->text), "%u bytes, no rdma_xid to answer: dropped",
 				 (unsigned)v->len);
+		} else if (v->reason == RPCRDMA_R_BAD_VERS) {
+			/* a well-formed RDMA_ERROR in a version the responder does
+			 * not speak: §5.5.1 (reply ERR_VERS) and §5.5 (discard what
+			 * cannot be decoded) both claim it; the texts conflict */
+			c->draft = CF_V1;
+			c->flags = 0;
+			c->vers = 1;
+			c->reqs = "V1-5.5.1-vers V1-5.5-discard";
+			c->decision = "D-ERR-3";
+			c->pass |= CF_M(CF_R_ERR_VERS);
+			copy(c->section, sizeof(c->section), "§5.5.1");
+			snprintf(c->text, sizeof(c->text), "RDMA_ERROR in an unknown version: ERR_VERS "
+				 "(§5.5.1) or silently discarded (§5.5, D-ERR-3)");
 		} else {
 			/* V1 §5.5: MUST silently discard an undecodable error */
-			c->level = CF_MUST;
+			c->reqs = "V1-5.5-discard";
 			copy(c->section, sizeof(c->section), c->vers == 2 ? "§4.2.3" : "§5.5");
-			if (v->reason == RPCRDMA_R_BAD_VERS) {
-				c->draft = CF_V1;   /* D-ERR-3 */
-				c->flags = 0;
-				c->vers = 1;
-			}
 			snprintf(c->text, sizeof(c->text), "RDMA_ERROR that cannot be decoded (%s): "
 				 "silently discarded", rpcrdma_reason_name(v->reason));
 		}
 		break;
 	case RPCRDMA_ACCEPT:            /* an RDMA_ERROR sent to a responder */
-		c->level = CF_SHOULD;
+		c->reqs = "V1-5.5-generate";
+		c->decision = "D-CONF-3";
 		c->draft = c->vers == 2 ? CF_V2 : CF_V1;
 		copy(c->section, sizeof(c->section), c->vers == 2 ? "§4.2.3" : "§5.5");
 		c->pass = CF_M(CF_R_DISCARD);
 		c->allowed = CF_M(CF_R_DISCONNECT);
-		c->allowed_why = "V1 §5.5: an RDMA_ERROR indicates a permanent error";
+		c->allowed_why = "V1 §5.5: an RDMA_ERROR procedure indicates a permanent error";
 		snprintf(c->text, sizeof(c->text), "a well-formed %s sent to a responder is not "
 			 "answered", rpcrdma_err_name(vers, be32(v->bytes + 16)));
 		break;
 	}
+	if (v->reason == RPCRDMA_R_MISSING_PAYLOAD)
+		snprintf(c->text, sizeof(c->text), "%s: ERR_BADHEADER (our reading)", what);
+	cf_case_level(c);
 	return true;
+}
+
+void cf_case_level(struct cf_case *c)
+{
+	c->level = c->decision ? CF_NOKW : cf_req_level(cf_req_find(c->reqs));
 }
 
 size_t cf_cases_build(struct cf_case *out, size_t cap)
@@ -321,7 +373,9 @@ size_t cf_cases_build(struct cf_case *out, size_t cap)
 				copy(c->name, sizeof(c->name), k->name);
 				c->draft = k->draft;
 				copy(c->section, sizeof(c->section), k->section);
-				c->level = k->level;
+				c->reqs = k->reqs;
+				c->decision = k->decision;
+				cf_case_level(c);
 				copy(c->text, sizeof(c->text), k->text);
 				c->kind = k->kind;
 				c->flags = k->flags;

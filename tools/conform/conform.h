@@ -34,8 +34,29 @@
 #define CF_PROG "rpcrdma-conform"
 
 enum cf_draft { CF_V1 = 0, CF_V2, CF_BIDI, CF_NDRAFTS };
-enum cf_level { CF_MUST = 0, CF_SHOULD, CF_MAY };
-enum cf_result { CF_PASS = 0, CF_FAIL, CF_ALLOWED, CF_SKIP, CF_NRESULTS };
+/* CF_NOKW: the sentence has no keyword, or no sentence decides (our reading) */
+enum cf_level { CF_MUST = 0, CF_SHOULD, CF_MAY, CF_NOKW };
+/* CF_NOTE: the responder did something no sentence of the seeds forbids
+ * although our reading (a docs/spec-decisions.md decision) differs; never
+ * counted as a failure, never a failing exit status */
+enum cf_result { CF_PASS = 0, CF_FAIL, CF_ALLOWED, CF_SKIP, CF_NOTE, CF_NRESULTS };
+
+/* -------- the requirements catalogue (docs/requirements.tsv, compiled in
+ * by reqs.awk): one row per normative sentence of the seeds -------- */
+struct cf_req {
+	const char *id;            /* "V1-5.5.2-badheader" */
+	const char *seed;          /* "V1", "V2", "BIDI", "BIDI-02" */
+	const char *section;       /* "§5.5.2" */
+	const char *keyword;       /* "MUST", "MUST NOT", "SHOULD", ..., "-" */
+	const char *party;         /* "responder", "requester", ... */
+	const char *sentence;      /* exact, from the seed */
+	const char *how;           /* lint rule, or why not observable */
+};
+extern const struct cf_req cf_reqs[];
+extern const size_t cf_nreqs;
+const struct cf_req *cf_req_find(const char *id);
+/* the keyword's level: MUST (MUST NOT, REQUIRED), SHOULD (NOT), MAY, or NOKW */
+enum cf_level cf_req_level(const struct cf_req *q);
 
 const char *cf_draft_name(enum cf_draft d);       /* "V1" "V2" "BIDI" */
 const char *cf_draft_title(enum cf_draft d);      /* "Version One (draft-...)" */
@@ -122,8 +143,13 @@ struct cf_case {
 	char name[48];             /* unique: the vector's name or our own */
 	enum cf_draft draft;
 	char section[40];          /* "§5.5.2" (the draft is `draft`) */
-	enum cf_level level;
+	enum cf_level level;       /* the keyword of reqs' first sentence; NOKW
+				    * when decision is set */
 	char text[128];            /* what the rule requires, one line */
+	const char *reqs;          /* requirement ids, space separated: the
+				    * first binds the party under test */
+	const char *decision;      /* our reading ("D-ERR-4"): a reaction
+				    * outside pass/allowed is a NOTE, not a FAIL */
 	enum cf_kind kind;
 	unsigned flags;
 	uint32_t vers;             /* RPC-over-RDMA version of its connection */
@@ -138,6 +164,8 @@ size_t cf_cases_build(struct cf_case *out, size_t cap);
 /* Map one vector to its case: false when the vector is not a case (valid
  * calls and replies, which test no receiver rule). */
 bool cf_case_from_vector(const struct cf_vector *v, struct cf_case *c);
+/* c->level from c->reqs and c->decision */
+void cf_case_level(struct cf_case *c);
 /* The vector's bytes with rdma_xid = xid; an RPC xid that was equal follows
  * it, one that differed keeps its difference (*rpc_xid), so the verdict is
  * unchanged.  Returns the length, 0 when cap is short. */
@@ -178,12 +206,13 @@ struct cf_obs {
 	bool disconnected, probe_answered, listener_gone, timed_out;
 	char event[300];           /* how the connection ended, connect error */
 	/* custom runners: the result of their own checks (empty: none) */
-	char fault[200];           /* what was wrong (FAIL) */
-	char fault_section[24];    /* the rule the fault breaks, "V1 §4.4.6" */
-	enum cf_level fault_level;
+	char fault[200];           /* what was wrong (FAIL, or NOTE for a decision) */
+	const char *fault_req;     /* the requirement id (or "D-..." decision) */
 	char note[200];            /* observed detail for the report */
 	bool allowed;              /* custom: the reaction is one a MAY permits */
 	char allowed_why[160];
+	unsigned stray;            /* answers whose xid matches nothing sent */
+	uint32_t stray_xid;        /* the first of them */
 	bool skipped;              /* the case could not be run */
 	char skip_why[160];
 };
@@ -194,9 +223,10 @@ void cf_classify(struct cf_obs *o);
 
 struct cf_grade {
 	enum cf_result result;
-	enum cf_level level;       /* of a failure: the case's, or MUST for a
-				    * crash, a hang or a malformed answer */
-	char section[40];          /* of a failure */
+	enum cf_level level;       /* of a failure: its sentence's keyword */
+	char section[40];          /* of a failure: "V1 §5.5.2" */
+	const struct cf_req *req;  /* FAIL: the sentence it rests on */
+	const char *decision;      /* NOTE: the decision behind our reading */
 	char expected[200];
 	char observed[240];
 };
@@ -225,6 +255,8 @@ struct cf_msgrec {             /* one message sent or received */
 struct cf_totals {
 	unsigned n[CF_NDRAFTS][CF_NRESULTS];
 	unsigned fail_must[CF_NDRAFTS], fail_should[CF_NDRAFTS];
+	unsigned stray;            /* answers whose xid matched nothing sent */
+	bool crashed;              /* a case saw the listener go */
 };
 struct cf_report {
 	struct obuf *out;          /* the text, or the JSON with json */

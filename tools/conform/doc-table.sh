@@ -18,8 +18,8 @@ table=$(awk '
         if (d != cur) {
             cur = d
             printf "\n### %s\n\n", d == "V1" ? "Version One" : d == "V2" ? "Version Two" : "Bi-directional"
-            print "| case | rule | keyword | what the rule requires | passes | allowed (why) | needs |"
-            print "|---|---|---|---|---|---|---|"
+            print "| case | rule | keyword (or our reading) | what the rule requires | requirements | passes | allowed (why) | needs |"
+            print "|---|---|---|---|---|---|---|---|"
         }
         needs = ""
         if (match($0, /"needs":\[[^]]*\]/)) {
@@ -29,8 +29,9 @@ table=$(awk '
             needs = needs (needs == "" ? "" : ", ") "own connection"
         allowed = get("allowed")
         if (allowed != "") allowed = allowed " (" get("allowed_why") ")"
-        printf "| `%s` | %s | %s | %s | %s | %s | %s |\n", get("case"), get("section"), get("level"),
-            get("text"), get("pass"), allowed, needs
+        kw = get("decision") != "" ? get("decision") : get("level")
+        printf "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", get("case"), get("section"), kw,
+            get("text"), get("requirements"), get("pass"), allowed, needs
     }' "$list")
 awk -v table="$table" 'BEGIN { sub(/^\n/, "", table) }
     /^## The cases/ { print; incase = 1; next }

@@ -183,8 +183,9 @@ void cf_mask_text(uint32_t mask, char *buf, size_t cap)
 					      cf_react_text((enum cf_react)r));
 }
 
-/* The fields every error reply must carry; "" when right. */
-static void error_fields(const struct cf_obs *o, char *fault, size_t cap, char *sec, size_t scap)
+/* The fields every error reply must carry; "" when right, else the fault
+ * and the id of the requirement (or decision) it breaks in *req. */
+static void error_fields(const struct cf_obs *o, char *fault, size_t cap, const char **req)
 {
 	struct rpcrdma_msg m;
 	uint32_t vers;
@@ -192,26 +193,28 @@ static void error_fields(const struct cf_obs *o, char *fault, size_t cap, char *
 	fault[0] = '\0';
 	if (cf_decode_answer(o->answer, o->answer_len, &m, &vers) != RPCRDMA_ACCEPT)
 		return;
-	snprintf(sec, scap, "V1 §5.5");
+	*req = "V1-5.5-err-xid";
 	if (o->sent_has_xid && m.rdma_xid != o->sent_xid[0]) {
 		snprintf(fault, cap, "rdma_xid 0x%08x is not the failing message's 0x%08x",
 			 m.rdma_xid, o->sent_xid[0]);
 		return;
 	}
+	*req = "V1-5.5-err-vers";
 	if (o->sent_has_vers && vers != o->sent_vers) {
 		snprintf(fault, cap, "rdma_vers %u is not the failing message's %u", vers,
 			 o->sent_vers);
 		return;
 	}
 	if (m.notes & RPCRDMA_NOTE_TRAILING_BYTES) {
-		snprintf(sec, scap, "V1 §5.1.4");
+		/* V2 §4.2.1 says MUST NOT; V1 only Table 1 (no keyword) */
+		*req = vers == 2 ? "V2-4.2.1-err" : "D-MSG-4";
 		snprintf(fault, cap, "%u bytes follow the error (no Payload stream may)",
 			 (unsigned)(o->answer_len - m.header_len));
 		return;
 	}
 	if (m.rdma_err != RDMA_ERR_VERS || !m.has_vrange)
 		return;
-	snprintf(sec, scap, "V1 §5.5.1");
+	*req = "V1-5.5.1-vers";
 	if (m.rdma_vers_low > m.rdma_vers_high)
 		snprintf(fault, cap, "the range %u..%u is empty", m.rdma_vers_low, m.rdma_vers_high);
 	else if (o->sent_has_vers && o->sent_vers >= m.rdma_vers_low &&
@@ -223,6 +226,24 @@ static void error_fields(const struct cf_obs *o, char *fault, size_t cap, char *
 		snprintf(fault, cap, "the range %u..%u leaves out version %u, which it answers",
 			 m.rdma_vers_low, m.rdma_vers_high,
 			 o->supported_low < m.rdma_vers_low ? o->supported_low : o->supported_high);
+}
+
+/* The requirement a malformed answer breaks, by libcodec's reason; a
+ * decision where no sentence with a keyword covers it. */
+static const char *bad_answer_req(const struct rpcrdma_msg *m, uint32_t vers)
+{
+	switch (m->reason) {
+	case RPCRDMA_R_XID_MISMATCH: return "V1-5.2.1-xid";
+	case RPCRDMA_R_DIRECTION_MISMATCH: return "V2-4.2.2-dir";
+	case RPCRDMA_R_MISSING_PAYLOAD: return vers == 2 ? "V2-4.2.1-msg" : "D-MSG-1";
+	case RPCRDMA_R_NOMSG_WITHOUT_CHUNKS: return "V1-5.2.4-nomsg";
+	case RPCRDMA_R_MSGP: return "V1-5.6.1-send";
+	case RPCRDMA_R_DONE: return "V1-5.6.2-send";
+	case RPCRDMA_R_BAD_POSITION: return "V1-4.4.5.1-mult4";
+	case RPCRDMA_R_BAD_VERS: return "V2-5.3-same";
+	case RPCRDMA_R_EMPTY_CHUNK: return "D-CHUNK-1";
+	default: return "D-CONF-9";    /* XDR well-formedness: no keyword */
+	}
 }
 
 static void observed_text(const struct cf_obs *o, char *buf, size_t cap)
@@ -240,9 +261,37 @@ static void observed_text(const struct cf_obs *o, char *buf, size_t cap)
 		snprintf(buf + n, cap - n, "; %s", o->note);
 }
 
+static void append(char *buf, size_t cap, const char *pre, const char *a, const char *post)
+{
+	size_t n = strlen(buf);
+
+	if (n < cap)
+		snprintf(buf + n, cap - n, "%s%s%s", pre, a, post);
+}
+
+/* FAIL on the requirement `id`, or NOTE when `id` is a decision, a
+ * requirement without a binding keyword (MAY, none) or unknown. */
+static void verdict(struct cf_grade *g, const char *id)
+{
+	const struct cf_req *q = id && strncmp(id, "D-", 2) ? cf_req_find(id) : NULL;
+	enum cf_level l = cf_req_level(q);
+
+	if (q && (l == CF_MUST || l == CF_SHOULD)) {
+		g->result = CF_FAIL;
+		g->req = q;
+		g->level = l;
+		snprintf(g->section, sizeof(g->section), "%s %s", q->seed, q->section);
+		return;
+	}
+	g->result = CF_NOTE;
+	g->level = CF_NOKW;
+	g->decision = id && !strncmp(id, "D-", 2) ? id : "D-CONF-1";
+}
+
 void cf_grade(const struct cf_case *c, const struct cf_obs *o, struct cf_grade *g)
 {
-	char fault[200] = "", fsec[40] = "";
+	char fault[200] = "";
+	const char *freq = NULL;
 	size_t n;
 	bool in_pass, in_allowed;
 
@@ -264,44 +313,49 @@ void cf_grade(const struct cf_case *c, const struct cf_obs *o, struct cf_grade *
 	in_allowed = (c->allowed & CF_M(o->react)) || (in_pass && o->allowed);
 	if (in_pass || in_allowed) {
 		if (o->answer && (CF_M(o->react) & CF_M_ERR))
-			error_fields(o, fault, sizeof(fault), fsec, sizeof(fsec));
+			error_fields(o, fault, sizeof(fault), &freq);
 		if (!fault[0] && o->fault[0]) {
 			snprintf(fault, sizeof(fault), "%s", o->fault);
-			snprintf(fsec, sizeof(fsec), "%s", o->fault_section);
+			freq = o->fault_req;
 		}
 		if (fault[0]) {
-			g->result = CF_FAIL;
-			g->level = o->fault[0] && !strcmp(fault, o->fault) ? o->fault_level : CF_MUST;
-			if (fsec[0])
-				snprintf(g->section, sizeof(g->section), "%s", fsec);
-			n = strlen(g->observed);
-			if (n < sizeof(g->observed))
-				snprintf(g->observed + n, sizeof(g->observed) - n, ": %s", fault);
+			verdict(g, freq);
+			append(g->observed, sizeof(g->observed), ": ", fault, "");
 			return;
 		}
 		g->result = in_pass && !o->allowed ? CF_PASS : CF_ALLOWED;
 		if (g->result == CF_ALLOWED) {
 			const char *why = o->allowed ? o->allowed_why : c->allowed_why;
 
-			n = strlen(g->observed);
-			if (why && n < sizeof(g->observed))
-				snprintf(g->observed + n, sizeof(g->observed) - n, " [%s]", why);
+			if (why)
+				append(g->observed, sizeof(g->observed), " [", why, "]");
+		}
+		if (o->stray) {
+			/* "The xid of a Reply always matches that of the
+			 * initiating Call" (BIDI §2.4) has no keyword */
+			char x[120];
+
+			snprintf(x, sizeof(x), "%u answer(s) with an xid that matches nothing sent "
+				 "(the first 0x%08x)", o->stray, o->stray_xid);
+			append(g->observed, sizeof(g->observed), "; ", x, "");
+			verdict(g, "D-CONF-10");
 		}
 		return;
 	}
-	g->result = CF_FAIL;
 	switch (o->react) {
 	case CF_R_CRASH:
-		g->level = CF_MUST;
-		break;
+		/* no sentence: the server is gone (the run stops; exit 1) */
+		verdict(g, "D-CONF-2");
+		return;
 	case CF_R_NO_ANSWER:
-		g->level = CF_MUST;
-		snprintf(g->section, sizeof(g->section), "V1 §5.5.4");
-		break;
+		/* a call (the case's or the probe) neither answered nor the
+		 * connection closed: a lost reply */
+		verdict(g, "V1-5.5.4-close");
+		return;
 	case CF_R_DISCARD:
 		if (c->flags & CF_F_CALL) {
-			g->level = CF_MUST;
-			snprintf(g->section, sizeof(g->section), "V1 §5.5.4");
+			verdict(g, "V1-5.5.4-close");
+			return;
 		}
 		break;
 	case CF_R_BAD_ANSWER: {
@@ -309,11 +363,12 @@ void cf_grade(const struct cf_case *c, const struct cf_obs *o, struct cf_grade *
 		uint32_t vers;
 
 		cf_decode_answer(o->answer, o->answer_len, &m, &vers);
-		g->level = CF_MUST;
-		cf_section_text(rpcrdma_reason_section(m.reason), g->section, sizeof(g->section));
-		break;
+		verdict(g, bad_answer_req(&m, vers));
+		return;
 	}
 	default:
 		break;
 	}
+	/* the case's own sentence, unless no sentence decides */
+	verdict(g, c->decision ? c->decision : c->reqs);
 }

@@ -4,21 +4,27 @@
 # case table, the grading and the report (test_conform), and the whole
 # runner against an in-process model responder behind the transport's API
 # (test_conform_run, tests/conform/fake_xprt.c), plain and under ASan+UBSan.
-CONFORM_GEN := $(BUILD)/gen/conform_vectors.c
-CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o
+CONFORM_VEC_GEN := $(BUILD)/gen/conform_vectors.c
+CONFORM_REQS_GEN := $(BUILD)/gen/conform_reqs.c
+CONFORM_GEN := $(CONFORM_VEC_GEN) $(CONFORM_REQS_GEN)
+CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o $(BUILD)/obj/gen/conform_reqs.o
 CONFORM_HDRS := $(wildcard tools/conform/*.h)
 # the parts that do not touch the transport
 CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
-	tools/conform/target.c tools/conform/safety.c
+	tools/conform/target.c tools/conform/safety.c tools/conform/reqs.c
 CONFORM_RUN := tools/conform/run.c tools/conform/run_setup.c tools/conform/run_cases.c \
 	tools/conform/run_chunks.c
 CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c
 CONFORM_TEST_FLAGS = $(TOOLS_CPPFLAGS) -Itools/conform -Itests/unit -Itests/conform
 
-$(CONFORM_GEN): tests/vectors/vectors.txt tools/conform/vectors.awk | $(BUILD)/gen/.dir
+$(CONFORM_VEC_GEN): tests/vectors/vectors.txt tools/conform/vectors.awk | $(BUILD)/gen/.dir
 	awk -f tools/conform/vectors.awk $< > $@.tmp && mv $@.tmp $@
 
-$(CONFORM_GEN_OBJ): $(CONFORM_GEN) $(CONFORM_HDRS) $(CODEC_HDRS)
+# the requirements catalogue (docs/requirements.tsv) as a C table
+$(CONFORM_REQS_GEN): docs/requirements.tsv tools/conform/reqs.awk | $(BUILD)/gen/.dir
+	awk -f tools/conform/reqs.awk $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/conform_%.o: $(BUILD)/gen/conform_%.c $(CONFORM_HDRS) $(CODEC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/conform $(CPPFLAGS) -c -o $@ $<
 
@@ -91,8 +97,13 @@ $(BUILD)/asan/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONF
 		$(CODEC_SRCS) $(XPRT_LIBS)
 endif
 
-# docs/conformance.md's case table from the table in the code
-.PHONY: conform-doc
-conform-doc: $(CONFORM_FAKE_BIN)
+# docs/conformance.md's case table from the table in the code, and
+# docs/requirements.md from docs/requirements.tsv and the case table
+.PHONY: conform-doc requirements-doc
+conform-doc: $(CONFORM_FAKE_BIN) requirements-doc
 	$(CONFORM_FAKE_BIN) --list --json > $(BUILD)/conform/list.json
 	tools/conform/doc-table.sh $(BUILD)/conform/list.json docs/conformance.md
+requirements-doc: $(CONFORM_FAKE_BIN)
+	$(CONFORM_FAKE_BIN) --list --json > $(BUILD)/conform/list.json
+	tools/conform/req-doc.sh docs/requirements.tsv $(BUILD)/conform/list.json > docs/requirements.md.tmp
+	mv docs/requirements.md.tmp docs/requirements.md

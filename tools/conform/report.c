@@ -67,12 +67,18 @@ static void json_case(struct obuf *out, const struct cf_case *c, const struct cf
 	json_kstr(&j, "section", sec);
 	json_kstr(&j, "level", cf_level_name(c->level));
 	json_kstr(&j, "text", c->text);
+	json_kstr(&j, "requirements", c->reqs);
+	json_kstr(&j, "decision", c->decision);
 	json_kstr(&j, "result", g->result == CF_PASS ? "pass" : g->result == CF_FAIL ? "fail" :
-		  g->result == CF_ALLOWED ? "allowed" : "skip");
+		  g->result == CF_ALLOWED ? "allowed" : g->result == CF_NOTE ? "note" : "skip");
 	if (g->result == CF_FAIL) {
 		json_kstr(&j, "fail_level", cf_level_name(g->level));
 		json_kstr(&j, "fail_section", g->section);
+		json_kstr(&j, "fail_requirement", g->req ? g->req->id : NULL);
+		json_kstr(&j, "fail_sentence", g->req ? g->req->sentence : NULL);
 	}
+	if (g->result == CF_NOTE)
+		json_kstr(&j, "note_decision", g->decision);
 	json_kstr(&j, "expected", g->expected);
 	json_kstr(&j, "observed", g->observed);
 	if (g->result != CF_SKIP)
@@ -138,6 +144,8 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 	unsigned i;
 
 	r->t.n[c->draft][g->result]++;
+	if (o->react == CF_R_CRASH && g->result != CF_SKIP)
+		r->t.crashed = true;
 	if (g->result == CF_FAIL) {
 		if (g->level == CF_MUST)
 			r->t.fail_must[c->draft]++;
@@ -148,7 +156,7 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 		json_case(r->jout, c, o, g, msgs, nmsgs, more, ms);
 	if (r->json)
 		return;
-	if (r->quiet && g->result != CF_FAIL)
+	if (r->quiet && g->result != CF_FAIL && g->result != CF_NOTE)
 		return;
 	if (!r->heading || r->cur_draft != c->draft) {
 		ob_putc(r->out, '\n');
@@ -162,9 +170,28 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 	else
 		cf_case_section(c, sec, sizeof(sec));
 	snprintf(line, sizeof(line), "  %-8s %-13.47s %-6s %.127s [%.47s]\n", cf_result_name(g->result), sec,
-		 cf_level_name(g->result == CF_FAIL ? g->level : c->level), c->text, c->name);
+		 g->result == CF_NOTE ? g->decision : g->result == CF_FAIL ? cf_level_name(g->level) :
+		 c->decision ? c->decision : cf_level_name(c->level),
+		 c->text, c->name);
 	ob_puts(r->out, line);
-	if (g->result == CF_FAIL || (r->verbose && g->result != CF_SKIP)) {
+	if (g->result == CF_FAIL && g->req) {
+		/* the exact sentence the failure rests on */
+		ob_puts(r->out, "           rests on: ");
+		ob_puts(r->out, g->req->seed);
+		ob_putc(r->out, ' ');
+		ob_puts(r->out, g->req->section);
+		ob_puts(r->out, " \"");
+		ob_puts(r->out, g->req->sentence);
+		ob_puts(r->out, "\" [");
+		ob_puts(r->out, g->req->id);
+		ob_puts(r->out, "]\n");
+	}
+	if (g->result == CF_NOTE) {
+		snprintf(line, sizeof(line), "           not a failure: no sentence of the seeds decides; "
+			 "our reading is %s (docs/spec-decisions.md)\n", g->decision);
+		ob_puts(r->out, line);
+	}
+	if (g->result == CF_FAIL || g->result == CF_NOTE || (r->verbose && g->result != CF_SKIP)) {
 		snprintf(line, sizeof(line), "           expected: %s\n", g->expected);
 		ob_puts(r->out, line);
 	}
@@ -173,7 +200,7 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 			 g->result == CF_SKIP ? "skipped" : "observed", g->observed);
 		ob_puts(r->out, line);
 	}
-	if (r->verbose || g->result == CF_FAIL)
+	if (r->verbose || g->result == CF_FAIL || g->result == CF_NOTE)
 		for (i = 0; i < nmsgs && (r->verbose || i < 4); i++)
 			hexline(r->out, msgs[i].role, &msgs[i]);
 	ob_flush(r->out);
@@ -185,9 +212,10 @@ static void totals_line(struct obuf *out, const char *name, const unsigned *n,
 	char line[200];
 
 	snprintf(line, sizeof(line),
-		 "%-5s %3u cases: %u passed, %u failed (%u MUST, %u SHOULD), %u allowed, %u skipped\n",
-		 name, n[CF_PASS] + n[CF_FAIL] + n[CF_ALLOWED] + n[CF_SKIP], n[CF_PASS], n[CF_FAIL],
-		 must, should, n[CF_ALLOWED], n[CF_SKIP]);
+		 "%-5s %3u cases: %u passed, %u failed (%u MUST, %u SHOULD), %u allowed, %u noted, "
+		 "%u skipped\n",
+		 name, n[CF_PASS] + n[CF_FAIL] + n[CF_ALLOWED] + n[CF_SKIP] + n[CF_NOTE], n[CF_PASS],
+		 n[CF_FAIL], must, should, n[CF_ALLOWED], n[CF_NOTE], n[CF_SKIP]);
 	ob_puts(out, line);
 }
 
@@ -220,6 +248,7 @@ void cf_report_end(struct cf_report *r)
 			json_ku64(&j, "failed_must", d < CF_NDRAFTS ? r->t.fail_must[d] : must);
 			json_ku64(&j, "failed_should", d < CF_NDRAFTS ? r->t.fail_should[d] : should);
 			json_ku64(&j, "allowed", n[CF_ALLOWED]);
+			json_ku64(&j, "noted", n[CF_NOTE]);
 			json_ku64(&j, "skipped", n[CF_SKIP]);
 			json_obj_end(&j);
 		}
@@ -242,6 +271,10 @@ int cf_report_status(const struct cf_report *r, bool strict)
 {
 	enum cf_draft d;
 
+	/* a NOTE never fails a run; a crash (the listener gone, no sentence:
+	 * a NOTE) does, as the run could not finish */
+	if (r->t.crashed)
+		return 1;
 	for (d = CF_V1; d < CF_NDRAFTS; d++)
 		if (r->t.fail_must[d] || (strict && r->t.fail_should[d]))
 			return 1;
@@ -271,6 +304,8 @@ void cf_report_list(struct obuf *out, bool json, const struct cf_select *s)
 			json_kstr(&j, "draft", cf_draft_name(c->draft));
 			json_kstr(&j, "section", sec);
 			json_kstr(&j, "level", cf_level_name(c->level));
+			json_kstr(&j, "requirements", c->reqs);
+			json_kstr(&j, "decision", c->decision);
 			json_kstr(&j, "text", c->text);
 			json_kstr(&j, "pass", exp);
 			cf_mask_text(c->allowed, exp, sizeof(exp));
@@ -289,8 +324,8 @@ void cf_report_list(struct obuf *out, bool json, const struct cf_select *s)
 			json_obj_end(&j);
 			ob_putc(out, '\n');
 		} else {
-			snprintf(line, sizeof(line), "%-40.47s %-13.47s %-6s %.127s\n", c->name, sec,
-				 cf_level_name(c->level), c->text);
+			snprintf(line, sizeof(line), "%-40.47s %-13.47s %-9s %.127s\n", c->name, sec,
+				 c->decision ? c->decision : cf_level_name(c->level), c->text);
 			ob_puts(out, line);
 		}
 	}

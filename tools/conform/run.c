@@ -46,14 +46,13 @@ void cf_skip(struct cf_obs *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)
+void cf_fault(struct cf_obs *o, const char *req, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (o->fault[0])
 		return;                 /* the first fault found is reported */
-	o->fault_level = l;
-	snprintf(o->fault_section, sizeof(o->fault_section), "%s", sec);
+	o->fault_req = req;
 	va_start(ap, fmt);
 	vsnprintf(o->fault, sizeof(o->fault), fmt, ap);
 	va_end(ap);
@@ -78,6 +77,8 @@ void cf_rec_reset(struct cf_run *r)
 	r->event[0] = '\0';
 	r->on_backward = NULL;
 	r->backward_seen = false;
+	r->attrib_conn = false;
+	r->nstray = 0;
 }
 
 static int rec_add(struct cf_run *r, struct cf_conn *c, bool received, const char *role,
@@ -181,8 +182,17 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 	bool call = m->direction == RPCRDMA_CALL && m->rdma_proc != RDMA_ERROR;
 	bool good_reply = m->action == RPCRDMA_ACCEPT && !call && m->rdma_proc != RDMA_ERROR;
 	const char *role = call ? "backward" : is_case_xid(r, xid) ? "case" :
-			   r->probe_pending && xid == r->probe_xid ? "probe" : "other";
-	int idx = rec_add(r, c, true, role, buf, len);
+			   r->probe_pending && xid == r->probe_xid ? "probe" :
+			   r->attrib_conn && c && c == r->watch ? "case" : "other";
+	int idx;
+
+	/* the suite's xids are xid_base + n (cases) and + 0x80000 + n
+	 * (probes): an answer outside them matches nothing sent */
+	if (!call && !strcmp(role, "other") && xid - r->o->xid_base >= 0x100000u) {
+		if (!r->nstray++)
+			r->stray_xid = xid;
+	}
+	idx = rec_add(r, c, true, role, buf, len);
 
 	if (c && good_reply && (!strcmp(role, "case") || !strcmp(role, "probe")))
 		c->grant = m->rdma_credit;
@@ -547,6 +557,10 @@ void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	if (!k)
 		return;
 	n = cf_vector_bytes(c->vec, xid, buf, sizeof(buf), &rx);
+	/* too short to carry an xid: its connection is its own, and every
+	 * answer on it is attributed to it (nothing else can draw one) */
+	if (n < 8 && (c->flags & CF_F_FRESH))
+		r->attrib_conn = true;
 	cf_case_xid(r, xid);
 	if (rx != xid) {
 		cf_case_xid(r, rx);

@@ -90,6 +90,13 @@ struct cf_run {
 	bool disconnected;
 	char event[300];
 	int backward_idx;                   /* a backward call received */
+	bool attrib_conn;                   /* every answer on the watched
+					     * connection is the case's (a message
+					     * too short to carry an xid, sent on a
+					     * connection of its own) */
+	unsigned nstray;                    /* answers whose xid matches nothing
+					     * the suite sent */
+	uint32_t stray_xid;
 	/* run_cases.c: a backward call arrives during a case */
 	void (*on_backward)(struct cf_run *r, struct xprt_rcvd_call *req);
 	uint32_t backward_xid;
@@ -142,8 +149,10 @@ const uint8_t *cf_answer_for_role(const struct cf_run *r, const char *role, uint
 				  size_t *len);
 const uint8_t *cf_backward_call(const struct cf_run *r, size_t *len);
 void cf_skip(struct cf_obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cf_fault(struct cf_obs *o, enum cf_level l, const char *sec, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* a fault found by a case's own checks: req is the requirement id it
+ * breaks (docs/requirements.tsv), or a decision ("D-...") for a NOTE */
+void cf_fault(struct cf_obs *o, const char *req, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 void cf_rec_reset(struct cf_run *r);

@@ -63,20 +63,20 @@ static void probe_reply(struct cf_run *r, const struct cf_case *c, struct cf_obs
 	switch (c->kind) {
 	case CF_K_REPLY_GRANT:
 		if (!m.rdma_credit)
-			cf_fault(o, CF_MUST, "V1 §4.3.1", "the reply grants 0 credits");
+			cf_fault(o, "V1-4.3.1-grant", "the reply grants 0 credits");
 		break;
 	case CF_K_REPLY_XID:
 		if (m.rdma_xid != xid)
-			cf_fault(o, CF_MUST, "V1 §5.2.1", "rdma_xid 0x%08x, the call's was 0x%08x",
+			cf_fault(o, "V1-5.2.1-xid", "rdma_xid 0x%08x, the call's was 0x%08x",
 				 m.rdma_xid, xid);
 		break;
 	case CF_K_REPLY_VERS:
 		if (wv != k->vers)
-			cf_fault(o, CF_MUST, "V2 §5.3", "answered in version %u", wv);
+			cf_fault(o, "V2-5.3-same", "answered in version %u", wv);
 		break;
 	case CF_K_V2_REPLY_DIR:
 		if (m.direction != RPCRDMA_REPLY)
-			cf_fault(o, CF_MUST, "V2 §4.2.2", "rdma_direction is not REPLY");
+			cf_fault(o, "V2-4.2.2-dir", "rdma_direction is not REPLY");
 		break;
 	default:
 		break;
@@ -104,7 +104,7 @@ static void v2_negotiate(struct cf_run *r, struct cf_obs *o)
 	o->supported_low = o->supported_high = 1;
 	cf_call(r, &r->fresh, o, buf, n, xid);
 	if (cf_answer_ok(o, &m, &wv) && wv != 2)
-		cf_fault(o, CF_MUST, "V2 §5.1", "a V2 call answered in version %u", wv);
+		cf_fault(o, "V2-5.3-same", "a V2 call answered in version %u", wv);
 }
 
 /* A call of exactly `total` bytes (V1 §4.3.3, V2 §2.3), or one over the
@@ -315,27 +315,27 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 		return;                 /* graded on the answer (or its absence) */
 	b = cf_backward_call(r, &blen);
 	if (!b) {
-		cf_fault(o, CF_SHOULD, "BIDI §5.1", "no backward call came for CALLBACK(1)");
+		cf_fault(o, "D-CONF-8", "no backward call came for CALLBACK(1)");
 		return;
 	}
 	if (c->kind == CF_K_BIDI_CALL_FORM) {
 		if (rpcrdma_decode(b, blen, &m) != RPCRDMA_ACCEPT)
-			cf_fault(o, CF_MUST, "BIDI §5.1", "the backward call is malformed: %s",
+			cf_fault(o, "D-CONF-9", "the backward call is malformed: %s",
 				 rpcrdma_reason_text(m.reason));
 		else if (m.rdma_vers != k->vers)
-			cf_fault(o, CF_MUST, "BIDI §5.1", "the backward call is in version %u on a "
+			cf_fault(o, "BIDI-5.1-vers", "the backward call is in version %u on a "
 				 "version %u connection", m.rdma_vers, k->vers);
 		else if (!m.rdma_credit)
-			cf_fault(o, CF_MUST, "V1 §7.2.1", "the backward call's rdma_credit is 0");
+			cf_fault(o, "V1-7.2.1-credit", "the backward call's rdma_credit is 0");
 		else if (m.direction != RPCRDMA_CALL)
-			cf_fault(o, CF_MUST, "BIDI §5.1", "the backward call's msg_type is not CALL");
+			cf_fault(o, "BIDI-5.1-xid", "the backward call's msg_type is not CALL");
 		return;
 	}
 	if (r->ncase_xid < 3 || !cf_answer_for(r, r->case_xid[1], &blen))
-		cf_fault(o, CF_SHOULD, "BIDI §2.4.1", "the forward call with the backward call's "
+		cf_fault(o, "D-CONF-8", "the forward call with the backward call's "
 			 "xid 0x%08x was not answered", r->backward_xid);
 	else if (r1 != r0 + 1)
-		cf_fault(o, CF_SHOULD, "BIDI §2.4.1", "the backward reply went unmatched (the "
+		cf_fault(o, "D-CONF-8", "the backward reply went unmatched (the "
 			 "running count went from %ld to %ld)", r0, r1);
 }
 

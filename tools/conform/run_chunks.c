@@ -101,7 +101,7 @@ void cf_read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		cf_pattern(want, len, xid);
 		if (echo_decode_reply(rpcrdma_payload(&m), m.payload_len, ECHO_PROC_ECHO, &rh, &d,
 				      &dl, NULL) == 0 && (dl != len || memcmp(d, want, len)))
-			cf_fault(o, CF_MUST, "V1 §4.4.5.1", "the echoed data differ from the chunk's");
+			cf_fault(o, "V1-4.4.5.1-roundup", "the echoed data differ from the chunk's");
 	}
 	cf_mem_put(k, &mm);
 }
@@ -211,40 +211,40 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		case CF_K_WRITE_USED:
 			if (nch != 1 || got != 1 || back[0].rdma_length != len ||
 			    back[0].rdma_handle != wm.seg.rdma_handle)
-				cf_fault(o, CF_MUST, "V1 §5.3.2", "the reply's write list is not one chunk "
+				cf_fault(o, "V1-5.3.2-write", "the reply's write list is not one chunk "
 					 "of one %u-byte segment (%u chunks, %u segments)", len, nch, got);
 			else if (memcmp(wm.buf, rpc + off, len))
-				cf_fault(o, CF_MUST, "V1 §5.3.2", "the write chunk does not hold the result");
+				cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
 			else if (m.payload_len > ECHO_REPLY_HDR_LEN + 4)
-				cf_fault(o, CF_MUST, "V1 §5.3.2", "the result is inline too (%u payload bytes)",
+				cf_fault(o, "V1-5.3.2-write", "the result is inline too (%u payload bytes)",
 					 m.payload_len);
 			break;
 		case CF_K_WRITE_SEGCOUNT:
 			if (nch != 1 || got != 2)
-				cf_fault(o, CF_MUST, "V1 §4.4.6", "%u chunks, the first with %u segments; "
+				cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
 					 "the call's had 1 and 2", nch, got);
 			break;
 		case CF_K_WRITE_UNFILLED:
 			if (nch == 1 && got == 2 && back[1].rdma_length != 0)
-				cf_fault(o, CF_SHOULD, "V1 §4.4.6", "the unfilled second segment has "
+				cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
 					 "length %u", back[1].rdma_length);
 			break;
 		case CF_K_WRITE_NOPAD:
 			cf_pattern(want, len, xid);
 			if (nch == 1 && got >= 1 && back[0].rdma_length != len)
-				cf_fault(o, CF_MUST, "V1 §4.4.6.1", "segment length %u for a %u-byte "
+				cf_fault(o, "V1-4.4.6.1-nopad", "segment length %u for a %u-byte "
 					 "result", back[0].rdma_length, len);
 			else if (memcmp(wm.buf, want, len))
-				cf_fault(o, CF_MUST, "V1 §5.3.2", "the write chunk does not hold the result");
+				cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
 			else if (wm.buf[5] != CANARY || wm.buf[6] != CANARY || wm.buf[7] != CANARY)
-				cf_fault(o, CF_MUST, "V1 §4.4.6.1", "pad bytes written after the result");
+				cf_fault(o, "V1-4.4.6.1-nopad", "pad bytes written after the result");
 			break;
 		case CF_K_WRITE_UNUSED:
 			if (nch == 0)
-				cf_fault(o, CF_MUST, "V1 §4.4.6.2", "the reply's write list is empty: the "
+				cf_fault(o, "V1-4.4.6.2-unused", "the reply's write list is empty: the "
 					 "unused chunk was dropped, not returned with zero lengths");
 			else if (got != 1 || back[0].rdma_length != 0)
-				cf_fault(o, CF_MUST, "V1 §4.4.6.2", "the unused chunk came back with %u "
+				cf_fault(o, "V1-4.4.6.2-unused", "the unused chunk came back with %u "
 					 "segments, length %u", got, back[0].rdma_length);
 			break;
 		case CF_K_REPLY_CHUNK:
@@ -257,7 +257,7 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 
 			if (m.rdma_proc == RDMA_MSG) {
 				if (c->kind == CF_K_REPLY_CHUNK) {
-					cf_fault(o, CF_MUST, "V1 §4.5.3", "the %u-byte reply came inline "
+					cf_fault(o, "V1-4.5.3-reply", "the %u-byte reply came inline "
 						 "(RDMA_MSG), not in the reply chunk", m.payload_len);
 				} else {
 					o->allowed = true;
@@ -268,15 +268,15 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 			}
 			if (!rpcrdma_reply_chunk(&m, &sit) || !rpcrdma_seg_next(&sit, &s) ||
 			    s.rdma_length > 256 + len + 64 || s.rdma_length < 24) {
-				cf_fault(o, CF_MUST, "V1 §4.5.3", "RDMA_NOMSG without a usable reply chunk");
+				cf_fault(o, "V1-4.5.3-reply", "RDMA_NOMSG without a usable reply chunk");
 				break;
 			}
 			if (rpc_decode_header(wm.buf, s.rdma_length, &rh) != RPC_OK || rh.xid != xid)
-				cf_fault(o, CF_MUST, "V1 §4.5.3", "the reply chunk does not hold the reply");
+				cf_fault(o, "V1-4.5.3-reply", "the reply chunk does not hold the reply");
 			else if (!null && (echo_decode_reply(wm.buf, s.rdma_length, ECHO_PROC_ECHO,
 							       &rh, &d, &dl, NULL) || dl != len ||
 					   memcmp(d, rpc + off, len)))
-				cf_fault(o, CF_MUST, "V1 §4.5.3", "the reply in the chunk is not the echo");
+				cf_fault(o, "V1-4.5.3-reply", "the reply in the chunk is not the echo");
 			snprintf(o->note, sizeof(o->note), "RDMA_NOMSG, %u bytes in the reply chunk",
 				 s.rdma_length);
 			break;

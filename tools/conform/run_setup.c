@@ -168,6 +168,8 @@ void cf_run_case(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		return;
 	for (i = 0; i < r->ncase_xid; i++)
 		o->sent_xid[o->nsent_xid++] = r->case_xid[i];
+	o->stray = r->nstray;
+	o->stray_xid = r->stray_xid;
 	if (r->gone && !o->listener_gone) {
 		o->listener_gone = true;
 		snprintf(o->event, sizeof(o->event), "%s", r->gone_why);
