@@ -17,6 +17,7 @@ kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?} B=${LIVE_ADDR_B:?}
 P=${LIVE_BIN:?}/rpcrdma-ping E=$LIVE_BIN/rpcrdma-echo D=$LIVE_BIN/rpcrdma-decode
 out=${LIVE_OUT:?}/ping
 rm -rf "$out" && mkdir -p "$out"
+. "$(cd "$(dirname "$0")/.." && pwd)/case-lib.sh"
 EP=20060 CLOSED=20069             # echo servers; nothing listens on CLOSED
 
 result() { printf 'RESULT ping-%s %s %s\n' "$1" "$2" "${*:3}"; }
@@ -178,29 +179,38 @@ if ((have_echo)); then
             # connection's one call was answered (the server counted
             # 1 call, 1 reply) and the reply never reached rpcrdma-ping,
             # which ended with a fatal timeout
+            # (a new connection: what an RPC client does after a lost
+            # call; counted in the result, never silent)
             if [[ $kind == siw ]] &&
                grep -qE '"result":"no answer"|"type":"fatal","error":"timeout"' "$out/$name.out"; then
                 note "$name: a probe call went unanswered over siw: run again"
                 mv "$out/$name.out" "$out/$name.first.out"
                 probe_echo "$name"
-                echo "$name" >> "$out/retried"
+                retried "$name" "siw lost a probe call or its reply on a new connection, run again on another ($name.first.out)"
+                retried echo-inline "the $name probe run again (siw)"
             fi
             echo "$rc" > "$out/$name.rc"
             stop_echo
         fi
     done
-    # killed mid-run: 10 calls 0.3 s apart, the server killed after 3 replies
-    # (-W bounds the connect too: one that timed out under load, before any
-    # call, is run again once, the server still up; seen once over rxe)
+    # killed mid-run: 10 calls 0.3 s apart, the server killed after 3 replies.
+    # -W (each reply's wait) is 1 s scaled to the guest's speed; the connect
+    # gets its own generous timeout where rpcrdma-ping has --connect-timeout.
+    # Without it -W bounds the connect too, and a connect that timed out
+    # under load, before any call, is run again once (the server still up;
+    # seen once over rxe), counted.
+    kw=$(scaled 1)
+    kargs=(-W "$kw")
+    "$P" --help 2>&1 | grep -q -- '--connect-timeout' && kargs+=(--connect-timeout "$(scaled 60)")
     killed_run() {
-        timeout 120 "$P" -P echo -p "$EP" -c 10 -i 0.3 -W 1 --json "$A" \
+        timeout "$(scaled 120)" "$P" -P echo -p "$EP" -c 10 -i 0.3 "${kargs[@]}" --json "$A" \
             > "$out/killed.out" 2> "$out/killed.err" &
         pp=$!
-        for _ in $(seq 300); do
-            (($(grep -c '"type":"reply"' "$out/killed.out") >= 3)) && break
-            kill -0 "$pp" 2>/dev/null || break
-            sleep 0.1
-        done
+        # the event: the third reply line (or rpcrdma-ping gone)
+        wait_until 60 three_replies
+    }
+    three_replies() {
+        (($(grep -c '"type":"reply"' "$out/killed.out") >= 3)) || ! kill -0 "$pp" 2>/dev/null
     }
     if start_echo killed; then
         killed_run
@@ -208,6 +218,7 @@ if ((have_echo)); then
             wait "$pp"
             note "killed: the connect timed out: run again"
             mv "$out/killed.out" "$out/killed.first.out"
+            retried echo-killed "the connect timed out after ${kw} s (-W) under load before any call; run again (killed.first.out)"
             killed_run
         fi
         note "killing the echo server at ${SECONDS}s"
@@ -478,9 +489,7 @@ for m in "${modes[@]}"; do
     else
         inline_bad+=("$name: ${SIG##* }")
     fi
-    again=
-    grep -qx "$name" "$out/retried" 2>/dev/null &&
-        again=" (run twice: a probe call went unanswered over siw the first time, $name.first.out)"
+    again=$(retry_note "$name")
     if [[ $erc == 0 && ${SIG% inline=*} == "$want" ]]; then
         result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: $want$again"
     else
@@ -488,16 +497,16 @@ for m in "${modes[@]}"; do
     fi
 done
 if ((${#inline_bad[@]} == 0 && ${#inline_ok[@]} == 3)); then
-    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})"
+    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})$(retry_note echo-inline)"
 else
-    result echo-inline fail "${inline_bad[*]:-no runs}"
+    result echo-inline fail "${inline_bad[*]:-no runs}$(retry_note echo-inline)"
 fi
 s=$(lines "$out/killed.out" summary)
 krc=$(cat "$out/killed.rc" 2>/dev/null || echo none)
 if [[ $krc == 1 ]] && (($(jv sent "$s") == 10 && $(jv received "$s") >= 3 &&
                          $(jv received "$s") < 10)); then
-    result echo-killed ok "server killed after $(jv received "$s") of 10 replies: $(jv loss_pct "$s")% loss counted, exit 1"
+    result echo-killed ok "server killed after $(jv received "$s") of 10 replies: $(jv loss_pct "$s")% loss counted, exit 1 (-W $kw)$(retry_note echo-killed)"
 else
-    result echo-killed fail "exit $krc: $s"
+    result echo-killed fail "exit $krc: $s$(retry_note echo-killed)"
 fi
 exit 0
