@@ -71,21 +71,28 @@ echo "rss at start: ${rss0:-?} KiB, $fd0 fds" >> "$out/rss.log"
 if [[ -n $srv ]]; then
     # 1. one after the other
     t0=$SECONDS
-    timeout "$(scaled $((60 + CONNS)))" "$RAW" --churn "$CONNS" --at-once 1 --timeout "$(($(scaled 30) * 1000))" \
-        -p $P "$A" > "$out/churn.out" 2>&1
+    # (a first call unanswered after 2 s, scaled, is made again on a new
+    # connection: siw can leave a new connection's first Send unread)
+    first=$(($(scaled 2) * 1000))
+    again() { local n; n=$(grep -o '; [0-9]* first calls unanswered' "$1" | grep -o '[0-9]*'); ((${n:-0})) &&
+        printf ' [retried %d: first calls unanswered after %d ms, made again on a new connection]' "$n" "$first"; }
+    timeout "$(scaled $((120 + 2 * CONNS)))" "$RAW" --churn "$CONNS" --at-once 1 --first-timeout "$first" \
+        --timeout "$(($(scaled 30) * 1000))" -p $P "$A" > "$out/churn.out" 2>&1
     rc=$?
     if ((rc == 0)); then
-        result churn ok "over $kind: $(tail -1 "$out/churn.out") in $((SECONDS - t0)) s; server up"
+        result churn ok "over $kind: $(tail -1 "$out/churn.out") in $((SECONDS - t0)) s; server up$(again "$out/churn.out")"
     else
         result churn fail "over $kind (exit $rc): $(tail -2 "$out/churn.out" | tr '\n' ' ')"
     fi
     # 2. all at once
     t0=$SECONDS
-    timeout "$(scaled $((60 + AT_ONCE)))" "$RAW" --churn "$AT_ONCE" --at-once "$AT_ONCE" \
-        --timeout "$(($(scaled 60) * 1000))" --credits 4 -p $P "$A" > "$out/at-once.out" 2>&1
+    timeout "$(scaled $((120 + 2 * AT_ONCE)))" "$RAW" --churn "$AT_ONCE" --at-once "$AT_ONCE" \
+        --first-timeout "$(($(scaled 10) * 1000))" --timeout "$(($(scaled 60) * 1000))" --credits 4 \
+        -p $P "$A" > "$out/at-once.out" 2>&1
     rc=$?
+    first=$(($(scaled 10) * 1000))
     if ((rc == 0)) && kill -0 "$srv" 2>/dev/null; then
-        result at-once ok "over $kind: $(tail -1 "$out/at-once.out") in $((SECONDS - t0)) s; server up"
+        result at-once ok "over $kind: $(tail -1 "$out/at-once.out") in $((SECONDS - t0)) s; server up$(again "$out/at-once.out")"
     else
         result at-once fail "over $kind (exit $rc): $(tail -2 "$out/at-once.out" | tr '\n' ' ') $(tail -2 "$out/server.err" | tr '\n' ' ')"
     fi
@@ -96,8 +103,8 @@ if [[ -n $srv ]]; then
     #    ones run to the end (they must be served), even ones are killed
     sizes=(0 1 100 1000 4093 4096 8192 65536 262144 1048576)
     modes=(auto inline read pos0 write reply)
-    declare -A kid_of=() kill_at=()
-    started=0 finished=0 served=0 killed=0 failed_runs=
+    declare -A kid_of=() kill_at=() args=()
+    started=0 finished=0 served=0 killed=0 failed_runs='' reruns=0
     end=$((SECONDS + SECS))
     RANDOM=22
     start_client() {
@@ -106,11 +113,13 @@ if [[ -n $srv ]]; then
         s1=${sizes[RANDOM % ${#sizes[@]}]} s2=${sizes[RANDOM % ${#sizes[@]}]} m=${modes[RANDOM % ${#modes[@]}]}
         [[ $m == inline ]] && { s1=$((s1 % 900)); s2=$((s2 % 900)); }
         if ((i % 2)); then
-            timeout "$(scaled 120)" "$E" -q -c 2 -S "$s1,$s2" --chunk "$m" --timeout "$(($(scaled 30) * 1000))" \
+            args[$i]="-c 2 -S $s1,$s2 --chunk $m"
+            timeout "$(scaled 120)" "$E" ${args[$i]} --timeout "$(($(scaled 5) * 1000))" \
                 -p $P "$A" > "$out/c$i.out" 2>&1 &
             kill_at[$!]=0
         else
-            "$E" -q -c 0 -S "$s1,$s2" --chunk "$m" -p $P "$A" > "$out/c$i.out" 2>&1 &
+            "$E" -q -c 0 -S "$s1,$s2" --chunk "$m" --timeout "$(($(scaled 60) * 1000))" \
+                -p $P "$A" > "$out/c$i.out" 2>&1 &
             kill_at[$!]=$((SECONDS + 1 + RANDOM % 4))
         fi
         kid_of[$!]=$i
@@ -124,7 +133,16 @@ if [[ -n $srv ]]; then
             if ! kill -0 "$p" 2>/dev/null; then
                 wait "$p"
                 rc=$?
-                if ((i % 2)); then
+                if ((i % 2)) && ((rc != 0)) && ! grep -q 'seq=0' "$out/c$i.out" &&
+                   grep -qiE 'timed out|timeout' "$out/c$i.out" && [[ ! -e $out/c$i.first.out ]]; then
+                    # its first call (the NULL) unanswered: once more on a
+                    # new connection, counted (siw, see churn)
+                    mv "$out/c$i.out" "$out/c$i.first.out"
+                    timeout "$(scaled 120)" "$E" ${args[$i]} --timeout "$(($(scaled 30) * 1000))" \
+                        -p $P "$A" > "$out/c$i.out" 2>&1 &
+                    kid_of[$!]=$i kill_at[$!]=0
+                    reruns=$((reruns + 1))
+                elif ((i % 2)); then
                     finished=$((finished + 1))
                     ((rc == 0)) && served=$((served + 1)) || failed_runs+=" c$i(exit $rc: $(tail -1 "$out/c$i.out" | cut -c1-120))"
                 else
@@ -141,7 +159,9 @@ if [[ -n $srv ]]; then
         done
     done
     if [[ -z $failed_runs ]] && ((served == finished && finished > 0)) && kill -0 "$srv" 2>/dev/null; then
-        result soak ok "over $kind: $SECS s, $started clients of mixed sizes and chunk paths: $served of $finished that stayed connected served byte for byte, $killed killed (SIGKILL) mid-run; server up"
+        rr=
+        ((reruns)) && rr=" [retried $reruns: a client's first call unanswered, run again on a new connection]"
+        result soak ok "over $kind: $SECS s, $started clients of mixed sizes and chunk paths: $served of $finished that stayed connected served byte for byte, $killed killed (SIGKILL) mid-run; server up$rr"
     else
         result soak fail "over $kind: $served of $finished served, $killed killed;$failed_runs $(kill -0 "$srv" 2>/dev/null || echo 'the server is gone')"
     fi
