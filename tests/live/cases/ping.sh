@@ -161,6 +161,7 @@ stop_echo() {
 }
 # echo modes: name versions credits inline-threshold
 modes=("echo-v1 1 8 2048" "echo-v2 2 16 8192" "echo-dual 1,2 32 4096")
+rerun_names=
 probe_echo() { ping_run "$1" -P echo -p "$EP" --probe --probe-inline --json "$A"; }
 if ((have_echo)); then
     for m in "${modes[@]}"; do
@@ -187,7 +188,7 @@ if ((have_echo)); then
                 mv "$out/$name.out" "$out/$name.first.out"
                 probe_echo "$name"
                 retried "$name" "siw lost a probe call or its reply on a new connection, run again on another ($name.first.out)"
-                retried echo-inline "the $name probe run again (siw)"
+                rerun_names+=" $name"
             fi
             echo "$rc" > "$out/$name.rc"
             stop_echo
@@ -497,9 +498,9 @@ for m in "${modes[@]}"; do
     fi
 done
 if ((${#inline_bad[@]} == 0 && ${#inline_ok[@]} == 3)); then
-    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})$(retry_note echo-inline)"
+    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})${rerun_names:+ (from the rerun of:$rerun_names; counted there)}"
 else
-    result echo-inline fail "${inline_bad[*]:-no runs}$(retry_note echo-inline)"
+    result echo-inline fail "${inline_bad[*]:-no runs}${rerun_names:+ (reruns:$rerun_names)}"
 fi
 s=$(lines "$out/killed.out" summary)
 krc=$(cat "$out/killed.rc" 2>/dev/null || echo none)
