@@ -205,7 +205,7 @@ if ((have_echo)); then
     "$P" --help 2>&1 | grep -q -- '--connect-timeout' && kargs+=(--connect-timeout "$(scaled 60)")
     # (the interval 0.3 s scaled, at most 3 s: a 27x slow guest missed the
     # moment with polling and the client got all 10 replies)
-    iv=$(awk -v f="$LIVE_SLOW" 'BEGIN { v = 0.3 * (f < 1 ? 1 : f); printf "%.1f\n", v > 3 ? 3 : v }')
+    iv=$(awk -v f="$LIVE_SLOW" 'BEGIN { v = 0.3 * (f < 1 ? 1 : f); printf "%.1f\n", (v > 3 ? 3 : v) }')
     # the event: the third reply line, read as rpcrdma-ping writes it,
     # and the server killed right there (no polling)
     killed_run() {
