@@ -13,6 +13,17 @@
  *   echo-raw --flood N [--credits C] [--timeout MS] [-p PORT] HOST
  *       sends N NULL calls back to back, ignoring the credits granted
  *       (V1 §4.3.1), and counts the replies that come within the timeout.
+ *   echo-raw --churn N --at-once M [--first-timeout MS] [--credits C]
+ *            [--timeout MS] [-p PORT] HOST
+ *       opens N connections in all, M at a time: M connect, then a NULL
+ *       call on each, all outstanding at once, then all M closed; prints
+ *       how many were served and the first error (the server soak of
+ *       issue 22 item 4: cases/soak.sh).  A first call unanswered after
+ *       --first-timeout (soft-iWARP can leave a new connection's first
+ *       Send in the socket until more data comes) is given up with its
+ *       connection and made again once on a new one, as an RPC client
+ *       retransmits after a reconnect (V1 4.3: no second call may go on
+ *       the first connection before a reply); counted and printed.
  *
  * Exit status: 0 as expected, 1 a vector answered wrongly (or the probe
  * failed), 2 usage, 3 no connection.
@@ -236,6 +247,134 @@ static int run_flood(struct raw *r, unsigned n, uint32_t credits)
 	return 0;
 }
 
+/* --churn: one connection of a batch */
+struct churn_conn {
+	struct xprt *x;
+	struct xprt_call c;
+	uint8_t msg[64];
+	bool done, ok;
+	unsigned *pending;
+	struct xprt_loop *l;
+};
+
+static void churn_done(struct xprt_call *c)
+{
+	struct churn_conn *k = c->ctx;
+
+	k->done = true;
+	k->ok = c->err.code == XPRT_E_OK && !c->rdma_error &&
+		echo_decode_reply(c->reply, c->reply_len, ECHO_PROC_NULL, NULL,
+				  NULL, NULL, NULL) == 0;
+	if (--*k->pending == 0)
+		xprt_loop_stop(k->l);
+}
+
+static void churn_disc(struct xprt *x, enum xprt_disc_reason why, void *arg)
+{
+	struct churn_conn *k = arg;
+
+	(void)why;
+	if (k->x == x)      /* not a closed one's late word on a reused slot */
+		k->x = NULL;
+}
+
+/* connect k and put a NULL call on it (timeout ms); false: no connection */
+static bool churn_start(struct xprt_loop *l, const struct xprt_opts *o,
+			struct churn_conn *k, unsigned *pending, int ms,
+			struct xprt_error *err)
+{
+	struct xprt_handlers h = { .on_disconnect = churn_disc, .arg = k };
+
+	memset(k, 0, sizeof(*k));
+	k->l = l;
+	k->pending = pending;
+	*err = (struct xprt_error){ 0 };
+	k->x = xprt_connect(l, &h, err);
+	if (!k->x)
+		return false;
+	k->c.msg = k->msg;
+	k->c.len = echo_encode_call(k->msg, sizeof(k->msg), ECHO_PROC_NULL, 0,
+				    NULL, 0, NULL, NULL);
+	k->c.reply_max = echo_reply_max(ECHO_PROC_NULL, 0);
+	k->c.timeout_ms = ms;
+	k->c.done = churn_done;
+	k->c.ctx = k;
+	++*pending;
+	if (xprt_call(k->x, &k->c)) {
+		--*pending;
+		k->done = true;
+	}
+	(void)o;
+	return true;
+}
+
+static int run_churn(const struct xprt_opts *o, unsigned n, unsigned m,
+		     int first_ms)
+{
+	struct xprt_error err = { 0 }, first = { 0 };
+	struct xprt_loop *l = xprt_loop_create(o, &err);
+	struct churn_conn *k = calloc(m, sizeof(*k));
+	unsigned made = 0, served = 0, refused = 0, batches = 0, again = 0, i;
+
+	if (!l || !k) {
+		fprintf(stderr, PROG ": %s\n", l ? "out of memory" : err.msg);
+		free(k);
+		if (l)
+			xprt_loop_destroy(l);
+		return 3;
+	}
+	while (made < n) {
+		unsigned b = n - made < m ? n - made : m, pending = 0;
+		for (i = 0; i < b; i++)
+			if (!churn_start(l, o, &k[i], &pending, first_ms, &err)) {
+				refused++;
+				if (!first.code)
+					first = err;
+			}
+		while (pending)
+			if (xprt_loop_run(l, 1000) < 0)
+				break;
+		/* unanswered first calls: once more, each on a new connection */
+		for (i = 0; i < b; i++) {
+			if (k[i].ok || !k[i].done || k[i].c.err.code != XPRT_E_TIMEOUT)
+				continue;
+			if (k[i].x)
+				xprt_close(k[i].x);
+			xprt_loop_run(l, 0);
+			again++;
+			if (!churn_start(l, o, &k[i], &pending, o->timeout_ms, &err)) {
+				refused++;
+				if (!first.code)
+					first = err;
+			}
+		}
+		while (pending)
+			if (xprt_loop_run(l, 1000) < 0)
+				break;
+		for (i = 0; i < b; i++) {
+			if (k[i].ok)
+				served++;
+			else if (!first.code)
+				first = k[i].c.err.code ? k[i].c.err :
+					(struct xprt_error){ XPRT_E_TIMEOUT, 0,
+							     "a NULL call got no good reply" };
+			if (k[i].x)
+				xprt_close(k[i].x);
+		}
+		xprt_loop_run(l, 0);
+		made += b;
+		batches++;
+	}
+	printf("%u connections in %u batches of up to %u at once: %u served, "
+	       "%u not connected; %u first calls unanswered after %d ms, made "
+	       "again on a new connection%s%s\n", made, batches, m, served, refused,
+	       again, first_ms, first.code ? "; first error: " : "",
+	       first.code ? first.msg : "");
+	free(k);
+	xprt_loop_destroy(l);
+	return served == made ? 0 : 1;
+}
+
 int main(int argc, char *argv[])
 {
 	struct raw r = { 0 };
@@ -244,7 +383,8 @@ int main(int argc, char *argv[])
 				   .arg = &r };
 	struct xprt_error err = { 0 };
 	const char *vectors = NULL;
-	unsigned flood = 0;
+	unsigned flood = 0, churn = 0, at_once = 1;
+	int first_ms = 0;
 	int i, rc;
 
 	for (i = 1; i < argc; i++) {
@@ -252,6 +392,12 @@ int main(int argc, char *argv[])
 			vectors = argv[++i];
 		else if (!strcmp(argv[i], "--flood") && i + 1 < argc)
 			flood = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--churn") && i + 1 < argc)
+			churn = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--at-once") && i + 1 < argc)
+			at_once = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--first-timeout") && i + 1 < argc)
+			first_ms = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--credits") && i + 1 < argc)
 			o.credits = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
@@ -263,11 +409,16 @@ int main(int argc, char *argv[])
 		else
 			break;
 	}
-	if (i < argc || !o.host || (!vectors == !flood) || o.timeout_ms <= 0) {
-		fputs("usage: " PROG " --vectors FILE | --flood N [--credits C] "
-		      "[--timeout MS] [-p PORT] HOST\n", stderr);
+	if (i < argc || !o.host || (!!vectors + !!flood + !!churn) != 1 ||
+	    o.timeout_ms <= 0 || !at_once || at_once > 4096) {
+		fputs("usage: " PROG " --vectors FILE | --flood N | --churn N --at-once M "
+		      "[--first-timeout MS] [--credits C] [--timeout MS] [-p PORT] HOST\n",
+		      stderr);
 		return 2;
 	}
+	if (churn)
+		return run_churn(&o, churn, at_once,
+				 first_ms > 0 ? first_ms : o.timeout_ms);
 	r.timeout_ms = o.timeout_ms;
 	r.l = xprt_loop_create(&o, &err);
 	if (r.l)

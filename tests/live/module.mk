@@ -7,6 +7,10 @@
 #   make live-image      build or reuse the cached guest image only
 #   make live-captures   regenerate tests/captures/*.pcap in the guest
 #   make live-shell CMD='ibv_devices'   run one command in a fresh guest
+#   make check-live-repeat N=5   the live suite N times: failures and retries
+#                        per test (tests/live/repeat.sh)
+#   make live-soak       rpcrdma-echo -s under 1000 connections in a loop, 200
+#                        at once and a 10-minute soak (cases/soak.sh), per transport
 #
 # The image is cached in /var/cache/rpcrdma-tools/live/<key>/ (RPCRDMA_LIVE_CACHE).
 
@@ -14,7 +18,7 @@ BUILD ?= build
 BIN ?= $(BUILD)/bin
 LIVE_DIR := tests/live
 
-.PHONY: check-live live-image live-captures live-shell
+.PHONY: check-live check-live-repeat live-soak live-image live-captures live-shell
 
 # rpcrdma-decode is brought up to date when the tools fragment defines it; if it
 # does not build, the live suite still runs and its decode tests say why.  So
@@ -26,6 +30,20 @@ check-live:
 	@$(if $(strip $(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS)),$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
 		$(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS) >/dev/null 2>&1 || echo "# make of the live tools failed: their live tests use what is there";)
 	@BUILD=$(abspath $(BUILD)) BIN=$(abspath $(BIN)) bash $(LIVE_DIR)/smoke.sh
+
+# N runs in a row (default 3), as check-live builds first
+check-live-repeat: N ?= 3
+check-live-repeat:
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(if $(DECODE_BIN),$(DECODE_BIN)) \
+		$(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS) >/dev/null 2>&1 || echo "# make of the live tools failed: the runs use what is there"
+	@BUILD=$(abspath $(BUILD)) BIN=$(abspath $(BIN)) bash $(LIVE_DIR)/repeat.sh $(N)
+
+live-soak:
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(LIVE_TOOL_BINS) $(LIVE_CHECK_DEPS) >/dev/null 2>&1 || \
+		echo "# make of the live tools failed: the soak uses what is there"
+	@BUILD=$(abspath $(BUILD)) BIN=$(abspath $(BIN)) RPCRDMA_LIVE_CASES=soak RPCRDMA_LIVE_TIMEOUT=2400 \
+		LIVE_SOAK_CONNS=$${LIVE_SOAK_CONNS:-1000} LIVE_SOAK_AT_ONCE=$${LIVE_SOAK_AT_ONCE:-200} \
+		LIVE_SOAK_SECONDS=$${LIVE_SOAK_SECONDS:-600} bash $(LIVE_DIR)/smoke.sh
 
 live-image:
 	@bash $(LIVE_DIR)/build-image.sh

@@ -22,7 +22,7 @@ kinds=("$@")
 out=$BUILD/live/smoke
 guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-900}
 
-n=0 passed=0 failed=0 skipped=0
+n=0 passed=0 failed=0 skipped=0 retries=0
 strict=
 [[ ${RPCRDMA_CHECK:-} == 1 || ${CI:-} == true ]] && strict=1
 # no_guest_tap DESCRIPTION REASON: a skip, or under make check a failure
@@ -32,6 +32,15 @@ no_guest_tap() {
 }
 tap() {     # tap ok|fail|skip DESCRIPTION [REASON]
     n=$((n + 1))
+    # a retry a case made says so in its text ("[retried N: WHY]",
+    # tests/live/case-lib.sh): counted here, summed in the last line
+    local re='\[retried ([0-9]+):' r=0
+    [[ "$2 ${3:-}" =~ $re ]] && r=${BASH_REMATCH[1]}
+    retries=$((retries + r))
+    # one line per test for check-live-repeat: status, a stable key (tkey
+    # when the caller set one: the description carries run-dependent text)
+    printf '%s\t%s\t%s\n' "$1" "${tkey:-$2}" "$r" >> "$out/results.tsv"
+    tkey=
     case $1 in
     ok) passed=$((passed + 1)); echo "ok $n - $2" ;;
     fail) failed=$((failed + 1)); echo "not ok $n - $2${3:+: $3}" ;;
@@ -42,6 +51,7 @@ finish() {
     echo "1..$n"
     local line="$passed passed, $failed failed"
     ((skipped)) && line+=", $skipped skipped"
+    ((retries)) && line+=", $retries retried (counted in the results above)"
     echo "$line"
     ((failed == 0))
 }
@@ -94,6 +104,7 @@ decode_test() {
     esac
 }
 
+tkey=
 captures=()
 for f in "$REPO_ROOT"/tests/captures/*.pcap; do
     [[ -f $f ]] && captures+=("$f")
@@ -103,6 +114,8 @@ done
 t0=$SECONDS
 rc=0
 mkdir -p "$out"
+: > "$out/results.tsv"
+tkey=image
 image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
 sed 's/^/# /' "$out/build-image.log"
 no_guest=
@@ -141,7 +154,10 @@ for kind in "${kinds[@]}"; do
     (
         grc=0
         LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
-            --logs "$out/$kind/logs" -- bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
+            --logs "$out/$kind/logs" -- env LIVE_CASES="${RPCRDMA_LIVE_CASES:-}" \
+            LIVE_SOAK_CONNS="${LIVE_SOAK_CONNS:-}" LIVE_SOAK_AT_ONCE="${LIVE_SOAK_AT_ONCE:-}" \
+            LIVE_SOAK_SECONDS="${LIVE_SOAK_SECONDS:-}" \
+            bash "$LIVE_DIR/guest-smoke.sh" "$kind" "$out/$kind" "$BIN" \
             > "$out/$kind/guest.out" 2> "$out/$kind/guest.err" || grc=$?
         echo "$grc $((SECONDS - t_start[$kind]))" > "$out/$kind/guest.rc"
     ) &
@@ -173,6 +189,7 @@ for kind in "${kinds[@]}"; do
         res[$id]=$status txt[$id]=$text
     done < "$out/$kind/guest.out"
     for id in "${guest_ids[@]}"; do
+        tkey="$kind: $id"
         case ${res[$id]:-none} in
         ok) tap ok "$(label "$kind" "$id") (${txt[$id]})" ;;
         skip) tap skip "$(label "$kind" "$id")" "${txt[$id]}" ;;
@@ -184,6 +201,7 @@ for kind in "${kinds[@]}"; do
     done
     for v in 3 41; do
         pcap=$out/$kind/nfs$v-$kind.pcap
+        tkey="$kind: tshark-nfs$v"
         if [[ ${res[nfs$v]:-} != ok || ! -s $pcap ]]; then
             tap skip "$(label "$kind" "tshark-nfs$v")" "no capture (the NFS test did not pass)"
             continue
@@ -198,6 +216,7 @@ for kind in "${kinds[@]}"; do
     done
     for v in 3 41; do
         pcap=$out/$kind/nfs$v-$kind.pcap
+        tkey="$kind: decode-nfs$v"
         if [[ ! -s $pcap ]]; then
             tap skip "$(label "$kind" "decode-nfs$v")" "no capture (the NFS test did not pass)"
         else
@@ -206,6 +225,7 @@ for kind in "${kinds[@]}"; do
     done
     # Results of tests/live/cases/*.sh (the other tools' live tests).
     for id in "${extra[@]}"; do
+        tkey="$kind: $id"
         case ${res[$id]} in
         ok) tap ok "$kind: $id (${txt[$id]})" ;;
         skip) tap skip "$kind: $id" "${txt[$id]}" ;;
@@ -224,11 +244,13 @@ for f in "${captures[@]}"; do
         continue
     fi
     msgs=$(tshark -r "$f" -Y 'rpcordma.xid' 2>/dev/null | wc -l)
+    tkey="tshark: $rel"
     if ((msgs > 0)); then
         tap ok "tshark decodes RPC-over-RDMA in $rel ($msgs messages)"
     else
         tap fail "tshark decodes RPC-over-RDMA in $rel" "no rpcordma message"
     fi
+    tkey="decode: $rel"
     decode_test "rpcrdma-decode agrees with tshark on $rel" "$f"
 done
 

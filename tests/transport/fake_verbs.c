@@ -299,11 +299,10 @@ static bool listener_takes(const struct fid *l, const struct sockaddr_storage *d
 {
 	if (l->state != F_LISTEN || port_of(&l->local) != port_of(dst))
 		return false;
-	if (addr_is_any(&l->local))
-		return l->local.ss_family == AF_INET6 ||
-		       dst->ss_family == AF_INET;
 	if (l->local.ss_family != dst->ss_family)
-		return false;
+		return false;     /* an AF_INET6 listener is IPv6 only (afonly) */
+	if (addr_is_any(&l->local))
+		return true;
 	if (dst->ss_family == AF_INET)
 		return ((const struct sockaddr_in *)&l->local)->sin_addr.s_addr ==
 		       ((const struct sockaddr_in *)dst)->sin_addr.s_addr;
@@ -320,6 +319,7 @@ static int f_listen(struct xv_id *pub, const struct sockaddr *addr, int backlog)
 	memcpy(&id->local, addr, sa_len(addr));
 	for (o = fake_ids; o; o = o->next)
 		if (o != id && o->state == F_LISTEN &&
+		    o->local.ss_family == id->local.ss_family &&
 		    port_of(&o->local) == port_of(&id->local)) {
 			errno = EADDRINUSE;
 			return -1;

@@ -5,16 +5,17 @@
  * kernel, one process.  Set xprt_opts.verbs = &fake_verbs on both ends.
  *
  * What it models, like a real RC queue pair: rdma_cm connect/accept/reject
- * with private data, listeners by port (an AF_INET6 wildcard also takes
- * IPv4); a Send lands in the peer's oldest posted Receive (none posted:
- * RNR retry exceeded at the sender; too small: local length error at the
- * receiver), RDMA Read and Write between registered regions with rkey,
- * bounds and access checks (remote access error at the initiator, and both
- * queue pairs to the error state), type 2 memory windows with bind, local
- * and remote invalidation, orderly disconnects (DISCONNECTED at both ends)
- * and disorderly ones (destroying a connected id), flushed work requests
- * once a queue pair is in error.  Everything completes at once, inside the
- * post call; completions and CM events wake eventfds for poll(2).
+ * with private data, listeners by family and port (an AF_INET6 listener
+ * takes IPv6 only, as rdma_cm's with afonly set); a Send lands in the peer's
+ * oldest posted Receive (none posted: RNR retry exceeded at the sender; too
+ * small: local length error at the receiver), RDMA Read and Write between
+ * registered regions with rkey, bounds and access checks (remote access
+ * error at the initiator, and both queue pairs to the error state), type 2
+ * memory windows with bind, local and remote invalidation, orderly
+ * disconnects (DISCONNECTED at both ends) and disorderly ones (destroying a
+ * connected id), flushed work requests once a queue pair is in error.
+ * Everything completes at once, inside the post call; completions and CM
+ * events wake eventfds for poll(2).
  *
  * Addresses: any name getaddrinfo resolves; 192.0.2.0/24 and 2001:db8::/32
  * (documentation ranges) fail address resolution (unreachable),

@@ -34,6 +34,47 @@ static bool still_serves(struct h_server *sv)
 	return ok;
 }
 
+/* No address: one listener per family (IPv6 only on ::, as svcrdma; an IPv6
+ * wildcard that also takes IPv4 is rejected over iWARP).  -4/-6: one. */
+static void wildcards(void)
+{
+	struct h_server sv;
+	struct h_client cl;
+	struct xprt_error err = { 0 };
+	struct xprt_opts co = h_client_opts(), so = { 0 }, other = { 0 };
+	struct xprt_handlers none = { 0 };
+
+	so.family = AF_INET6;
+	h_setup(&sv, &so);
+	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.code == XPRT_E_REFUSED,
+	       "-6: an IPv4 client is refused: %s", err.msg);
+	co.host = "::1";
+	tap_ok(h_connect(&sv, &cl, &co, &err) != NULL, "-6: an IPv6 client is served");
+	xprt_close(cl.x);
+	h_teardown(&sv);
+	so.family = AF_INET;
+	h_setup(&sv, &so);
+	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.code == XPRT_E_REFUSED,
+	       "-4: an IPv6 client is refused: %s", err.msg);
+	h_teardown(&sv);
+	/* IPv6's port taken: the whole listen fails, no IPv4 listener left */
+	fake_verbs_reset();
+	memset(&sv, 0, sizeof(sv));
+	other.verbs = &fake_verbs;
+	other.host = "::1";
+	sv.l = xprt_loop_create(&other, &err);
+	tap_ok(sv.l && xprt_listen_opts(sv.l, &other, &none, &err) == 0,
+	       "a listener on [::1]:20049");
+	other.host = NULL;
+	tap_ok(xprt_listen_opts(sv.l, &other, &none, &err) < 0 && err.sys_errno == EADDRINUSE,
+	       "then no address: IPv6's port is in use, the listen fails: %s", err.msg);
+	co.host = "127.0.0.1";
+	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.code == XPRT_E_REFUSED,
+	       "and leaves no IPv4 listener behind: %s", err.msg);
+	h_teardown(&sv);
+	fake_verbs_reset();
+}
+
 static void connect_errors(void)
 {
 	struct h_server sv;
@@ -342,6 +383,7 @@ static void many_clients(void)
 int main(void)
 {
 	connect_errors();
+	wildcards();
 	malformed_headers();
 	reply_fits_nowhere();
 	misbehaving();

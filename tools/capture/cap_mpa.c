@@ -142,6 +142,26 @@ uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
 #define INFER_SPAN (MARKER_EVERY + 4u) /* ... spanning a marker's place */
 #define INFER_OFFSETS 4096u            /* where the first may start */
 #define INFER_CRC_MAX (8u << 20)       /* CRC bytes one candidate may spend */
+/* Work one inference may spend over every candidate, CRC or not (markers
+ * without CRCs had no bound but the offsets and phases), in units of about
+ * a byte examined: the offsets' map 1 each, each FPDU tried INFER_STEP,
+ * each marker read 4, each CRC byte 1.  The real captures in
+ * tests/captures/ take at most 168,471 (nohandshake/nfs3-late-iwarp-siw,
+ * measured 2026-11-26), fuzz_cap_tcp's inputs up to about a million; past
+ * the budget the inference ends as if the candidates left had not
+ * validated (WAIT or NONE, as the bytes held say). */
+#define INFER_STEP 16u
+#define INFER_WORK_MAX (4u << 20)
+
+struct work {
+	uint64_t crc;                    /* CRC bytes, this candidate */
+	uint64_t all;                    /* everything, this inference */
+};
+
+static bool work_left(const struct work *w)
+{
+	return w->crc <= INFER_CRC_MAX && w->all <= INFER_WORK_MAX;
+}
 
 struct framing {
 	bool crc, markers;
@@ -179,12 +199,13 @@ static bool hdr_plausible(const uint8_t *h)
  * fpdu_at(): the RDMAP opcode is one RFC 5040 defines, markers point back
  * to the FPDU, and without CRCs the CRC field is zero (RFC 5044 4.1). */
 static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
-		 uint32_t o, uint32_t *end, uint64_t *work)
+		 uint32_t o, uint32_t *end, struct work *work)
 {
 	uint32_t pos = (fr->phase + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
 	uint8_t h[4], w[4];
 	bool lead = false;
 
+	work->all += INFER_STEP;
 	if (fr->markers && pos < 4) {      /* a marker first, then the FPDU */
 		o += 4 - pos;
 		pos = 4;
@@ -199,6 +220,8 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
 	*end = cap_mpa_gather(b, n, o, fr->phase, fr->markers, NULL, total,
 			      total - 4, &crc_at);
+	if (fr->markers)        /* the markers walked: gathering, pointing */
+		work->all += 8u * ((total + MARKER_EVERY - 1) / MARKER_EVERY + 1);
 	if (!*end || !cap_mpa_gather(b, n, crc_at, fr->phase, fr->markers, w, 4,
 				     UINT32_MAX, &dummy))
 		return -1;
@@ -208,7 +231,8 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
 		return !memcmp(w, "\0\0\0\0", 4);
 	/* over the raw bytes, markers in it; with a marker just before the
 	 * FPDU, with it too (cap_iwarp.c accepts both) */
-	*work += crc_at - o;
+	work->crc += crc_at - o;
+	work->all += crc_at - o;
 	uint32_t want = cap_le32(w), got = cap_crc32c(0, b + o, crc_at - o);
 	bool ok = got == want || __builtin_bswap32(got) == want;
 	if (!ok && lead && o >= 4) {    /* (the marker may begin before b) */
@@ -223,7 +247,7 @@ static int check(const struct framing *fr, const uint8_t *b, uint32_t n,
  * cannot pass for one without): 1 done, 0 an FPDU does not validate, -1
  * the bytes ran out first, every FPDU up to there valid */
 static int chain(const struct framing *fr, const uint8_t *b, uint32_t n,
-		 uint32_t o, unsigned *k, uint64_t *work)
+		 uint32_t o, unsigned *k, struct work *work)
 {
 	uint32_t start = o;
 
@@ -246,7 +270,7 @@ static int chain(const struct framing *fr, const uint8_t *b, uint32_t n,
  * lies in, the same as the marker before or one that starts after it.
  * Needs `need` markers in the bytes. */
 static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase,
-		       uint32_t need)
+		       uint32_t need, struct work *work)
 {
 	struct cap_cur c = cur_make(b, n);
 	uint32_t m = (MARKER_EVERY - phase) % MARKER_EVERY, seen = 0;
@@ -256,6 +280,7 @@ static bool phase_fits(const uint8_t *b, uint32_t n, uint32_t phase,
 	for (; cur_peek16(&c, m, &rsvd) && cur_peek16(&c, m + 2, &fptr);
 	     m += MARKER_EVERY, seen++) {
 		int64_t at = (int64_t)m - fptr;
+		work->all += 4;
 		if (rsvd || (seen && at != start && at < (int64_t)m - MARKER_EVERY + 4))
 			return false;
 		start = at;
@@ -334,19 +359,21 @@ static uint32_t skip_implausible(const struct framing *fr, const uint64_t *plaus
  * then only where a marker's FPDU pointer points (RFC 5044 5), *m the next
  * marker to read; UINT32_MAX when there is no more */
 static uint32_t next_start(const struct framing *fr, const uint8_t *b,
-			   uint32_t n, uint32_t o, uint32_t *m)
+			   uint32_t n, uint32_t o, uint32_t *m, struct work *work)
 {
 	struct cap_cur c = cur_make(b, n);
 	uint16_t fptr;
 
 	if (!fr->markers || o + 1 < SCAN_ALL)
 		return o + 1;
-	for (; cur_peek16(&c, *m + 2, &fptr); *m += MARKER_EVERY)
+	for (; cur_peek16(&c, *m + 2, &fptr); *m += MARKER_EVERY) {
+		work->all += 4;
 		if (fptr <= *m && *m - fptr > o) {
 			uint32_t at = *m - fptr;
 			*m += MARKER_EVERY;
 			return at;
 		}
+	}
 	return UINT32_MAX;
 }
 
@@ -377,25 +404,28 @@ enum cap_infer cap_mpa_infer(const struct cap_state *st, const uint8_t *b,
 	bool found = false;
 	uint64_t plaus[INFER_OFFSETS / 64];
 	uint32_t lim = plausible_map(b, n, plaus);
+	struct work work = { 0, lim };
 	for (unsigned ci = 0; ci < 4; ci++) {
 		struct framing fr = cand[ci];
-		uint64_t work = 0;
+		work.crc = 0;
 		if ((st->o->mpa_crc && fr.crc != (st->o->mpa_crc == CAP_FORCE_ON)) ||
 		    (st->o->mpa_markers &&
 		     fr.markers != (st->o->mpa_markers == CAP_FORCE_ON)) ||
 		    (crc_only >= 0 && fr.crc != (crc_only > 0)))
 			continue;
 		for (uint32_t p = 0; p < (fr.markers ? MARKER_EVERY : 1u) &&
-				     work <= INFER_CRC_MAX; p++) {
+				     work_left(&work); p++) {
 			fr.phase = p;
-			if (fr.markers && !phase_fits(b, n, p, eager ? 1 : 2))
+			if (fr.markers && !phase_fits(b, n, p, eager ? 1 : 2, &work))
 				continue;
 			uint32_t m = (MARKER_EVERY - p) % MARKER_EVERY;
-			for (uint32_t o = 0; o < best && work <= INFER_CRC_MAX;
-			     o = next_start(&fr, b, n, o, &m)) {
+			for (uint32_t o = 0; o < best && work_left(&work);
+			     o = next_start(&fr, b, n, o, &m, &work)) {
 				unsigned k;
 				if (!fr.markers || o < SCAN_ALL) {
+					uint32_t from = o;
 					o = skip_implausible(&fr, plaus, lim, o);
+					work.all += 1 + (o - from) / 64;
 					if (o >= best)
 						break;
 				} else if (cannot_open(&fr, plaus, lim, o)) {

@@ -12,8 +12,10 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "xprt_int.h"
 
 struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
@@ -82,9 +84,20 @@ static int conn_resources(struct xprt *x, struct xprt_error *err)
 		return -1;
 	}
 	if (xprt_bufs_create(x)) {
-		xprt_err(err, XPRT_E_RESOURCE, errno,
-			 "registering %u receive and %u send buffers: %s",
-			 x->nrecv, x->nsend, strerror(errno));
+		int e = errno;
+		struct rlimit rl;
+		char hint[120] = "";
+
+		/* ENOMEM from ibv_reg_mr is most often the locked-memory
+		 * limit: siw charges every registration to it, even root's */
+		if ((e == ENOMEM || e == EAGAIN || e == EPERM) &&
+		    !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+			snprintf(hint, sizeof(hint), " (the locked-memory limit, "
+				 "RLIMIT_MEMLOCK, is %llu KiB: raise it with ulimit -l)",
+				 (unsigned long long)rl.rlim_cur / 1024);
+		xprt_err(err, XPRT_E_RESOURCE, e,
+			 "registering %u receive and %u send buffers: %s%s",
+			 x->nrecv, x->nsend, strerror(e), hint);
 		return -1;
 	}
 	return 0;
@@ -220,7 +233,13 @@ static void on_connect_request(struct xprt_loop *l, const struct xv_event *ev)
 	x->state = X_ACCEPTING;
 	peer_private(x, ev);
 	if (conn_resources(x, &err)) {
-		xprt_trace(x, "refusing a connection: %s", err.msg);
+		/* never a silent refusal: the server's user must see the limit */
+		struct sockaddr_storage peer = { 0 };
+		char a[80] = "a peer";
+
+		if (l->v->addrs(x->id, NULL, &peer) == 0 && peer.ss_family)
+			xprt_format_addr(&peer, a, sizeof(a));
+		fprintf(stderr, "rpcrdma: refusing a connection from %s: %s\n", a, err.msg);
 		l->v->reject(ev->id, NULL, 0);
 		xprt_teardown(x);
 		return;

@@ -147,33 +147,61 @@ static int listen_on(struct xprt_loop *l, struct xprt_listener *ls,
 	return -1;
 }
 
+/* No address and no family: one listener per family on its wildcard, as the
+ * kernel's NFS server does (svcrdma: AF_INET 0.0.0.0 and AF_INET6 :: with
+ * rdma_set_afonly(1)).  A single IPv6 wildcard that also takes IPv4 does not
+ * work over iWARP: siw listens with a TCP socket per device, bound to ::, and
+ * rdma_cm then rejects the IPv4 client whose address arrives v4-mapped
+ * (the client sees a reject, reason -104).  IPv4 must listen; IPv6 may be
+ * missing from the kernel or the resolver, nothing else is forgiven. */
+static int listen_wildcards(struct xprt_loop *l, const struct xprt_opts *o,
+			    const struct xprt_handlers *h, struct xprt_error *err)
+{
+	struct xprt_opts fo = *o;
+	struct xprt_error e6 = { 0 };
+	struct xprt_listener *v4;
+
+	fo.family = AF_INET;
+	if (xprt_listen_opts(l, &fo, h, err))
+		return -1;
+	v4 = l->listeners;
+	fo.family = AF_INET6;
+	if (xprt_listen_opts(l, &fo, h, &e6) == 0 || e6.sys_errno == EAFNOSUPPORT ||
+	    e6.code == XPRT_E_RESOLVE)
+		return 0;
+	l->listeners = v4->next;
+	l->v->destroy_id(v4->id);
+	free(v4);
+	if (err)
+		*err = e6;
+	return -1;
+}
+
 int xprt_listen_opts(struct xprt_loop *l, const struct xprt_opts *o,
 		     const struct xprt_handlers *h, struct xprt_error *err)
 {
-	struct xprt_listener *ls = calloc(1, sizeof(*ls));
+	struct xprt_listener *ls;
 	struct addrinfo hints, *res = NULL, *ai;
 	int rc;
 
+	if (!o)
+		o = &l->o;
+	if (!o->host && o->family == AF_UNSPEC)
+		return listen_wildcards(l, o, h, err);
+	ls = calloc(1, sizeof(*ls));
 	if (!ls) {
 		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
 		return -1;
 	}
 	xprt_opts_copy(&ls->o, ls->host, sizeof(ls->host), ls->port,
-		       sizeof(ls->port), o ? o : &l->o);
+		       sizeof(ls->port), o);
 	if (h)
 		ls->h = *h;
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = ls->o.family;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE;
-	/* no address: the IPv6 wildcard, which takes IPv4 too, else IPv4's */
-	if (!ls->o.host && ls->o.family == AF_UNSPEC)
-		hints.ai_family = AF_INET6;
 	rc = getaddrinfo(ls->o.host, ls->o.port, &hints, &res);
-	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
-		hints.ai_family = AF_INET;
-		rc = getaddrinfo(NULL, ls->o.port, &hints, &res);
-	}
 	if (rc) {
 		xprt_err(err, XPRT_E_RESOLVE, 0, "%s: %s",
 			 ls->o.host ? ls->o.host : "*", gai_strerror(rc));
@@ -183,14 +211,6 @@ int xprt_listen_opts(struct xprt_loop *l, const struct xprt_opts *o,
 	rc = -1;
 	for (ai = res; ai && rc; ai = ai->ai_next)
 		rc = listen_on(l, ls, ai, err);
-	if (rc && !ls->o.host && ls->o.family == AF_UNSPEC) {
-		struct sockaddr_in any = { .sin_family = AF_INET,
-					   .sin_port = htons((uint16_t)atoi(ls->o.port)) };
-		struct addrinfo a4 = { .ai_family = AF_INET, .ai_addr = (void *)&any,
-				       .ai_addrlen = sizeof(any) };
-
-		rc = listen_on(l, ls, &a4, err);
-	}
 	freeaddrinfo(res);
 	if (rc) {
 		free(ls);

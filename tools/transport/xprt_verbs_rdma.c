@@ -185,9 +185,10 @@ static int r_resolve_route(struct xv_id *pub, int timeout_ms)
 static int r_listen(struct xv_id *pub, const struct sockaddr *addr, int backlog)
 {
 	struct rid *r = (struct rid *)pub;
-	int afonly = 0;
+	int afonly = 1;
 
-	/* an IPv6 wildcard listener takes IPv4 too */
+	/* IPv6 only, as svcrdma: IPv4 has its own listener (xprt_cm.c), and an
+	 * IPv6 wildcard taking IPv4 rejects it over iWARP */
 	if (addr->sa_family == AF_INET6)
 		rdma_set_option(r->cm, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY,
 				&afonly, sizeof(afonly));

@@ -17,6 +17,7 @@ kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?} B=${LIVE_ADDR_B:?}
 P=${LIVE_BIN:?}/rpcrdma-ping E=$LIVE_BIN/rpcrdma-echo D=$LIVE_BIN/rpcrdma-decode
 out=${LIVE_OUT:?}/ping
 rm -rf "$out" && mkdir -p "$out"
+. "$(cd "$(dirname "$0")/.." && pwd)/case-lib.sh"
 EP=20060 CLOSED=20069             # echo servers; nothing listens on CLOSED
 
 result() { printf 'RESULT ping-%s %s %s\n' "$1" "$2" "${*:3}"; }
@@ -160,6 +161,7 @@ stop_echo() {
 }
 # echo modes: name versions credits inline-threshold
 modes=("echo-v1 1 8 2048" "echo-v2 2 16 8192" "echo-dual 1,2 32 4096")
+rerun_names=
 probe_echo() { ping_run "$1" -P echo -p "$EP" --probe --probe-inline --json "$A"; }
 if ((have_echo)); then
     for m in "${modes[@]}"; do
@@ -178,42 +180,62 @@ if ((have_echo)); then
             # connection's one call was answered (the server counted
             # 1 call, 1 reply) and the reply never reached rpcrdma-ping,
             # which ended with a fatal timeout
+            # (a new connection: what an RPC client does after a lost
+            # call; counted in the result, never silent)
             if [[ $kind == siw ]] &&
                grep -qE '"result":"no answer"|"type":"fatal","error":"timeout"' "$out/$name.out"; then
                 note "$name: a probe call went unanswered over siw: run again"
                 mv "$out/$name.out" "$out/$name.first.out"
                 probe_echo "$name"
-                echo "$name" >> "$out/retried"
+                retried "$name" "siw lost a probe call or its reply on a new connection, run again on another ($name.first.out)"
+                rerun_names+=" $name"
             fi
             echo "$rc" > "$out/$name.rc"
             stop_echo
         fi
     done
-    # killed mid-run: 10 calls 0.3 s apart, the server killed after 3 replies
-    # (-W bounds the connect too: one that timed out under load, before any
-    # call, is run again once, the server still up; seen once over rxe)
+    # killed mid-run: 10 calls 0.3 s apart, the server killed after 3 replies.
+    # -W (each reply's wait) is 1 s scaled to the guest's speed; the connect
+    # gets its own generous timeout where rpcrdma-ping has --connect-timeout.
+    # Without it -W bounds the connect too, and a connect that timed out
+    # under load, before any call, is run again once (the server still up;
+    # seen once over rxe), counted.
+    kw=$(scaled 1)
+    kargs=(-W "$kw")
+    "$P" --help 2>&1 | grep -q -- '--connect-timeout' && kargs+=(--connect-timeout "$(scaled 60)")
+    # (the interval 0.3 s scaled, at most 3 s: a 27x slow guest missed the
+    # moment with polling and the client got all 10 replies)
+    iv=$(awk -v f="$LIVE_SLOW" 'BEGIN { v = 0.3 * (f < 1 ? 1 : f); printf "%.1f\n", (v > 3 ? 3 : v) }')
+    # the event: the third reply line, read as rpcrdma-ping writes it,
+    # and the server killed right there (no polling)
     killed_run() {
-        timeout 120 "$P" -P echo -p "$EP" -c 10 -i 0.3 -W 1 --json "$A" \
-            > "$out/killed.out" 2> "$out/killed.err" &
+        : > "$out/killed.out"
+        (
+            timeout "$(scaled 120)" stdbuf -oL "$P" -P echo -p "$EP" -c 10 -i "$iv" "${kargs[@]}" --json "$A" \
+                2> "$out/killed.err" | {
+                n=0
+                while IFS= read -r line; do
+                    printf '%s\n' "$line" >> "$out/killed.out"
+                    if [[ $line == *'"type":"reply"'* ]] && ((++n == 3)); then
+                        kill -9 "$srv_pid" 2>/dev/null
+                        echo "killed at ${SECONDS}s" >> "$out/killed.err"
+                    fi
+                done
+            }
+            echo "${PIPESTATUS[0]}" > "$out/killed.rc"
+        ) &
         pp=$!
-        for _ in $(seq 300); do
-            (($(grep -c '"type":"reply"' "$out/killed.out") >= 3)) && break
-            kill -0 "$pp" 2>/dev/null || break
-            sleep 0.1
-        done
+        wait "$pp"
     }
     if start_echo killed; then
         killed_run
-        if ! kill -0 "$pp" 2>/dev/null && grep -q 'connecting timed out' "$out/killed.out"; then
-            wait "$pp"
+        if grep -q 'connecting timed out' "$out/killed.out" && ! grep -q '"type":"reply"' "$out/killed.out"; then
             note "killed: the connect timed out: run again"
             mv "$out/killed.out" "$out/killed.first.out"
+            retried echo-killed "the connect timed out after ${kw} s (-W) under load before any call; run again (killed.first.out)"
             killed_run
         fi
-        note "killing the echo server at ${SECONDS}s"
-        kill -9 "$srv_pid"
-        wait "$pp"
-        echo $? > "$out/killed.rc"
+        kill -9 "$srv_pid" 2>/dev/null
         note "the killed run ended at ${SECONDS}s"
     fi
 fi
@@ -478,9 +500,7 @@ for m in "${modes[@]}"; do
     else
         inline_bad+=("$name: ${SIG##* }")
     fi
-    again=
-    grep -qx "$name" "$out/retried" 2>/dev/null &&
-        again=" (run twice: a probe call went unanswered over siw the first time, $name.first.out)"
+    again=$(retry_note "$name")
     if [[ $erc == 0 && ${SIG% inline=*} == "$want" ]]; then
         result "$name" ok "--versions $vers --credits $credits --inline-threshold $thresh: $want$again"
     else
@@ -488,16 +508,16 @@ for m in "${modes[@]}"; do
     fi
 done
 if ((${#inline_bad[@]} == 0 && ${#inline_ok[@]} == 3)); then
-    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})"
+    result echo-inline ok "--probe-inline: the largest Send received is the server's --inline-threshold (${inline_ok[*]})${rerun_names:+ (from the rerun of:$rerun_names; counted there)}"
 else
-    result echo-inline fail "${inline_bad[*]:-no runs}"
+    result echo-inline fail "${inline_bad[*]:-no runs}${rerun_names:+ (reruns:$rerun_names)}"
 fi
 s=$(lines "$out/killed.out" summary)
 krc=$(cat "$out/killed.rc" 2>/dev/null || echo none)
 if [[ $krc == 1 ]] && (($(jv sent "$s") == 10 && $(jv received "$s") >= 3 &&
                          $(jv received "$s") < 10)); then
-    result echo-killed ok "server killed after $(jv received "$s") of 10 replies: $(jv loss_pct "$s")% loss counted, exit 1"
+    result echo-killed ok "server killed after $(jv received "$s") of 10 replies: $(jv loss_pct "$s")% loss counted, exit 1 (-W $kw)$(retry_note echo-killed)"
 else
-    result echo-killed fail "exit $krc: $s"
+    result echo-killed fail "exit $krc: $s$(retry_note echo-killed)"
 fi
 exit 0

@@ -1,0 +1,88 @@
+# shellcheck shell=bash
+# Sourced by tests/live/cases/*.sh in the guest: readiness by events, deadlines
+# scaled to the guest's measured speed, and retries that are counted.
+#
+#   LIVE_SLOW   how many times slower than the reference this guest runs
+#               (guest-smoke.sh measures it once: live_measure_speed); every
+#               deadline here is multiplied by it (at least 1)
+#
+# A retry a case makes (only where the protocol allows one: a new connection
+# after a lost first message, a connect that a loaded host made slow) goes
+# through retried(): the RESULT line then ends "[retried N: WHY]", which
+# smoke.sh counts and sums in the suite's last line.  Nothing is retried
+# silently.
+
+LIVE_SLOW=${LIVE_SLOW:-1}
+
+# scaled SECONDS: SECONDS x LIVE_SLOW, rounded up, at least SECONDS
+scaled() {
+    awk -v s="$1" -v f="$LIVE_SLOW" 'BEGIN { f = f < 1 ? 1 : f; v = s * f;
+        printf "%d\n", (v == int(v)) ? v : int(v) + 1 }'
+}
+
+# wait_until SECONDS CMD...: runs CMD every 0.1 s until it succeeds or the
+# scaled deadline passes; 1 then
+wait_until() {
+    local limit end
+    limit=$(scaled "$1")
+    shift
+    end=$((SECONDS + limit))
+    while ! "$@" 2>/dev/null; do
+        ((SECONDS < end)) || return 1
+        sleep 0.1
+    done
+}
+
+# wait_line SECONDS FILE PATTERN [PID]: until FILE has a line matching the
+# extended regex PATTERN; 1 at the deadline or as soon as PID (a process
+# that would write it) is gone without having written it
+wait_line() {
+    local limit=$1 file=$2 pat=$3 pid=${4:-} end
+    end=$((SECONDS + $(scaled "$limit")))
+    while :; do
+        grep -qE -- "$pat" "$file" 2>/dev/null && return 0
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null &&
+            { grep -qE -- "$pat" "$file" 2>/dev/null; return; }
+        ((SECONDS < end)) || return 1
+        sleep 0.1
+    done
+}
+
+# rdma_listening PORT: an rdma_cm listener on PORT (any address), as the
+# kernel lists it (rdma resource show cm_id): the event, not a sleep
+rdma_listening() {
+    rdma resource show cm_id 2>/dev/null | grep -w 'state LISTEN' | grep -qE "src-port $1( |$)" ||
+        rdma resource show cm_id 2>/dev/null | grep -w LISTEN | grep -qE ":$1( |$)"
+}
+
+# tcp_listening PORT: a TCP socket listening on PORT (ss)
+tcp_listening() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+
+# Retries: retried ID WHY counts one for ID; retry_note ID prints the suffix
+# for its RESULT line (empty when it was not retried).
+declare -A LIVE_RETRIES=() LIVE_RETRY_WHY=()
+retried() {
+    LIVE_RETRIES[$1]=$((${LIVE_RETRIES[$1]:-0} + 1))
+    LIVE_RETRY_WHY[$1]=$2
+    echo "retry: $1: $2" >&2
+}
+retry_note() {
+    local n=${LIVE_RETRIES[$1]:-0}
+    ((n)) && printf ' [retried %d: %s]' "$n" "${LIVE_RETRY_WHY[$1]}"
+    return 0
+}
+
+# live_measure_speed: LIVE_SLOW from a fixed piece of work (forks and execs,
+# what the cases spend their time on), against the same work on an idle
+# 2-vCPU TCG guest (LIVE_SPEED_REF_MS, measured 2026-11-26)
+LIVE_SPEED_REF_MS=${LIVE_SPEED_REF_MS:-1000}
+live_measure_speed() {
+    local t0 t1 i
+    t0=$(date +%s%N)
+    for ((i = 0; i < 100; i++)); do /bin/true; done
+    t1=$(date +%s%N)
+    LIVE_SPEED_MS=$(((t1 - t0) / 1000000))
+    LIVE_SLOW=$(awk -v m="$LIVE_SPEED_MS" -v r="$LIVE_SPEED_REF_MS" \
+        'BEGIN { f = m / r; printf "%.2f\n", f < 1 ? 1 : f }')
+    export LIVE_SLOW LIVE_SPEED_MS
+}
