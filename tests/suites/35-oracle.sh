@@ -80,7 +80,13 @@ for f in "${caps[@]}"; do
 	fi
 	"$DEC" -r "$f" --json >"$tmp/dec" 2>"$tmp/decerr"
 	decrc=$?
-	if [ "$decrc" -ge 2 ] || [ ! -s "$tmp/dec" ]; then
+	# a file cut in the middle of a packet on purpose (rocev2-truncated):
+	# rpcrdma-decode reports it (exit 3) as tshark does, and what was read
+	# before the cut is compared
+	cut=
+	grep -q "cut short in the middle of a packet" "$tmp/tserr" &&
+		grep -q "truncated at frame" "$tmp/decerr" && [ "$decrc" -eq 3 ] && cut=1
+	if { [ "$decrc" -ge 2 ] && [ -z "$cut" ]; } || [ ! -s "$tmp/dec" ]; then
 		notok "$b: rpcrdma-decode -r --json reads it (exit status $decrc, $(wc -l <"$tmp/dec") lines: $(head -1 "$tmp/decerr"))"
 		continue
 	fi
