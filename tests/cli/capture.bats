@@ -703,7 +703,7 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 }
 
 @test "1M-frame bench capture: peak RSS under 64 MiB" {
-	[ -s "$BUILD/bench/bench-1m.pcap" ] || skip "no $BUILD/bench/bench-1m.pcap (make bench)"
+	[ -s "$BUILD/bench/bench-1m.pcap" ] || skip "the 1M-frame capture is made by make bench, not make check ($BUILD/bench/bench-1m.pcap)"
 	for mode in -q --stats; do
 		/usr/bin/time -f '%M' -o "$FIX/rss" "$D" $mode -r "$BUILD/bench/bench-1m.pcap" >/dev/null
 		echo "$mode: $(cat "$FIX/rss") KiB"
