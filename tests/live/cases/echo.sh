@@ -219,19 +219,20 @@ rs=$srv_pid
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # Under TCG an ASan server with some seventy connections answers slowly:
-# every call here may take up to a minute.
-T=60000
+# every call here may take up to a minute, and so may a connect (the
+# tools' --connect-timeout defaults to 30 s; --timeout bounds only a call)
+T=60000 CT=120
 timeout 200 "$RAW" --vectors "$top/tests/vectors/vectors.txt" --timeout $T -p $PR "$A" \
     > "$out/raw-vectors.out" 2>&1 &
 vec=$!
 timeout 200 "$RAW" --flood 64 --credits 8 --timeout $T -p $PR "$A" > "$out/raw-flood.out" 2>&1 &
 fl=$!
-"$E" -q -c 0 -S 1m --chunk read --timeout $T -p $PR "$A" > "$out/killed.out" 2>&1 &
+"$E" -q -c 0 -S 1m --chunk read --timeout $T --connect-timeout $CT -p $PR "$A" > "$out/killed.out" 2>&1 &
 kl=$!
 pids+=("$vec" "$fl" "$kl")
 clients=()
 for i in $(seq 64); do
-    timeout 200 "$E" -c 1 -S 4k,64k --credits 4 --timeout $T -p $PR "$A" > "$out/c$i.out" 2>&1 &
+    timeout 200 "$E" -c 1 -S 4k,64k --credits 4 --timeout $T --connect-timeout $CT -p $PR "$A" > "$out/c$i.out" 2>&1 &
     clients+=($!)
 done
 sleep 2
