@@ -134,7 +134,7 @@ if [[ -n $srv ]]; then
             kill_at[$!]=0
         else
             "$E" -q -c 0 -S "$s1,$s2" --chunk "$m" --timeout "$(($(scaled 60) * 1000))" \
-                -p $P "$A" > "$out/c$i.out" 2>&1 &
+                --connect-timeout "$(scaled 60)" -p $P "$A" > "$out/c$i.out" 2>&1 &
             kill_at[$!]=$((SECONDS + 1 + RANDOM % 4))
         fi
         kid_of[$!]=$i
@@ -154,7 +154,7 @@ if [[ -n $srv ]]; then
                     # new connection, counted (siw, see churn)
                     mv "$out/c$i.out" "$out/c$i.first.out"
                     timeout "$(scaled 120)" "$E" ${args[$i]} --timeout "$(($(scaled 30) * 1000))" \
-                        -p $P "$A" > "$out/c$i.out" 2>&1 &
+                        --connect-timeout "$(scaled 30)" -p $P "$A" > "$out/c$i.out" 2>&1 &
                     kid_of[$!]=$i kill_at[$!]=0
                     reruns=$((reruns + 1))
                 elif ((i % 2)); then
