@@ -317,6 +317,8 @@ int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		rpcrdma_expert_inline(pinfo, sub, tvb, &m,
 				      m.rdma_vers == 2 ? rpcrdma_prefs.v2_inline
 						       : rpcrdma_prefs.v1_inline);
+	if (back)
+		rpcrdma_expert_backward_call(pinfo, sub, tvb, &m);
 	rpcrdma_tap_queue(pinfo, &m, w, back);
 	payload(tvb, pinfo, tree, sub, &m, w);
 	return (int)tvb_captured_length(tvb);

@@ -153,6 +153,23 @@ void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 	}
 }
 
+/* V1 7.2.1: "The rdma_credit field in a backward direction RPC-over-RDMA
+ * message MUST NOT contain the value zero."  A reply granting zero is the
+ * codec's note (any direction); a backward call asking for zero is known
+ * only here, where the direction is (rpcrdma-decode --check: the same). */
+void rpcrdma_expert_backward_call(packet_info *pinfo, proto_tree *tree,
+				  tvbuff_t *tvb, const struct rpcrdma_msg *m)
+{
+	int o, l;
+
+	if (m->nfixed < 3 || m->direction != RPCRDMA_CALL || m->rdma_credit != 0)
+		return;
+	clip(tvb, 8, &o, &l);
+	proto_tree_add_expert_format(tree, pinfo, &ei_rpcrdma_zero_credit, tvb,
+		o, l, "%s: backward-direction call with zero credits [V1 7.2.1]",
+		rpcrdma_note_name(RPCRDMA_NOTE_ZERO_CREDIT));
+}
+
 void rpcrdma_expert_inline(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb,
 			   const struct rpcrdma_msg *m, uint32_t threshold)
 {

@@ -45,6 +45,8 @@ void rpcrdma_register_expert(void);
 void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 			    tvbuff_t *tvb, const struct rpcrdma_msg *m);
 /* Inline threshold check for a message of `len` bytes (preferences). */
+void rpcrdma_expert_backward_call(packet_info *pinfo, proto_tree *tree,
+				  tvbuff_t *tvb, const struct rpcrdma_msg *m);
 void rpcrdma_expert_inline(packet_info *pinfo, proto_tree *tree, tvbuff_t *tvb,
 			   const struct rpcrdma_msg *m, uint32_t threshold);
 

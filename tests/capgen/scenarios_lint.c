@@ -90,6 +90,21 @@ static int zero_credit(struct gen *g)
 	call_getattr(&l.s, xid);
 	l.s.credits = 0;                /* the last reply grants nothing */
 	gen_expect(g, reply_getattr(&l.s, xid), "zero-credit");
+	/* and a backward-direction call (server to client, BIDI) asking for
+	 * zero credits: flagged as well (V1 7.2.1); its reply grants one */
+	{
+		struct rpcrdma_hdr h;
+		struct xw x;
+
+		xid = 0x7b000009u;
+		cb_compound_call(&x, xid, 1);
+		sess_hdr(&l.s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+		gen_expect(g, sess_send(&l.s, 1, &h, x.b, x.len, 0), "zero-credit");
+		l.s.credits = 1;
+		cb_compound_reply(&x, xid, 1);
+		sess_hdr(&l.s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+		sess_send(&l.s, 0, &h, x.b, x.len, 0);
+	}
 	return gen_close(g);
 }
 
@@ -439,7 +454,7 @@ static int crc_error(struct gen *g)
 #define L(name, fn, what) { "lint-" name, "lint-" name ".pcap", fn, what }
 const struct scenario scenarios_lint[] = {
 	L("credits-exceeded", credits_exceeded, "5 calls outstanding, 4 granted"),
-	L("zero-credit", zero_credit, "a reply grants 0 credits"),
+	L("zero-credit", zero_credit, "a reply grants 0 credits; a backward call asks for 0"),
 	L("inline-too-large", inline_too_large, "an inline call over the 1024-byte V1 threshold"),
 	L("xid-mismatch", xid_mismatch, "rdma_xid != RPC xid, ERR_BADHEADER back"),
 	L("nomsg-without-chunks", nomsg_without_chunks, "RDMA_NOMSG, no chunks"),

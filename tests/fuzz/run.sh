@@ -33,12 +33,29 @@ done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 corpus_seed=$BUILD/fuzz/seed
 mkdir -p "$corpus_seed"
-# one seed file per vector (hex lines of tests/vectors/vectors.txt)
-awk -v dir="$corpus_seed" '
-	/^\[/ { if (hex != "") print hex > (dir "/" name); close(dir "/" name); name = substr($0, 2, index($0, "]") - 2); hex = ""; next }
-	/^hex *=/ { sub(/^hex *= */, ""); sub(/#.*/, ""); gsub(/[ :\t]/, ""); hex = hex $0 }
-	END { if (hex != "") print hex > (dir "/" name) }' "$top/tests/vectors/vectors.txt" 2>/dev/null
-for f in "$corpus_seed"/*; do [ -f "$f" ] && xxd -r -p "$f" > "$f.bin" 2>/dev/null && mv "$f.bin" "$f"; done
+# one seed file per vector (hex lines of tests/vectors/vectors.txt), written
+# as bytes by one process (a process a vector cost ~20 s on a loaded host)
+python3 - "$corpus_seed" "$top/tests/vectors/vectors.txt" <<'PY' 2>/dev/null
+import os, re, sys
+out, name, hexs = sys.argv[1], None, []
+def flush():
+    if name is not None and hexs:
+        try:
+            data = bytes.fromhex(''.join(hexs))
+        except ValueError:
+            return
+        with open(os.path.join(out, name), 'wb') as f:
+            f.write(data)
+for line in open(sys.argv[2], encoding='utf-8', errors='replace'):
+    if line.startswith('['):
+        flush()
+        name, hexs = line[1:line.index(']')] if ']' in line else None, []
+    elif re.match(r'hex *=', line):
+        v = re.sub(r'^hex *= *', '', line)
+        v = re.sub(r'#.*', '', v)
+        hexs.append(re.sub(r'[ :\t\n]', '', v))
+flush()
+PY
 # the capture target's seeds: the generated and real captures up to 64 KiB
 capture_seed=$BUILD/fuzz/seed-capture
 mkdir -p "$capture_seed"

@@ -59,10 +59,11 @@ check "lint-expect.txt is what the generator plants (capgen --expect)" \
 	diff <($CAPGEN --expect) "$EXPECT"
 bad=""
 for c in $checks; do
-	[ "$(grep -c "^lint-.* $c\$" "$EXPECT")" = 1 ] || bad="$bad $c"
+	# planted in one capture (several frames of it may carry it)
+	[ "$(grep "^lint-.* $c\$" "$EXPECT" | cut -d' ' -f1 | sort -u | wc -l)" = 1 ] || bad="$bad $c"
 	grep -q "^lint-$c.pcap [0-9][0-9]* $c\$" "$EXPECT" || bad="$bad lint-$c"
 done
-check "each check is planted exactly once, in its own capture${bad:+ (bad:$bad)}" test -z "$bad"
+check "each check is planted in exactly one capture, its own${bad:+ (bad:$bad)}" test -z "$bad"
 check "every clean scenario is listed with no violation" \
 	test "$(grep -c ' - none$' "$EXPECT")" -ge 15
 
