@@ -5,6 +5,7 @@
 # stream (tests/tap-merge.awk: a stream cut short is a failure).
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build}
+"$TOP/tests/unit/need-builds.sh" "$BUILD/capunit" "$BUILD/capunit-asan" || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/unit/run-unit.sh" "$BUILD/capunit" "" "$TOP/tests/capunit" >"$tmp/plain" 2>&1; rc1=$?
 "$TOP/tests/unit/run-unit.sh" "$BUILD/capunit-asan" "asan " "$TOP/tests/capunit" >"$tmp/asan" 2>&1; rc2=$?

@@ -4,6 +4,7 @@
 # (tests/tap-merge.awk: a stream cut short is a failure).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+"$TOP/tests/unit/need-builds.sh" "$BUILD/transport" "$BUILD/asan-transport" || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/unit/run-unit.sh" "$BUILD/transport" "(transport) " "$TOP/tests/transport" > "$tmp/plain" 2>&1; rc1=$?
 "$TOP/tests/unit/run-unit.sh" "$BUILD/asan-transport" "(transport asan+ubsan) " "$TOP/tests/transport" > "$tmp/asan" 2>&1; rc2=$?

@@ -13,12 +13,12 @@ for s in "$TOP"/tests/fuzz/fuzz_*.c; do
 	fi
 done > "$tmp/missing"
 echo "1..$missing" >> "$tmp/missing"
+# a target missing: the build is not what make check builds; nothing else runs
+if [ "$missing" -gt 0 ]; then
+	cat "$tmp/missing"; exit 1
+fi
 "$TOP/tests/fuzz/run.sh" -runs=100000 > "$tmp/fuzz" 2>&1
 rc=$?
 bats --tap "$TOP/tests/fuzz/run.bats" > "$tmp/bats" 2>&1 || rc=1
-if [ "$missing" -gt 0 ]; then
-	rc=1; awk -f "$TOP/tests/tap-merge.awk" "$tmp/missing" "$tmp/fuzz" "$tmp/bats"
-else
-	awk -f "$TOP/tests/tap-merge.awk" "$tmp/fuzz" "$tmp/bats"
-fi
+awk -f "$TOP/tests/tap-merge.awk" "$tmp/fuzz" "$tmp/bats"
 exit $rc

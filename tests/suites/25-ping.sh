@@ -4,6 +4,7 @@
 # stream (tests/tap-merge.awk); a missing build or binary is a failure.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build} BIN=${BIN:-${BUILD:-$TOP/build}/bin}
+"$TOP/tests/unit/need-builds.sh" "$BUILD/ping-unit" "$BUILD/ping-asan" || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/unit/run-unit.sh" "$BUILD/ping-unit" "plain " "$TOP/tests/ping" > "$tmp/plain" 2>&1
 rc=$?
