@@ -1,6 +1,18 @@
 # tests: C unit tests (plain and under ASan+UBSan), Bats suites, fuzz smoke.
 # Every suite is a script in tests/suites/ that prints TAP; tests/run-all.sh
 # runs them in order and prints the one summary line.
+# Object sets: a source that several test binaries of one flavour link is
+# compiled once per flavour into $(BUILD)/os/SET/ (was once per binary:
+# hundreds of compiles of the same files, minutes of make check).
+#   $(call objset,SET,SOURCES,COMPILE COMMAND,HEADERS) defines $(SET_OBJS)
+define objset
+$(1)_OBJS := $$(patsubst %.c,$$(BUILD)/os/$(1)/%.o,$(2))
+.SECONDARY: $$($(1)_OBJS)
+$$(BUILD)/os/$(1)/%.o: %.c $(4)
+	@mkdir -p $$(@D)
+	$(3) -c -o $$@ $$<
+endef
+
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_COMMON := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 UNIT_HDRS := $(wildcard tests/unit/*.h)
@@ -11,9 +23,12 @@ CHECK_DEPS += $(UNIT_BINS) $(ASAN_BINS)
 $(BUILD)/unit/%: tests/unit/%.c $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
 	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(CODEC_A)
 
-# the library's sources are compiled into each sanitized test directly
-$(BUILD)/asan/%: tests/unit/%.c $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -o $@ $< $(UNIT_COMMON) $(CODEC_SRCS)
+# the library's sources are compiled into the sanitized tests (once: an
+# object set)
+UNIT_ASAN_CC = $(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit
+$(eval $(call objset,unitasan,$(CODEC_SRCS) $(UNIT_COMMON),$$(UNIT_ASAN_CC),$$(CODEC_HDRS) $$(UNIT_HDRS)))
+$(BUILD)/asan/%: tests/unit/%.c $(unitasan_OBJS) $(UNIT_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(UNIT_ASAN_CC) -o $@ $< $(unitasan_OBJS)
 
 # libFuzzer targets (clang): one per parser
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -21,9 +36,13 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_TARGETS += $(FUZZ_BINS)
 CHECK_DEPS += $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_codec_%: tests/fuzz/fuzz_codec_%.c $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+# the libraries' objects instrumented for coverage (fuzzer-no-link), once per set
+FUZZ_CODEC_CC = $(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all $(CODEC_CPPFLAGS) -Ilibcodec/src
+$(eval $(call objset,fuzzcodec,$(CODEC_SRCS),$$(FUZZ_CODEC_CC),$$(CODEC_HDRS)))
+$(BUILD)/fuzz/fuzz_codec_%: tests/fuzz/fuzz_codec_%.c $(fuzzcodec_OBJS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(CODEC_CPPFLAGS) -Ilibcodec/src -o $@ $< $(CODEC_SRCS)
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -o $@ $< $(fuzzcodec_OBJS)
 
 # the capture pipeline (tools/capture + tools/common), without main(); small
 # tables so that each input sets up fast and the limits are reached
@@ -32,16 +51,19 @@ FUZZ_CAPTURE_SRCS = $(CODEC_SRCS) $(TOOLS_COMMON_SRCS) $(sort $(wildcard tools/c
 # inputs get past the VCRC, ICRC and MPA CRC
 FUZZ_CAP_FLAGS := -DCAP_FUZZ_CRC -DCAP_MAX_CONVS=16u -DCAP_MAX_CALLS=256u -DCAP_MAX_SEGS=256u \
 	-DCAP_OOO_MAX=16u -DCAP_MAX_BUFFERED=1048576u
-$(BUILD)/fuzz/fuzz_capture: tests/fuzz/fuzz_capture.c $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
+FUZZ_CAP_CC = $(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all $(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src
+$(eval $(call objset,fuzzcap,$(FUZZ_CAPTURE_SRCS),$$(FUZZ_CAP_CC),$$(CODEC_HDRS) $$(TOOLS_HDRS)))
+$(BUILD)/fuzz/fuzz_capture: tests/fuzz/fuzz_capture.c $(fuzzcap_OBJS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(FUZZ_CAP_FLAGS) \
-		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz -lm
+		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(fuzzcap_OBJS) -lpcap -lz -lm
 
 # per-layer capture targets: frames from the link layer up, one TCP
 # connection's segments, InfiniBand transport packets (tests/fuzz/fuzz_cap_*.c)
-$(BUILD)/fuzz/fuzz_cap_%: tests/fuzz/fuzz_cap_%.c tests/fuzz/fuzz_cap.h $(FUZZ_CAPTURE_SRCS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
+$(BUILD)/fuzz/fuzz_cap_%: tests/fuzz/fuzz_cap_%.c tests/fuzz/fuzz_cap.h $(fuzzcap_OBJS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(FUZZ_CAPTURE_SRCS) -lpcap -lz -lm
+		$(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(fuzzcap_OBJS) -lpcap -lz -lm
 
 # the NFSv4 COMPOUND operation reader of the printers
 $(BUILD)/fuzz/fuzz_nfs4_ops: tests/fuzz/fuzz_nfs4_ops.c tools/common/nfs4_ops.c tools/common/nfs4_ops.h | $(BUILD)/fuzz/.dir
@@ -78,10 +100,14 @@ CHECK_DEPS += $(CAPUNIT_BINS) $(CAPUNIT_ASAN)
 # without tools/decode: the pipeline has its own options (struct cap_opts) and
 # must build without the decode tool's headers (docs/architecture.md)
 CAPUNIT_FLAGS = $(filter-out -Itools/decode,$(TOOLS_CPPFLAGS)) -Ilibcodec/src -Itests/unit -Itests/capunit
-$(BUILD)/capunit/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit/.dir
-	$(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
-$(BUILD)/capunit-asan/%: tests/capunit/%.c $(CAPUNIT_COMMON) tests/capunit/capunit.h $(CAPUNIT_LIBSRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit-asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS) -o $@ $< $(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS) -lpcap -lz -lm
+CAPUNIT_CC = $(CC) $(ALL_CFLAGS) $(CAPUNIT_FLAGS)
+CAPUNIT_ASAN_CC = $(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(CAPUNIT_FLAGS)
+$(eval $(call objset,capunit,$(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS),$$(CAPUNIT_CC),tests/capunit/capunit.h $$(TOOLS_HDRS) $$(CODEC_HDRS)))
+$(eval $(call objset,capunitasan,$(CAPUNIT_COMMON) $(CAPUNIT_LIBSRCS),$$(CAPUNIT_ASAN_CC),tests/capunit/capunit.h $$(TOOLS_HDRS) $$(CODEC_HDRS)))
+$(BUILD)/capunit/%: tests/capunit/%.c $(capunit_OBJS) tests/capunit/capunit.h $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit/.dir
+	$(CAPUNIT_CC) -o $@ $< $(capunit_OBJS) -lpcap -lz -lm
+$(BUILD)/capunit-asan/%: tests/capunit/%.c $(capunitasan_OBJS) tests/capunit/capunit.h $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/capunit-asan/.dir
+	$(CAPUNIT_ASAN_CC) -o $@ $< $(capunitasan_OBJS) -lpcap -lz -lm
 
 # make mutate: the hand-written mutants of tests/mutate/ (tests/mutate/README),
 # each planted alone in a copy of the tree ($(BUILD)/mutate); every one must

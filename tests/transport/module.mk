@@ -15,10 +15,12 @@ CHECK_DEPS += $(XPRT_TEST_BINS) $(XPRT_TEST_ASAN)
 $(BUILD)/transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/transport/.dir
 	$(CC) $(ALL_CFLAGS) $(XPRT_TEST_CPPFLAGS) -o $@ $< $(XPRT_TEST_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
 
-# sanitized: the transport's and the codec's sources compiled in
-$(BUILD)/asan-transport/%: tests/transport/%.c $(XPRT_TEST_COMMON) $(XPRT_TEST_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan-transport/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(XPRT_TEST_CPPFLAGS) -Ilibcodec/src -o $@ $< \
-		$(XPRT_TEST_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS)
+# sanitized: the transport's and the codec's sources compiled in (once: an
+# object set, tests/module.mk)
+XPRT_ASAN_CC = $(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(XPRT_TEST_CPPFLAGS) -Ilibcodec/src
+$(eval $(call objset,xprtasan,$(XPRT_TEST_COMMON) $(XPRT_SRCS) $(CODEC_SRCS),$$(XPRT_ASAN_CC),$$(XPRT_TEST_HDRS)))
+$(BUILD)/asan-transport/%: tests/transport/%.c $(xprtasan_OBJS) $(XPRT_TEST_HDRS) | $(BUILD)/asan-transport/.dir
+	$(XPRT_ASAN_CC) -o $@ $< $(xprtasan_OBJS) $(XPRT_LIBS)
 
 # the transport's live driver (real rdma-core), for tests/live/cases/transport.sh
 XPRT_LIVE := $(BUILD)/transport/xprt-live
