@@ -44,7 +44,7 @@ void conn_counts_add(struct conn_counts *t, const struct conn_counts *c)
 	t->bw_sent += c->bw_sent;
 	t->bw_identical += c->bw_identical;
 	t->bw_failed += c->bw_failed;
-	live_stats_add(&t->xs, &c->xs);
+	xprt_stats_add(&t->xs, &c->xs);
 }
 
 static void json_counts(struct json *j, const struct conn_counts *n)

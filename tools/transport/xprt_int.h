@@ -298,6 +298,8 @@ uint64_t xprt_chunk_len(const struct rpcrdma_segment *s, uint32_t n);
 /* xprt_cm.c */
 struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
 			   const struct xprt_handlers *h, bool server);
+/* an iWARP connect refused (rdma_connect: ECONNREFUSED): XPRT_E_REFUSED */
+void xprt_cm_refused(struct xprt_error *e);
 void xprt_conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev);
