@@ -89,7 +89,8 @@ int live_opt_take(struct live_cli *c, int opt, const char *arg);
  * to go on (optind at the first operand), 0 after --help or --version,
  * or the usage-error exit status. */
 struct live_parse {
-	const struct option *own_long;
+	const char *own_names;        /* the tool's long options: cli_longs()'s
+				       * spec, "server=s addr=a chunk json" */
 	const char *own_short;        /* without the leading ':' */
 	int (*own)(int opt, const char *arg, void *ctx);
 	void *ctx;
