@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capunit.h"
+#include "cap_conv_tab.h"           /* st->ct->end */
 
 #define ISN_C 1000u         /* client's first stream byte */
 #define ISN_S 900000u
@@ -437,7 +438,7 @@ static void infer_gap(void)
 	       "frames: a segment lost before the framing is known: 9 of 10, resynchronised");
 }
 
-/* A conversation ends once, through the table's callback (st->ct.end,
+/* A conversation ends once, through the table's callback (st->ct->end,
  * cap_end.c): at a RST the segments held past a gap are delivered by the
  * teardown, and the end of the source finds nothing left to end */
 static unsigned ends;
@@ -455,8 +456,8 @@ static void end_through_callback(void)
 
 	calls(&s, 4, true);
 	run_open(&r);
-	real_end = r.st->ct.end;
-	r.st->ct.end = counted_end;
+	real_end = r.st->ct->end;
+	r.st->ct->end = counted_end;
 	ends = 0;
 	handshake(&r, ISN_C, true);
 	seg(&r, &s, ISN_C, 0);
@@ -467,7 +468,7 @@ static void end_through_callback(void)
 	bool closed = ends == 1 && run_lines(&r) == 3 && run_has(&r, "0x00000103");
 	run_end_source(&r);
 	tap_ok(real_end && held && closed && ends == 1 && run_close(&r) == 3,
-	       "conversation end: once, through st->ct.end; at a RST the teardown "
+	       "conversation end: once, through st->ct->end; at a RST the teardown "
 	       "delivers what was held past a gap");
 }
 

@@ -128,11 +128,13 @@ help_options() {
 		tr -d ' ,' | sort -u
 }
 
-# the long options in the parser's table (tools/decode/main.c)
+# the long options the parser takes: its list of names, long_names[] in
+# tools/decode/main.c (cli_longs(), tools/common/cliopt.h)
 
 parser_long_options() {
-	sed -n '/long_opts\[\] = {/,/^};/p' "$TOP/tools/decode/main.c" |
-		grep -oE '\{ "[a-z-]+"' | sed 's/{ "/--/; s/"//' | sort -u
+	sed -n '/long_names\[\] =/,/;$/p' "$TOP/tools/decode/main.c" |
+		grep -oE '"[^"]*"' | tr -d '"' | tr ' ' '\n' | sed -n 's/=.*//; s/^./--&/p' |
+		sort -u
 }
 
 completion_options() {

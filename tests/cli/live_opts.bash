@@ -1,12 +1,12 @@
 # live_opts.bash - the options a live tool's parser knows, read from the
 # source as echo.bats, ping.bats and bench.bats compare them with --help:
-# the tool's own (its long_opts[] and .own_short in FILE), the common
-# transport options its COMMON_OPTS names (one table, tools/common/live_opt.c),
+# the tool's own (its own_names and .own_short in FILE), the common
+# transport options its .takes names (one table, tools/common/live_opt.c),
 # and -h, --help, --version (tools/common/live_opt.c, live_getopt()).
 
-# the LIVE_O_* bits of COMMON_OPTS in FILE, one a line
+# the LIVE_O_* bits in FILE (its live_cli's .takes), one a line
 live_common_bits() {
-	sed -n '/#define COMMON_OPTS/,/[^\\]$/p' "$1" | grep -oE 'LIVE_O_[A-Z_]+' | sort -u
+	grep -oE 'LIVE_O_[A-Z_]+' "$1" | sort -u
 }
 
 # the common table's lines for those bits
@@ -17,9 +17,12 @@ live_common_lines() {
 	done
 }
 
-live_parser_long_options() {     # $1 = the file with long_opts[]
+live_parser_long_options() {     # $1 = the file with own_names
 	{
-		sed -n '/long_opts\[\] = {/,/^};/p' "$1" | grep -oE '\{ "[a-z_-]+"'
+		# the tool's names (.own_names, or own_names[] given to
+		# cli_longs(): tools/common/cliopt.h)
+		sed -n '/own_names\(\[\]\)\? =/,/[;,]$/p' "$1" | grep -oE '"[^"]*"' |
+			tr -d '"' | tr ' ' '\n' | sed -n 's/=.*//; s/^./{ "&/p'
 		live_common_lines "$1" | grep -oE '\{ "[a-z_-]+"'
 		printf '{ "help"\n{ "version"\n'
 	} | sed 's/{ "/--/; s/"//' | sort -u

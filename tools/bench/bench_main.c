@@ -28,35 +28,6 @@
 
 enum { EXIT_RUN = 1, EXIT_USAGE = CLI_EXIT_USAGE, EXIT_INTERRUPTED = 130 };
 
-/* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_VERSIONS | LIVE_O_CREDITS | \
-		     LIVE_O_INLINE | LIVE_O_USE_EVENT | LIVE_O_CONNECT_TIMEOUT)
-
-enum {
-	OPT_LAT = 256, OPT_BW, OPT_CHUNK, OPT_NULL, OPT_TIMEOUT, OPT_GBITS,
-	OPT_JSON, OPT_JSON_FILE, OPT_PLOT,
-};
-
-static const struct option long_opts[] = {
-	{ "size", required_argument, NULL, 's' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "iters", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'D' },
-	{ "tx-depth", required_argument, NULL, 't' },
-	{ "lat", no_argument, NULL, OPT_LAT },
-	{ "bw", no_argument, NULL, OPT_BW },
-	{ "chunk", required_argument, NULL, OPT_CHUNK },
-	{ "program", required_argument, NULL, 'P' },
-	{ "program-version", required_argument, NULL, 'V' },
-	{ "null", no_argument, NULL, OPT_NULL },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "report_gbits", no_argument, NULL, OPT_GBITS },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "out_json_file", required_argument, NULL, OPT_JSON_FILE },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ NULL, 0, NULL, 0 },
-};
-
 static void usage(FILE *f)
 {
 	fputs("Usage: " BENCH_PROG " [options] HOST\n"
@@ -156,9 +127,9 @@ static int parse_one(int c, const char *arg, void *ctx)
 			return EXIT_USAGE;
 		o->depth = (unsigned)v;
 		return 0;
-	case OPT_LAT: o->lat = true; return 0;
-	case OPT_BW: o->bw = true; return 0;
-	case OPT_CHUNK:
+	case CLI_L_LAT: o->lat = true; return 0;
+	case CLI_L_BW: o->bw = true; return 0;
+	case CLI_L_CHUNK:
 		if (!live_chunk_by_name(arg, &m))
 			return usage_error("--chunk: '%s' is not " LIVE_CHUNK_NAMES, arg);
 		o->chunk = (int)m;
@@ -179,16 +150,16 @@ static int parse_one(int c, const char *arg, void *ctx)
 		o->vers = (uint32_t)v;
 		cl->vers_given = true;
 		return 0;
-	case OPT_NULL: o->null_proc = true; return 0;
-	case OPT_TIMEOUT:
+	case CLI_L_NULL: o->null_proc = true; return 0;
+	case CLI_L_TIMEOUT:
 		if (!num_opt("--timeout", arg, 1, 3600000, &v))
 			return EXIT_USAGE;
 		o->timeout_ms = (int)v;
 		return 0;
-	case OPT_GBITS: o->gbits = true; return 0;
-	case OPT_JSON: cl->json = true; return 0;
-	case OPT_JSON_FILE: cl->json_file = arg; return 0;
-	case OPT_PLOT:
+	case CLI_L_REPORT_GBITS: o->gbits = true; return 0;
+	case CLI_L_JSON: cl->json = true; return 0;
+	case CLI_L_OUT_JSON_FILE: cl->json_file = arg; return 0;
+	case CLI_L_PLOT:
 		if (bench_plot_kind(arg) < 0)
 			return usage_error("--plot: '%s' does not end in .svg, .png or .gp", arg);
 		cl->plot = arg;
@@ -270,9 +241,16 @@ int main(int argc, char *argv[])
 		.x = { .port = XPRT_DEFAULT_PORT, .busy_poll = true,
 		       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS },
 	};
-	struct live_cli lc = { .prog = BENCH_PROG, .takes = COMMON_OPTS, .x = &cl.x };
+	/* the options: the transport's from the common table
+	 * (tools/common/live.h), the tool's own by name (cliopt.h) */
+	struct live_cli lc = { .prog = BENCH_PROG, .x = &cl.x,
+		.takes = LIVE_O_PORT | LIVE_O_VERSIONS | LIVE_O_CREDITS |
+			 LIVE_O_INLINE | LIVE_O_USE_EVENT | LIVE_O_CONNECT_TIMEOUT };
 	const struct live_parse lp = {
-		.own_long = long_opts, .own_short = "s:an:D:t:P:V:",
+		.own_names = "size=s all=a iters=n duration=D tx-depth=t lat bw "
+			     "chunk program=P program-version=V null timeout "
+			     "report_gbits json out_json_file plot",
+		.own_short = "s:an:D:t:P:V:",
 		.own = parse_one, .ctx = &cl, .usage = usage,
 		.version = RPCRDMA_TOOLS_VERSION,
 	};

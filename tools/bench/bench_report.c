@@ -310,11 +310,35 @@ static void json_counts(struct json *j, const struct bench_counts *c)
 	json_obj_end(j);
 }
 
+/* the three tables, as arrays of their rows: "latency", "throughput",
+ * "where" */
+enum table { TABLE_LAT, TABLE_BW, TABLE_WHERE };
+
+static void json_table(struct json *j, const struct bench_result *res,
+		       enum table t)
+{
+	static const char *const key[] = { "latency", "throughput", "where" };
+
+	json_key(j, key[t]);
+	json_arr_begin(j);
+	for (size_t i = 0; i < res->nrows; i++) {
+		const struct bench_row *r = &res->rows[i];
+
+		if (t == TABLE_LAT && r->has_lat)
+			json_lat(j, r);
+		else if (t == TABLE_BW && r->has_bw)
+			json_bw(j, r, res->info.gbits);
+		else if (t == TABLE_WHERE && r->has_where)
+			json_where(j, r);
+	}
+	json_arr_end(j);
+}
+
 void bench_write_json(FILE *f, const struct bench_result *res)
 {
 	struct obuf o;
 	struct json j;
-	size_t i;
+	enum table t;
 
 	ob_init(&o, f);
 	json_init(&j, &o);
@@ -322,24 +346,8 @@ void bench_write_json(FILE *f, const struct bench_result *res)
 	json_kstr(&j, "tool", BENCH_PROG);
 	json_info(&j, &res->info);
 	json_kbool(&j, "interrupted", res->interrupted);
-	json_key(&j, "latency");
-	json_arr_begin(&j);
-	for (i = 0; i < res->nrows; i++)
-		if (res->rows[i].has_lat)
-			json_lat(&j, &res->rows[i]);
-	json_arr_end(&j);
-	json_key(&j, "throughput");
-	json_arr_begin(&j);
-	for (i = 0; i < res->nrows; i++)
-		if (res->rows[i].has_bw)
-			json_bw(&j, &res->rows[i], res->info.gbits);
-	json_arr_end(&j);
-	json_key(&j, "where");
-	json_arr_begin(&j);
-	for (i = 0; i < res->nrows; i++)
-		if (res->rows[i].has_where)
-			json_where(&j, &res->rows[i]);
-	json_arr_end(&j);
+	for (t = TABLE_LAT; t <= TABLE_WHERE; t++)
+		json_table(&j, res, t);
 	json_counts(&j, &res->counts);
 	json_obj_end(&j);
 	ob_putc(&o, '\n');

@@ -477,7 +477,6 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 	}
 	b.x = xprt_connect(b.l, &h, &err);
 	if (!b.x) {
-		live_error_fix(&err);
 		fprintf(stderr, BENCH_PROG ": %s\n", err.msg);
 		goto out;
 	}

@@ -9,15 +9,17 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cap_state.h"
+#include "cap_calls.h"
 
 
 /* the pools, their free lists threaded through hnext; an entry is
  * cleared when it is taken, only `used` and the link are read before */
 bool cap_calls_init(struct cap_state *st)
 {
-	struct cap_call_tab *t = &st->kt;
+	struct cap_call_tab *t = st->kt = calloc(1, sizeof(*st->kt));
 
+	if (!t)
+		return false;
 	t->calls = malloc(CAP_MAX_CALLS * sizeof(*t->calls));
 	t->segs = malloc(CAP_MAX_SEGS * sizeof(*t->segs));
 	if (!t->calls || !t->segs)
@@ -37,10 +39,12 @@ bool cap_calls_init(struct cap_state *st)
 
 void cap_calls_free(struct cap_state *st)
 {
-	free(st->kt.calls);
-	free(st->kt.segs);
-	st->kt.calls = NULL;
-	st->kt.segs = NULL;
+	if (!st->kt)
+		return;
+	free(st->kt->calls);
+	free(st->kt->segs);
+	free(st->kt);
+	st->kt = NULL;
 }
 
 static uint32_t call_bucket(uint32_t conv, int dir, uint32_t xid)
@@ -57,19 +61,19 @@ static uint32_t seg_bucket(uint32_t conv, uint32_t handle)
 
 static void seg_unlink(struct cap_state *st, uint32_t i)
 {
-	struct cap_seg *s = &st->kt.segs[i];
-	uint32_t *pp = &st->kt.seg_hash[seg_bucket(s->conv, s->handle)];
+	struct cap_seg *s = &st->kt->segs[i];
+	uint32_t *pp = &st->kt->seg_hash[seg_bucket(s->conv, s->handle)];
 	while (*pp) {
 		if (*pp - 1 == i) {
 			*pp = s->hnext;
 			break;
 		}
-		pp = &st->kt.segs[*pp - 1].hnext;
+		pp = &st->kt->segs[*pp - 1].hnext;
 	}
 	s->used = false;
-	s->hnext = st->kt.seg_free;
-	st->kt.seg_free = i + 1;
-	st->kt.nsegs--;
+	s->hnext = st->kt->seg_free;
+	st->kt->seg_free = i + 1;
+	st->kt->nsegs--;
 }
 
 /* the calls' two lists: every call, and each conversation's */
@@ -105,43 +109,43 @@ static void call_remove(struct cap_call *calls, uint32_t *head, uint32_t *tail,
 
 void cap_call_free(struct cap_state *st, struct cap_call *k)
 {
-	uint32_t i = (uint32_t)(k - st->kt.calls);
-	uint32_t *pp = &st->kt.call_hash[call_bucket(k->conv, k->dir, k->xid)];
+	uint32_t i = (uint32_t)(k - st->kt->calls);
+	uint32_t *pp = &st->kt->call_hash[call_bucket(k->conv, k->dir, k->xid)];
 	while (*pp) {
 		if (*pp - 1 == i) {
 			*pp = k->hnext;
 			break;
 		}
-		pp = &st->kt.calls[*pp - 1].hnext;
+		pp = &st->kt->calls[*pp - 1].hnext;
 	}
 	for (uint32_t s = k->segs; s; ) {
-		uint32_t nx = st->kt.segs[s - 1].cnext;
+		uint32_t nx = st->kt->segs[s - 1].cnext;
 		seg_unlink(st, s - 1);
 		s = nx;
 	}
 	cap_budget_free(st, k->msg, k->msg_len);
 	cap_budget_free(st, k->rb, k->rb_cap);
-	call_remove(st->kt.calls, &st->kt.calls_head, &st->kt.calls_tail, i, all_of);
+	call_remove(st->kt->calls, &st->kt->calls_head, &st->kt->calls_tail, i, all_of);
 	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
 	if (c) {
-		call_remove(st->kt.calls, &c->calls_head, &c->calls_tail, i, conv_of);
+		call_remove(st->kt->calls, &c->calls_head, &c->calls_tail, i, conv_of);
 		if (c->ncalls && !--c->ncalls)
 			cap_conv_busy(st, c);
 		if (k->untracked && c->untracked)
 			c->untracked--;
 	}
 	memset(k, 0, sizeof(*k));
-	k->hnext = st->kt.call_free;
-	st->kt.call_free = i + 1;
-	st->kt.ncalls--;
+	k->hnext = st->kt->call_free;
+	st->kt->call_free = i + 1;
+	st->kt->ncalls--;
 }
 
 struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
 			       int dir, uint32_t xid)
 {
-	for (uint32_t n = st->kt.call_hash[call_bucket(c->id, dir, xid)]; n;
-	     n = st->kt.calls[n - 1].hnext) {
-		struct cap_call *k = &st->kt.calls[n - 1];
+	for (uint32_t n = st->kt->call_hash[call_bucket(c->id, dir, xid)]; n;
+	     n = st->kt->calls[n - 1].hnext) {
+		struct cap_call *k = &st->kt->calls[n - 1];
 		if (k->xid == xid && k->conv == c->id && k->dir == dir)
 			return k;
 	}
@@ -153,39 +157,39 @@ struct cap_call *cap_call_find(struct cap_state *st, struct cap_conv *c,
  * read chunks.  NULL when there is room. */
 struct cap_call *cap_call_full(struct cap_state *st)
 {
-	if (st->kt.call_free)
+	if (st->kt->call_free)
 		return NULL;
 	cap_warn_once(st, CAP_W_CALLS, "more than %u calls without a "
 		      "reply: forgetting the oldest", CAP_MAX_CALLS);
-	return &st->kt.calls[st->kt.calls_head - 1];
+	return &st->kt->calls[st->kt->calls_head - 1];
 }
 
 struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 			      int dir, uint32_t xid)
 {
-	if (!st->kt.call_free) {
+	if (!st->kt->call_free) {
 		/* full: the oldest call is forgotten (cap_call_full), and
 		 * counted lost */
 		st->lost.calls++;
-		cap_call_free(st, &st->kt.calls[st->kt.calls_head - 1]);
+		cap_call_free(st, &st->kt->calls[st->kt->calls_head - 1]);
 	}
-	uint32_t i = st->kt.call_free - 1;
-	struct cap_call *k = &st->kt.calls[i];
-	st->kt.call_free = k->hnext;
+	uint32_t i = st->kt->call_free - 1;
+	struct cap_call *k = &st->kt->calls[i];
+	st->kt->call_free = k->hnext;
 	memset(k, 0, sizeof(*k));
 	k->used = true;
 	k->conv = c->id;
-	k->conv_slot = (uint32_t)(c - st->ct.convs);
+	k->conv_slot = cap_conv_slot(st, c);
 	k->dir = (uint8_t)dir;
 	k->xid = xid;
 	if (!c->ncalls++)
 		cap_conv_busy(st, c);
 	uint32_t b = call_bucket(c->id, dir, xid);
-	k->hnext = st->kt.call_hash[b];
-	st->kt.call_hash[b] = i + 1;
-	call_append(st->kt.calls, &st->kt.calls_head, &st->kt.calls_tail, i, all_of);
-	call_append(st->kt.calls, &c->calls_head, &c->calls_tail, i, conv_of);
-	st->kt.ncalls++;
+	k->hnext = st->kt->call_hash[b];
+	st->kt->call_hash[b] = i + 1;
+	call_append(st->kt->calls, &st->kt->calls_head, &st->kt->calls_tail, i, all_of);
+	call_append(st->kt->calls, &c->calls_head, &c->calls_tail, i, conv_of);
+	st->kt->ncalls++;
 	return k;
 }
 
@@ -194,18 +198,18 @@ struct cap_call *cap_call_new(struct cap_state *st, struct cap_conv *c,
 struct cap_call *cap_calls_next(struct cap_state *st, struct cap_conv *c,
 				struct cap_call *k)
 {
-	uint32_t i = !k ? (c ? c->calls_head : st->kt.calls_head) :
+	uint32_t i = !k ? (c ? c->calls_head : st->kt->calls_head) :
 		     c ? k->in_conv.next : k->all.next;
-	return i ? &st->kt.calls[i - 1] : NULL;
+	return i ? &st->kt->calls[i - 1] : NULL;
 }
 
 /* Forget every call of conversation `c` (NULL: of all conversations).
  * O(the calls forgotten). */
 void cap_calls_forget(struct cap_state *st, struct cap_conv *c)
 {
-	uint32_t *head = c ? &c->calls_head : &st->kt.calls_head;
+	uint32_t *head = c ? &c->calls_head : &st->kt->calls_head;
 	while (*head)
-		cap_call_free(st, &st->kt.calls[*head - 1]);
+		cap_call_free(st, &st->kt->calls[*head - 1]);
 }
 
 static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
@@ -213,13 +217,13 @@ static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
 			const struct rpcrdma_segment *sg, uint32_t pos,
 			uint32_t idx)
 {
-	uint32_t i = st->kt.seg_free - 1;
-	struct cap_seg *s = &st->kt.segs[i];
-	st->kt.seg_free = s->hnext;
+	uint32_t i = st->kt->seg_free - 1;
+	struct cap_seg *s = &st->kt->segs[i];
+	st->kt->seg_free = s->hnext;
 	memset(s, 0, sizeof(*s));
 	s->used = true;
 	s->kind = (uint8_t)kind;
-	s->call = (uint32_t)(k - st->kt.calls);
+	s->call = (uint32_t)(k - st->kt->calls);
 	s->conv = k->conv;
 	s->handle = sg->rdma_handle;
 	s->len = sg->rdma_length;
@@ -227,14 +231,14 @@ static uint32_t add_seg(struct cap_state *st, struct cap_call *k,
 	s->position = pos;
 	s->idx = idx;
 	uint32_t b = seg_bucket(s->conv, s->handle);
-	s->hnext = st->kt.seg_hash[b];
-	st->kt.seg_hash[b] = i + 1;
+	s->hnext = st->kt->seg_hash[b];
+	st->kt->seg_hash[b] = i + 1;
 	if (*tail)
-		st->kt.segs[*tail - 1].cnext = i + 1;
+		st->kt->segs[*tail - 1].cnext = i + 1;
 	else
 		k->segs = i + 1;
 	*tail = i + 1;
-	st->kt.nsegs++;
+	st->kt->nsegs++;
 	return i + 1;
 }
 
@@ -259,7 +263,7 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 	/* all of the call's segments, or none: a call half registered would
 	 * make its reply look changed (V1 4.4.6) */
 	uint64_t need = (uint64_t)m->nreads + m->nwrite_segs + m->nreply_segs;
-	if (need > CAP_MAX_SEGS - st->kt.nsegs) {
+	if (need > CAP_MAX_SEGS - st->kt->nsegs) {
 		cap_warn_once(st, CAP_W_SEGS, "more than %u advertised segments "
 			      "outstanding: calls past that are not tracked "
 			      "(no chunk data, no chunk checks)", CAP_MAX_SEGS);
@@ -274,7 +278,7 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 			    rs.rdma_position, idx++);
 		if (!s)
 			return;
-		st->kt.segs[s - 1].rb_off = clamp32(rtot, UINT32_MAX);
+		st->kt->segs[s - 1].rb_off = clamp32(rtot, UINT32_MAX);
 		rtot += rs.rdma_target.rdma_length;
 	}
 	k->read_total = clamp32(rtot, UINT32_MAX);
@@ -294,7 +298,7 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 			s = add_seg(st, k, &tail, CAP_SEG_REPLY, &sg, 0, idx++);
 			if (!s)
 				return;
-			st->kt.segs[s - 1].rb_off = rcap + clamp32(ptot, CAP_REBUILD_MAX);
+			st->kt->segs[s - 1].rb_off = rcap + clamp32(ptot, CAP_REBUILD_MAX);
 			ptot += sg.rdma_length;
 		}
 	}
@@ -324,9 +328,9 @@ struct cap_call *cap_chunks_data(struct cap_state *st, const struct cap_frame *f
 	if (!len)
 		return NULL;
 	c->stats.rdma_bytes += len;
-	for (uint32_t n = st->kt.seg_hash[seg_bucket(c->id, rkey)]; n;
-	     n = st->kt.segs[n - 1].hnext) {
-		struct cap_seg *t = &st->kt.segs[n - 1];
+	for (uint32_t n = st->kt->seg_hash[seg_bucket(c->id, rkey)]; n;
+	     n = st->kt->segs[n - 1].hnext) {
+		struct cap_seg *t = &st->kt->segs[n - 1];
 		if (t->conv == c->id && t->handle == rkey && va >= t->va &&
 		    va - t->va < t->len) {
 			s = t;
@@ -364,7 +368,7 @@ struct cap_call *cap_chunks_data(struct cap_state *st, const struct cap_frame *f
 	if (fresh > n)
 		fresh = n;
 	s->got += fresh;
-	struct cap_call *k = &st->kt.calls[s->call];
+	struct cap_call *k = &st->kt->calls[s->call];
 	if (s->kind == CAP_SEG_READ) {
 		if (!k->rd_first)
 			k->rd_first = f->num;
@@ -404,8 +408,8 @@ static uint32_t segs_of(struct cap_state *st, const struct cap_call *k,
 			struct cap_seg **out, uint32_t cap)
 {
 	uint32_t n = 0;
-	for (uint32_t i = k->segs; i; i = st->kt.segs[i - 1].cnext) {
-		struct cap_seg *s = &st->kt.segs[i - 1];
+	for (uint32_t i = k->segs; i; i = st->kt->segs[i - 1].cnext) {
+		struct cap_seg *s = &st->kt->segs[i - 1];
 		if (s->kind == kind && (kind != CAP_SEG_WRITE || s->position == chunk)) {
 			if (n < cap)
 				out[n] = s;

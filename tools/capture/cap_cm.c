@@ -9,9 +9,27 @@
  * rdma_cm's 36-byte IP header when the Service ID is one of rdma_cm's; REP
  * at byte 36) is kept for --stats: RFC 8797's connection parameters.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cap_cur.h"
 #include "cap_state.h"
+
+/* a CM REQ waiting for its REP */
+#define CAP_CM_PENDING 64u
+struct cap_cm_req {
+	bool used;
+	uint8_t family;
+	uint8_t src[16], dst[16];
+	uint32_t comm_id, qpn;
+	uint8_t pd[8];               /* the consumer's private data: its */
+	uint8_t pd_len;              /* first bytes (RFC 8797 needs 8) */
+};
+
+/* CM REQs waiting for their REP: cap_cm.c's part of the run (st->cm) */
+struct cap_cm_tab {
+	struct cap_cm_req req[CAP_CM_PENDING];
+	unsigned next;
+};
 
 #define MAD_HDR 24u
 #define MGMT_CLASS_CM 0x07
@@ -66,8 +84,8 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		if (!cur_peek24(mad, CM_REQ_QPN, &qpn) ||
 		    !cur_peek64(mad, CM_REQ_SID, &sid))
 			return;
-		struct cap_cm_req *r = &st->cm.req[st->cm.next];
-		st->cm.next = (st->cm.next + 1) % CAP_CM_PENDING;
+		struct cap_cm_req *r = &st->cm->req[st->cm->next];
+		st->cm->next = (st->cm->next + 1) % CAP_CM_PENDING;
 		r->used = true;
 		r->family = a->family;
 		memcpy(r->src, a->src, 16);
@@ -92,7 +110,7 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 	if (attr != CM_ATTR_REP || !cur_peek24(mad, CM_REP_QPN, &qpn))
 		return;
 	for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
-		struct cap_cm_req *r = &st->cm.req[i];
+		struct cap_cm_req *r = &st->cm->req[i];
 		if (!r->used || r->comm_id != remote_id || r->family != a->family ||
 		    memcmp(r->src, a->dst, 16) || memcmp(r->dst, a->src, 16))
 			continue;
@@ -111,7 +129,18 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 	}
 }
 
+bool cap_cm_init(struct cap_state *st)
+{
+	return (st->cm = calloc(1, sizeof(*st->cm))) != NULL;
+}
+
 void cap_cm_reset(struct cap_state *st)
 {
-	memset(&st->cm, 0, sizeof(st->cm));
+	memset(st->cm, 0, sizeof(*st->cm));
+}
+
+void cap_cm_free(struct cap_state *st)
+{
+	free(st->cm);
+	st->cm = NULL;
 }

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cap_state.h"
+#include "cap_conv_tab.h"
 
 /* buckets: powers of two, at least the number of halves */
 #define HALF_NB (2u * CAP_MAX_CONVS < 64u ? 64u : 2u * CAP_MAX_CONVS)
@@ -114,7 +114,7 @@ static void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 static void link_half(struct cap_state *st, uint32_t slot, int dir,
 		      uint32_t key)
 {
-	struct cap_conv_tab *t = &st->ct;
+	struct cap_conv_tab *t = st->ct;
 	uint32_t b = key & (HALF_NB - 1);
 	uint32_t node = slot * 2 + (uint32_t)dir;
 	struct cap_hnode *h = &t->hnode[node];
@@ -131,7 +131,7 @@ static void link_half(struct cap_state *st, uint32_t slot, int dir,
 
 static void unlink_half(struct cap_state *st, uint32_t slot, int dir)
 {
-	struct cap_conv_tab *t = &st->ct;
+	struct cap_conv_tab *t = st->ct;
 	struct cap_hnode *h = &t->hnode[slot * 2 + (uint32_t)dir];
 
 	if (!h->linked)
@@ -149,12 +149,12 @@ static struct cap_conv *lookup_key(struct cap_state *st,
 				   const struct cap_addr *a, uint32_t qp,
 				   bool tcp, uint32_t key, int *dir)
 {
-	struct cap_conv_tab *t = &st->ct;
+	struct cap_conv_tab *t = st->ct;
 	for (uint32_t n = t->half[key & (HALF_NB - 1)]; n;
 	     n = t->hnode[n - 1].next) {
 		if (t->hnode[n - 1].key != key)
 			continue;
-		struct cap_conv *c = &st->ct.convs[(n - 1) / 2];
+		struct cap_conv *c = &st->ct->convs[(n - 1) / 2];
 		int d = (int)((n - 1) & 1);
 		if (half_is(c, d, a, qp, tcp)) {
 			*dir = d;
@@ -178,8 +178,8 @@ static void open_add(struct cap_state *st, struct cap_conv *c,
 	uint32_t b = hash_open(c->transport, reverse_ah);
 	c->open_bucket = b;
 	c->in_open = true;
-	list_append(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
-		    (uint32_t)(c - st->ct.convs));
+	list_append(st->ct->open, &st->ct->open_head[b], &st->ct->open_tail[b],
+		    (uint32_t)(c - st->ct->convs));
 }
 
 static void open_remove(struct cap_state *st, struct cap_conv *c)
@@ -187,8 +187,8 @@ static void open_remove(struct cap_state *st, struct cap_conv *c)
 	uint32_t b = c->open_bucket;
 	if (!c->in_open)
 		return;
-	list_remove(st->ct.open, &st->ct.open_head[b], &st->ct.open_tail[b],
-		    (uint32_t)(c - st->ct.convs));
+	list_remove(st->ct->open, &st->ct->open_head[b], &st->ct->open_tail[b],
+		    (uint32_t)(c - st->ct->convs));
 	c->in_open = false;
 }
 
@@ -198,9 +198,9 @@ static struct cap_conv *open_find(struct cap_state *st, enum cap_transport t,
 				  const struct cap_addr *a, uint32_t ah, int *dir)
 {
 	size_t n = alen(a->family);
-	for (uint32_t s = st->ct.open_head[hash_open(t, ah)]; s;
-	     s = st->ct.open[s - 1].next) {
-		struct cap_conv *o = &st->ct.convs[s - 1];
+	for (uint32_t s = st->ct->open_head[hash_open(t, ah)]; s;
+	     s = st->ct->open[s - 1].next) {
+		struct cap_conv *o = &st->ct->convs[s - 1];
 		int d = o->d[0].have_qp ? 1 : 0;     /* the missing half */
 		if (o->transport == t && o->family == a->family &&
 		    !memcmp(o->addr[d], a->src, n) &&
@@ -242,66 +242,66 @@ struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
 }
 
 /* The conversation ends: first every layer's part, in the run's own order
- * (st->ct.end, cap_end.c, set by cap_open: this table names no layer
+ * (st->ct->end, cap_end.c, set by cap_open: this table names no layer
  * above it), then its slot goes back to the free list */
 void cap_conv_close(struct cap_state *st, struct cap_conv *c)
 {
-	uint32_t slot = (uint32_t)(c - st->ct.convs);
+	uint32_t slot = (uint32_t)(c - st->ct->convs);
 
 	if (!c->used)
 		return;
-	if (st->ct.end)
-		st->ct.end(st, c);
+	if (st->ct->end)
+		st->ct->end(st, c);
 	for (int d = 0; d < 2; d++)
 		unlink_half(st, slot, d);
 	open_remove(st, c);
-	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
+	list_remove(st->ct->lru, &st->ct->lru_head[c->busy], &st->ct->lru_tail[c->busy],
 		    slot);
-	list_remove(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
+	list_remove(st->ct->ord, &st->ct->ord_head, &st->ct->ord_tail, slot);
 	c->used = false;             /* new_conv() clears the rest */
 	c->id = 0;
-	st->ct.lru[slot].next = st->ct.free;   /* the free list */
-	st->ct.free = slot + 1;
-	st->ct.nused--;
+	st->ct->lru[slot].next = st->ct->free;   /* the free list */
+	st->ct->free = slot + 1;
+	st->ct->nused--;
 }
 
 /* a packet of `c`: it becomes the most recently active */
 static void touch(struct cap_state *st, struct cap_conv *c,
 		  const struct cap_frame *f)
 {
-	uint32_t slot = (uint32_t)(c - st->ct.convs);
+	uint32_t slot = (uint32_t)(c - st->ct->convs);
 	int b = c->busy;
 	c->last_frame = f->num;
 	st->frame_conv = c->id;  /* for violations outside a message */
-	if (st->ct.lru_tail[b] != slot + 1) {
-		list_remove(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
-		list_append(st->ct.lru, &st->ct.lru_head[b], &st->ct.lru_tail[b], slot);
+	if (st->ct->lru_tail[b] != slot + 1) {
+		list_remove(st->ct->lru, &st->ct->lru_head[b], &st->ct->lru_tail[b], slot);
+		list_append(st->ct->lru, &st->ct->lru_head[b], &st->ct->lru_tail[b], slot);
 	}
 }
 
 void cap_conv_busy(struct cap_state *st, struct cap_conv *c)
 {
-	uint32_t slot = (uint32_t)(c - st->ct.convs);
+	uint32_t slot = (uint32_t)(c - st->ct->convs);
 	bool busy = c->ncalls != 0;
 
 	if (busy == c->busy || !c->used)
 		return;
-	list_remove(st->ct.lru, &st->ct.lru_head[c->busy], &st->ct.lru_tail[c->busy],
+	list_remove(st->ct->lru, &st->ct->lru_head[c->busy], &st->ct->lru_tail[c->busy],
 		    slot);
 	c->busy = busy;
-	list_append(st->ct.lru, &st->ct.lru_head[busy], &st->ct.lru_tail[busy], slot);
+	list_append(st->ct->lru, &st->ct->lru_head[busy], &st->ct->lru_tail[busy], slot);
 }
 
 static struct cap_conv *new_conv(struct cap_state *st,
 				 const struct cap_frame *f,
 				 enum cap_transport t, const struct cap_addr *a)
 {
-	if (!st->ct.free) {
+	if (!st->ct->free) {
 		/* full: the least recently active goes, an idle one if
 		 * any; what it held in flight is counted lost */
-		uint32_t victim = st->ct.lru_head[0] ? st->ct.lru_head[0] :
-						       st->ct.lru_head[1];
-		struct cap_conv *old = &st->ct.convs[victim - 1];
+		uint32_t victim = st->ct->lru_head[0] ? st->ct->lru_head[0] :
+						       st->ct->lru_head[1];
+		struct cap_conv *old = &st->ct->convs[victim - 1];
 		cap_warn_once(st, CAP_W_CONVS, "more than %u open conversations: "
 			      "closing the least recently active", CAP_MAX_CONVS);
 		st->lost.evicted++;
@@ -313,13 +313,13 @@ static struct cap_conv *new_conv(struct cap_state *st,
 		st->lost.calls += old->ncalls;
 		cap_conv_close(st, old);
 	}
-	uint32_t slot = st->ct.free - 1;
-	struct cap_conv *c = &st->ct.convs[slot];
-	st->ct.free = st->ct.lru[slot].next;
-	st->ct.nused++;
+	uint32_t slot = st->ct->free - 1;
+	struct cap_conv *c = &st->ct->convs[slot];
+	st->ct->free = st->ct->lru[slot].next;
+	st->ct->nused++;
 	memset(c, 0, offsetof(struct cap_conv, stats) + CAP_STATS_SIZES_OFF);
 	c->used = true;
-	c->id = ++st->ct.nconv_ids;
+	c->id = ++st->ct->nconv_ids;
 	c->transport = t;
 	c->family = a->family;
 	c->client = -1;
@@ -329,8 +329,8 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	c->port[0] = a->sport;
 	c->port[1] = a->dport;
 	c->stats.first_frame = f->num;
-	list_append(st->ct.lru, &st->ct.lru_head[0], &st->ct.lru_tail[0], slot);
-	list_append(st->ct.ord, &st->ct.ord_head, &st->ct.ord_tail, slot);
+	list_append(st->ct->lru, &st->ct->lru_head[0], &st->ct->lru_tail[0], slot);
+	list_append(st->ct->ord, &st->ct->ord_head, &st->ct->ord_tail, slot);
 	c->last_frame = f->num;
 	st->frame_conv = c->id;  /* for violations outside a message */
 	return c;
@@ -364,7 +364,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 	c->d[*dir].qp = dqp;
 	c->d[*dir].have_qp = true;
 	c->d[0].txt_ok = c->d[1].txt_ok = false;
-	link_half(st, (uint32_t)(c - st->ct.convs), *dir, key);
+	link_half(st, (uint32_t)(c - st->ct->convs), *dir, key);
 	return c;
 }
 
@@ -384,7 +384,7 @@ struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 	       (c = lookup(st, &r, qpn_req, false, &dir)))
 		cap_conv_close(st, c);
 	c = new_conv(st, f, t, a);
-	uint32_t slot = (uint32_t)(c - st->ct.convs);
+	uint32_t slot = (uint32_t)(c - st->ct->convs);
 	c->d[0].qp = qpn_rep;
 	c->d[0].have_qp = true;
 	c->d[1].qp = qpn_req;
@@ -414,7 +414,7 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 		return NULL;
 	c = new_conv(st, f, CAP_T_IWARP, a);
 	c->heap = true;                    /* TCP and MPA buffers */
-	uint32_t slot = (uint32_t)(c - st->ct.convs);
+	uint32_t slot = (uint32_t)(c - st->ct->convs);
 	struct cap_addr r = *a;
 	memcpy(r.src, a->dst, 16);
 	memcpy(r.dst, a->src, 16);
@@ -429,19 +429,29 @@ struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot,
 				  uint32_t id)
 {
-	if (slot >= CAP_MAX_CONVS || !st->ct.convs[slot].used ||
-	    st->ct.convs[slot].id != id)
+	if (slot >= CAP_MAX_CONVS || !st->ct->convs[slot].used ||
+	    st->ct->convs[slot].id != id)
 		return NULL;
-	return &st->ct.convs[slot];
+	return &st->ct->convs[slot];
 }
 
-bool cap_conv_init(struct cap_state *st)
+uint32_t cap_conv_slot(const struct cap_state *st, const struct cap_conv *c)
 {
-	struct cap_conv_tab *t = &st->ct;
+	return (uint32_t)(c - st->ct->convs);
+}
+
+bool cap_conv_init(struct cap_state *st,
+		   void (*end)(struct cap_state *st, struct cap_conv *c))
+{
+	struct cap_conv_tab *t = st->ct = calloc(1, sizeof(*st->ct));
+
+	if (!t)
+		return false;
+	t->end = end;
 
 	/* a conversation is cleared when opened (new_conv); before, only
 	 * `used` and `id` are read (cap_conv_by_slot) */
-	st->ct.convs = malloc(CAP_MAX_CONVS * sizeof(*st->ct.convs));
+	st->ct->convs = malloc(CAP_MAX_CONVS * sizeof(*st->ct->convs));
 	t->lru = calloc(CAP_MAX_CONVS, sizeof(*t->lru));
 	t->ord = calloc(CAP_MAX_CONVS, sizeof(*t->ord));
 	t->open = calloc(CAP_MAX_CONVS, sizeof(*t->open));
@@ -449,12 +459,12 @@ bool cap_conv_init(struct cap_state *st)
 	t->half = calloc(HALF_NB, sizeof(*t->half));
 	t->open_head = calloc(OPEN_NB, sizeof(*t->open_head));
 	t->open_tail = calloc(OPEN_NB, sizeof(*t->open_tail));
-	if (!st->ct.convs || !t->lru || !t->ord || !t->open || !t->hnode ||
+	if (!st->ct->convs || !t->lru || !t->ord || !t->open || !t->hnode ||
 	    !t->half || !t->open_head || !t->open_tail)
 		return false;
 	for (uint32_t i = 0; i < CAP_MAX_CONVS; i++) {
-		st->ct.convs[i].used = false;
-		st->ct.convs[i].id = 0;
+		st->ct->convs[i].used = false;
+		st->ct->convs[i].id = 0;
 		t->lru[i].next = i + 2 <= CAP_MAX_CONVS ? i + 2 : 0;
 	}
 	t->free = 1;
@@ -464,21 +474,23 @@ bool cap_conv_init(struct cap_state *st)
 /* every open conversation, in id order (so --stats lists them in order) */
 void cap_conv_close_all(struct cap_state *st)
 {
-	while (st->ct.convs && st->ct.ord_head)
-		cap_conv_close(st, &st->ct.convs[st->ct.ord_head - 1]);
+	while (st->ct && st->ct->convs && st->ct->ord_head)
+		cap_conv_close(st, &st->ct->convs[st->ct->ord_head - 1]);
 }
 
 void cap_conv_free(struct cap_state *st)
 {
+	if (!st->ct)
+		return;
 	cap_conv_close_all(st);
-	free(st->ct.convs);
-	free(st->ct.lru);
-	free(st->ct.ord);
-	free(st->ct.open);
-	free(st->ct.hnode);
-	free(st->ct.half);
-	free(st->ct.open_head);
-	free(st->ct.open_tail);
-	st->ct.convs = NULL;
-	memset(&st->ct, 0, sizeof(st->ct));
+	free(st->ct->convs);
+	free(st->ct->lru);
+	free(st->ct->ord);
+	free(st->ct->open);
+	free(st->ct->hnode);
+	free(st->ct->half);
+	free(st->ct->open_head);
+	free(st->ct->open_tail);
+	free(st->ct);
+	st->ct = NULL;
 }

@@ -7,12 +7,32 @@
  * granted, V1 4.3.1; latency), the violations found in it, -c, and the
  * printer with the capture's context (endpoints, time column, chunk data).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include "cap_state.h"
 #include "msgprint.h"
 #include "nfs4_ops.h"
+
+/* What the output has done so far: cap_emit.c's part of the run (st->em) */
+struct cap_emit_state {
+	uint64_t emitted;            /* messages that passed the filters */
+	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
+	int64_t ts0_sec, tsp_sec;    /* time stamps printed */
+	uint32_t ts0_usec, tsp_usec;
+};
+
+bool cap_emit_init(struct cap_state *st)
+{
+	return (st->em = calloc(1, sizeof(*st->em))) != NULL;
+}
+
+void cap_emit_free(struct cap_state *st)
+{
+	free(st->em);
+	st->em = NULL;
+}
 
 /* --procedure NAME: the call's procedure, or an operation of its COMPOUND */
 static bool proc_named(const struct cap_state *st, const struct cap_call *k)
@@ -143,10 +163,10 @@ static const char *time_text(struct cap_state *st, const struct msg_ctx *x,
 	int64_t sec = x->ts_sec, ref_sec;
 	uint32_t usec = x->ts_usec, ref_usec;
 
-	if (!st->em.have_ts0) {
-		st->em.have_ts0 = true;
-		st->em.ts0_sec = st->em.tsp_sec = sec;
-		st->em.ts0_usec = st->em.tsp_usec = usec;
+	if (!st->em->have_ts0) {
+		st->em->have_ts0 = true;
+		st->em->ts0_sec = st->em->tsp_sec = sec;
+		st->em->ts0_usec = st->em->tsp_usec = usec;
 	}
 	switch (st->o->time_format) {
 	case CAP_TIME_NONE:
@@ -154,10 +174,10 @@ static const char *time_text(struct cap_state *st, const struct msg_ctx *x,
 	case CAP_TIME_DELTA:
 	case CAP_TIME_RELATIVE: {
 		bool delta = st->o->time_format == CAP_TIME_DELTA;
-		ref_sec = delta ? st->em.tsp_sec : st->em.ts0_sec;
-		ref_usec = delta ? st->em.tsp_usec : st->em.ts0_usec;
-		st->em.tsp_sec = sec;
-		st->em.tsp_usec = usec;
+		ref_sec = delta ? st->em->tsp_sec : st->em->ts0_sec;
+		ref_usec = delta ? st->em->tsp_usec : st->em->ts0_usec;
+		st->em->tsp_sec = sec;
+		st->em->tsp_usec = usec;
 		int64_t d = (sec - ref_sec) * 1000000 + ((int64_t)usec - ref_usec);
 		uint64_t a = d < 0 ? (uint64_t)-d : (uint64_t)d;
 		snprintf(buf, cap, "%s%llu.%06llu", d < 0 ? "-" : "",
@@ -189,12 +209,12 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	const struct cap_opts *o = st->o;
 	unsigned from = st->held_base, n = st->nheld - from;
 
-	if ((o->count && st->em.emitted >= o->count) ||
+	if ((o->count && st->em->emitted >= o->count) ||
 	    !wanted(st, c, m, e->k)) {
 		st->nheld = from;              /* its violations go with it */
 		return;
 	}
-	if (++st->em.emitted == o->count)
+	if (++st->em->emitted == o->count)
 		st->stop = true;
 	tally(st, c, dir, m, x, e);
 	if (st->writer) {                  /* -w: its frames */

@@ -23,12 +23,15 @@ struct cap_state *cap_open(const struct cap_opts *o, FILE *out)
 	/* progress on a terminal, unless messages go to the same terminal */
 	st->progress = isatty(STDERR_FILENO) &&
 		       (!isatty(fileno(out)) || o->check || o->stats || o->quiet);
-	bool convs_ok = cap_conv_init(st);
-	st->ct.end = cap_conv_end;     /* every layer's part of a close */
+	/* cap_conv_end: every layer's part of a close */
+	bool convs_ok = cap_conv_init(st, cap_conv_end);
 	bool calls_ok = cap_calls_init(st);
+	bool parts_ok = cap_cm_init(st) && cap_emit_init(st);
 	st->work.crcbuf = malloc(CAP_CRCBUF);
-	if (!convs_ok || !calls_ok || !st->work.crcbuf) {
+	if (!convs_ok || !calls_ok || !parts_ok || !st->work.crcbuf) {
 		cap_calls_free(st);
+		cap_cm_free(st);
+		cap_emit_free(st);
 		free(st->work.crcbuf);
 		cap_conv_free(st);
 		free(st);
@@ -88,6 +91,8 @@ int cap_close(struct cap_state *st)
 	cap_stats_free(st);
 	cap_bpf_free(st);
 	cap_calls_free(st);
+	cap_cm_free(st);
+	cap_emit_free(st);
 	free(st->stats.procs);
 	free(st->work.scratch);
 	free(st->work.fpdu);

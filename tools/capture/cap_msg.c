@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cap_state.h"
+#include "cap_calls.h"
 #include "msgprint.h"
 #include "nfs4_ops.h"
 #include "rpcrdma/rpc.h"
@@ -43,15 +43,15 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 	if (!(b = scratch(st)))
 		return NULL;
 	for (uint32_t i = k->segs; i; ) {
-		const struct cap_seg *s = &st->kt.segs[i - 1];
+		const struct cap_seg *s = &st->kt->segs[i - 1];
 		if (s->kind != CAP_SEG_READ)
 			break;
 		uint32_t pos = s->position, clen = 0, off = s->rb_off;
 		/* one chunk: consecutive segments with the same position */
-		while (i && st->kt.segs[i - 1].kind == CAP_SEG_READ &&
-		       st->kt.segs[i - 1].position == pos) {
-			clen += st->kt.segs[i - 1].len;
-			i = st->kt.segs[i - 1].cnext;
+		while (i && st->kt->segs[i - 1].kind == CAP_SEG_READ &&
+		       st->kt->segs[i - 1].position == pos) {
+			clen += st->kt->segs[i - 1].len;
+			i = st->kt->segs[i - 1].cnext;
 		}
 		uint32_t cnt = pos > out ? pos - out : 0;
 		cnt = MIN3(cnt, plen - pi, cap - out);
@@ -87,10 +87,10 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	    !rpcrdma_reply_chunk(m, &si) || !scratch(st))
 		return NULL;
 	uint32_t i = k->segs;
-	while (i && st->kt.segs[i - 1].kind != CAP_SEG_REPLY)
-		i = st->kt.segs[i - 1].cnext;
+	while (i && st->kt->segs[i - 1].kind != CAP_SEG_REPLY)
+		i = st->kt->segs[i - 1].cnext;
 	while (i && rpcrdma_seg_next(&si, &sg)) {
-		const struct cap_seg *s = &st->kt.segs[i - 1];
+		const struct cap_seg *s = &st->kt->segs[i - 1];
 		uint32_t n = MIN3(sg.rdma_length, s->len, CAP_MAX_SEND - out);
 		uint32_t have = s->rb_off < k->rb_cap ? k->rb_cap - s->rb_off : 0;
 		have = have < n ? have : n;

@@ -200,64 +200,6 @@ struct cap_call {
 	uint32_t rb_cap, rb_split;   /* read data below rb_split, reply above */
 };
 
-enum cap_seg_kind { CAP_SEG_READ, CAP_SEG_WRITE, CAP_SEG_REPLY };
-
-/* An advertised segment (handle/length/offset), until the call completes */
-struct cap_seg {
-	bool used;
-	uint8_t kind;                /* enum cap_seg_kind */
-	uint32_t hnext;              /* hash chain, index + 1 */
-	uint32_t cnext;              /* next segment of the same call */
-	uint32_t call;               /* index of the call */
-	uint32_t conv;
-	uint32_t handle, len, got;
-	uint64_t va;
-	uint32_t position;           /* read: position; write: chunk index */
-	uint32_t idx;                /* segment index within its chunk */
-	uint32_t rb_off;             /* where its bytes go in the rebuild */
-};
-
-/* a CM REQ waiting for its REP (cap_cm.c) */
-#define CAP_CM_PENDING 64u
-struct cap_cm_req {
-	bool used;
-	uint8_t family;
-	uint8_t src[16], dst[16];
-	uint32_t comm_id, qpn;
-	uint8_t pd[8];               /* the consumer's private data: its */
-	uint8_t pd_len;              /* first bytes (RFC 8797 needs 8) */
-};
-
-/* a hash node of one conversation half (slot * 2 + dir) */
-struct cap_hnode {
-	uint32_t next, prev;         /* node + 1 */
-	uint32_t bucket;
-	uint32_t key;                /* the whole hash: most misses stop here */
-	bool linked;
-};
-
-struct cap_conv_tab {
-	struct cap_conv *convs;      /* CAP_MAX_CONVS */
-	uint32_t nconv_ids;
-	/* a conversation ends (cap_conv_close): every layer's part, set by
-	 * cap_open to cap_conv_end (cap_end.c), so that the table calls no
-	 * layer above it by name */
-	void (*end)(struct cap_state *st, struct cap_conv *c);
-	/* list links by slot, apart from the conversations (small, hot) */
-	struct cap_link *lru;        /* by activity (free list when unused) */
-	struct cap_link *ord;        /* by id */
-	struct cap_link *open;       /* in its half-open bucket */
-	struct cap_hnode *hnode;     /* 2 * CAP_MAX_CONVS */
-	uint32_t *half;              /* buckets of halves */
-	uint32_t *open_head, *open_tail; /* buckets of half-open pairs */
-	/* least recently active first: [0] idle conversations, [1] those
-	 * with calls outstanding, evicted only when no idle one is left */
-	uint32_t lru_head[2], lru_tail[2];
-	uint32_t ord_head, ord_tail; /* lowest id first */
-	uint32_t free;               /* free slots, through lru.next */
-	uint32_t nused;
-};
-
 /* State given up because a bounded table or budget was full: counted in
  * --stats and --json, and the run exits 1 (docs/capture.md, "Limits") */
 struct cap_lost {
@@ -302,31 +244,6 @@ struct cap_hold {                    /* the context a nested hold saves */
 	uint32_t xid;
 };
 
-/* The calls and segments (cap_chunks.c): fixed pools with hash chains */
-struct cap_call_tab {
-	struct cap_call *calls;      /* CAP_MAX_CALLS */
-	uint32_t call_hash[CAP_CALL_BUCKETS];
-	uint32_t call_free, ncalls;
-	uint32_t calls_head, calls_tail; /* every call, oldest first */
-	struct cap_seg *segs;        /* CAP_MAX_SEGS */
-	uint32_t seg_hash[CAP_SEG_BUCKETS];
-	uint32_t seg_free, nsegs;
-};
-
-/* CM REQs waiting for their REP (cap_cm.c) */
-struct cap_cm_tab {
-	struct cap_cm_req req[CAP_CM_PENDING];
-	unsigned next;
-};
-
-/* What the output has done so far (cap_emit.c) */
-struct cap_emit_state {
-	uint64_t emitted;            /* messages that passed the filters */
-	bool have_ts0;               /* -ttttt, -ttt: the first and the last */
-	int64_t ts0_sec, tsp_sec;    /* time stamps printed */
-	uint32_t ts0_usec, tsp_usec;
-};
-
 /* Work areas, allocated once (the first two when first needed), not
  * cleared: always written before they are read */
 struct cap_work {
@@ -343,6 +260,10 @@ struct cap_work {
  * --stats totals), then one part per layer, which that layer's file
  * alone reads and writes (but the violations held, cap_lint.c, which
  * cap_emit.c hands out with their message) */
+struct cap_conv_tab;
+struct cap_call_tab;
+struct cap_cm_tab;
+struct cap_emit_state;
 struct cap_state {
 	/* the run */
 	struct cap_opts opts;        /* the caller's, copied */
@@ -362,11 +283,14 @@ struct cap_state {
 	struct cap_seen seen;        /* not ours: why (cap_none.c) */
 	uint32_t frame_conv;         /* conversation of the current frame
 				      * (cap_conv.c sets it, for cap_lint.c) */
-	/* the layers' */
-	struct cap_conv_tab ct;      /* cap_conv.c */
-	struct cap_call_tab kt;      /* cap_chunks.c */
-	struct cap_cm_tab cm;        /* cap_cm.c */
-	struct cap_emit_state em;    /* cap_emit.c */
+	/* the layers': each defined where its layer alone sees it (the
+	 * conversation table in cap_conv_tab.h, the calls and segments in
+	 * cap_calls.h, the CM and output parts inside cap_cm.c and
+	 * cap_emit.c), allocated by the layer's init */
+	struct cap_conv_tab *ct;     /* cap_conv.c */
+	struct cap_call_tab *kt;     /* cap_chunks.c (cap_msg.c reads) */
+	struct cap_cm_tab *cm;       /* cap_cm.c */
+	struct cap_emit_state *em;   /* cap_emit.c */
 	struct cap_work work;
 	/* violations of the message being decoded (cap_lint.c) */
 	struct cap_finding held[CAP_HELD_MAX];
@@ -388,7 +312,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     uint32_t dqp, bool create, int *dir);
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
-/* the conversation ends: st->ct.end (every layer's part), then its slot
+/* the conversation ends: st->ct->end (every layer's part), then its slot
  * is freed; from any layer (TCP FIN/RST, CM DREQ, a new CM exchange,
  * eviction for room, the end of a source) */
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
@@ -404,15 +328,22 @@ struct cap_conv *cap_conv_cm(struct cap_state *st, const struct cap_frame *f,
 /* cap_end.c: what every layer does when a conversation ends, in one place
  * above them: TCP and MPA deliver what they hold, calls waiting for their
  * read chunks are printed, the connection record and the --stats summary
- * written, every buffer freed (the callback st->ct.end) */
+ * written, every buffer freed (the callback st->ct->end) */
 void cap_conv_end(struct cap_state *st, struct cap_conv *c);
 
 /* cap_cm.c */
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		enum cap_transport t, const struct cap_addr *a,
 		const struct cap_cur *mad);
+bool cap_cm_init(struct cap_state *st);
 void cap_cm_reset(struct cap_state *st);
-bool cap_conv_init(struct cap_state *st);
+void cap_cm_free(struct cap_state *st);
+/* cap_conv.c: the table; `end` is what a conversation's close runs
+ * (cap_open: cap_conv_end) */
+bool cap_conv_init(struct cap_state *st,
+		   void (*end)(struct cap_state *st, struct cap_conv *c));
+/* a conversation's slot in the table (its calls name it by slot and id) */
+uint32_t cap_conv_slot(const struct cap_state *st, const struct cap_conv *c);
 void cap_conv_close_all(struct cap_state *st);
 /* its number of outstanding calls changed: idle or busy for eviction */
 void cap_conv_busy(struct cap_state *st, struct cap_conv *c);
@@ -522,6 +453,8 @@ struct cap_emit {
 	uint64_t first;              /* first packet of the Send */
 	uint32_t frags;
 };
+bool cap_emit_init(struct cap_state *st);
+void cap_emit_free(struct cap_state *st);
 void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	      const struct rpcrdma_msg *m, struct msg_ctx *x,
 	      const struct cap_emit *e);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include "cliopt.h"
 #include "numarg.h"
 
@@ -52,4 +53,43 @@ int cli_number32(const char *prog, const char *name, const char *arg,
 	if (!rc)
 		*out = (uint32_t)v;
 	return rc;
+}
+
+#define CLI_L_ROW_N(id, name) { name, no_argument, NULL, CLI_L_##id },
+#define CLI_L_ROW_R(id, name) { name, required_argument, NULL, CLI_L_##id },
+#define CLI_L_ROW_O(id, name) { name, optional_argument, NULL, CLI_L_##id },
+static const struct option long_names[] = {
+	CLI_LONG_NAMES(CLI_L_ROW_N, CLI_L_ROW_R, CLI_L_ROW_O)
+};
+#define NLONG (sizeof(long_names) / sizeof(long_names[0]))
+
+int cli_longs(const char *spec, struct option *out, size_t n)
+{
+	size_t k = 0, i, len;
+	const char *end;
+
+	while (*spec) {
+		if (*spec == ' ') {
+			spec++;
+			continue;
+		}
+		end = spec + strcspn(spec, " ");
+		len = strcspn(spec, " =");
+		for (i = 0; i < NLONG; i++)
+			if (strlen(long_names[i].name) == len &&
+			    !strncmp(long_names[i].name, spec, len))
+				break;
+		if (i == NLONG || k + 1 >= n)
+			return -1;
+		out[k] = long_names[i];
+		if (spec + len < end) {        /* "=x": the tool's letter */
+			if (end - (spec + len) != 2)
+				return -1;
+			out[k].val = (unsigned char)spec[len + 1];
+		}
+		k++;
+		spec = end;
+	}
+	memset(&out[k], 0, sizeof(out[k]));
+	return (int)k;
 }

@@ -7,6 +7,7 @@
 #ifndef RPCRDMA_CLIOPT_H
 #define RPCRDMA_CLIOPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CLI_EXIT_USAGE 2
@@ -25,5 +26,52 @@ int cli_number(const char *prog, const char *name, const char *arg,
 	       uint64_t min, uint64_t max, uint64_t *out);
 int cli_number32(const char *prog, const char *name, const char *arg,
 		 uint32_t min, uint32_t max, uint32_t *out);
+
+/* -------- the long option names of every tool, one list --------
+ * Each name once, with whether it takes an argument (N: none, R:
+ * required, O: optional): the same name means the same kind of option in
+ * every tool.  A tool's parser names the ones it takes (cli_longs());
+ * getopt_long returns CLI_L_<NAME> for each (or the tool's letter for it).
+ * The common transport options (tools/common/live_opt.c) are not here:
+ * their values go straight into struct xprt_opts. */
+#define CLI_LONG_NAMES(N, R, O) \
+	N(ALL, "all") N(BW, "bw") N(HELP, "help") N(JSON, "json") N(LAT, "lat") \
+	N(LIST, "list") N(NO_CRC_CHECK, "no-crc-check") N(NULL, "null") \
+	N(NUMERIC, "numeric") N(PROBE, "probe") N(PROBE_INLINE, "probe-inline") \
+	N(QUIET, "quiet") N(REPORT_GBITS, "report_gbits") N(SERVER, "server") \
+	N(STATS, "stats") N(STRICT, "strict") N(VERBOSE, "verbose") \
+	N(VERSION, "version") N(YES, "yes") \
+	R(ADDR, "addr") R(ADDRESS, "address") R(BACKWARD, "backward") \
+	R(CHUNK, "chunk") R(CONVERSATION, "conversation") R(COUNT, "count") \
+	R(DEPTH, "depth") R(DURATION, "duration") R(HEX, "hex") \
+	R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \
+	R(INTERVAL, "interval") R(ITERS, "iters") R(JSON_FILE, "json-file") \
+	R(MISBEHAVE, "misbehave") R(MPA_CRC, "mpa-crc") \
+	R(MPA_MARKERS, "mpa-markers") R(ONLY, "only") \
+	R(OUT_JSON_FILE, "out_json_file") R(PLOT, "plot") \
+	R(PROCEDURE, "procedure") R(PROGRAM, "program") \
+	R(PROGRAM_VERSION, "program-version") R(RDMA_VERSION, "rdma-version") \
+	R(READ, "read") R(ROCE_PORT, "roce-port") R(RPC_VERSION, "rpc-version") \
+	R(SIZE, "size") R(SKIP, "skip") R(TIME_FORMAT, "time-format") \
+	R(TIMEOUT, "timeout") R(TX_DEPTH, "tx-depth") R(WRITE, "write") \
+	R(XID, "xid") \
+	O(CHECK, "check")
+
+#define CLI_L_ENUM_(id, name) CLI_L_##id,
+enum cli_long {
+	CLI_L_BEFORE_ = 0x1000 - 1,   /* above letters, below live_opt.c's */
+	CLI_LONG_NAMES(CLI_L_ENUM_, CLI_L_ENUM_, CLI_L_ENUM_)
+	CLI_L_AFTER_
+};
+#undef CLI_L_ENUM_
+
+struct option;
+/* The struct option table of getopt_long for the names in `spec`,
+ * separated by blanks, each "NAME" (getopt_long returns CLI_L_NAME) or
+ * "NAME=x" (it returns the letter x, the tool's short option for it):
+ * "server=s addr=a chunk json".  At most n - 1 entries and the closing
+ * zero one.  Returns the number of entries, or -1 when a name is not in
+ * CLI_LONG_NAMES or the room is too small (a programming error). */
+int cli_longs(const char *spec, struct option *out, size_t n);
 
 #endif

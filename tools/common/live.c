@@ -3,7 +3,6 @@
  * live.c - the pure parts of the live tools' shell (live.h): the clock,
  * the transport's errors in a user's words, its counters as JSON.
  */
-#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include "live.h"
@@ -52,12 +51,6 @@ bool live_chunk_by_name(const char *name, enum xprt_chunk_mode *m)
 	return false;
 }
 
-void live_error_fix(struct xprt_error *e)
-{
-	if (e->code == XPRT_E_UNREACHABLE && e->sys_errno == ECONNREFUSED)
-		e->code = XPRT_E_REFUSED;
-}
-
 void live_json_stats(struct json *j, const struct xprt_stats *s)
 {
 	json_ku64(j, "calls_sent", s->calls_sent);
@@ -86,25 +79,4 @@ void live_json_line_end(struct json *j, FILE *f)
 	ob_flush(o);
 	fflush(f);
 	json_init(j, o);
-}
-
-void live_stats_add(struct xprt_stats *t, const struct xprt_stats *s)
-{
-	t->calls_sent += s->calls_sent;
-	t->replies_received += s->replies_received;
-	t->calls_received += s->calls_received;
-	t->replies_sent += s->replies_sent;
-	t->backward_calls_sent += s->backward_calls_sent;
-	t->backward_calls_received += s->backward_calls_received;
-	t->errors_sent += s->errors_sent;
-	t->errors_received += s->errors_received;
-	t->discarded += s->discarded;
-	t->bytes_sent += s->bytes_sent;
-	t->bytes_received += s->bytes_received;
-	t->rdma_read_bytes += s->rdma_read_bytes;
-	t->rdma_write_bytes += s->rdma_write_bytes;
-	t->credit_waits += s->credit_waits;
-	if (s->max_outstanding > t->max_outstanding)
-		t->max_outstanding = s->max_outstanding;
-	t->connections += s->connections;
 }

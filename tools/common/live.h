@@ -7,9 +7,9 @@
  *   live_opt.c   the common transport options: one table, one parser
  *                (perftest's model: every tool takes the options it names
  *                from the one table; the values land in struct xprt_opts)
- *   live.c       the monotonic clock, the transport's errors in a user's
- *                words (exit status class, the iWARP "refused" fix), the
- *                transport's counters as JSON with one key set
+ *   live.c       the monotonic clock, --chunk names, the transport's
+ *                counters as JSON with one key set (their sum is the
+ *                transport's xprt_stats_add())
  *   live_xprt.c  SIGINT/SIGTERM stop the loop; run the loop until a
  *                condition or a deadline; an error's text (the only file
  *                here that calls the transport: it is linked by the live
@@ -89,7 +89,8 @@ int live_opt_take(struct live_cli *c, int opt, const char *arg);
  * to go on (optind at the first operand), 0 after --help or --version,
  * or the usage-error exit status. */
 struct live_parse {
-	const struct option *own_long;
+	const char *own_names;        /* the tool's long options: cli_longs()'s
+				       * spec, "server=s addr=a chunk json" */
 	const char *own_short;        /* without the leading ':' */
 	int (*own)(int opt, const char *arg, void *ctx);
 	void *ctx;
@@ -108,10 +109,6 @@ bool live_chunk_by_name(const char *name, enum xprt_chunk_mode *m);
 
 /* -------- errors (live.c, live_xprt.c) -------- */
 
-/* The transport's error as the user should see it: over iWARP,
- * rdma_connect() itself fails with ECONNREFUSED when nothing listens,
- * which the transport reports as unreachable; it is "refused". */
-void live_error_fix(struct xprt_error *e);
 /* "rdma_connect ...: Connection refused", or the code's name
  * (xprt_errcode_name()) when the transport left no message */
 const char *live_error_text(const struct xprt_error *e);
@@ -129,8 +126,6 @@ void live_json_stats(struct json *j, const struct xprt_stats *s);
 /* Ends a JSON Lines object: closes it, the newline, out at once (a line
  * as soon as it happens), j ready for the next one. */
 void live_json_line_end(struct json *j, FILE *f);
-/* t += s (max_outstanding: the larger) */
-void live_stats_add(struct xprt_stats *t, const struct xprt_stats *s);
 
 /* -------- the loop (live_xprt.c) -------- */
 

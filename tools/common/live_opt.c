@@ -15,7 +15,7 @@
 /* getopt values of the long-only options: above every tool's own */
 enum {
 	LO_VERSIONS = 0x4000, LO_CREDITS, LO_INLINE, LO_NO_PD, LO_RINV, LO_POLL,
-	LO_DEBUG_LONG, LO_CONNECT_TIMEOUT, LO_VERSION,
+	LO_DEBUG_LONG, LO_CONNECT_TIMEOUT,
 };
 
 /* one line an entry (tests/cli/live_opts.bash reads them) */
@@ -189,20 +189,21 @@ int live_opt_take(struct live_cli *c, int opt, const char *arg)
 int live_getopt(struct live_cli *c, const struct live_parse *p, int argc,
 		char *argv[])
 {
-	struct option longs[64];
+	struct option own[48], longs[64];
 	char shorts[128];
 	FILE *out = p->out ? p->out : stdout;
 	size_t n;
 	int opt, rc;
 
-	if (live_opt_tables(c, p->own_long, p->own_short, longs, 62, shorts,
+	if (cli_longs(p->own_names, own, 46) < 0 ||
+	    live_opt_tables(c, own, p->own_short, longs, 62, shorts,
 			    sizeof(shorts) - 1) < 0)
 		return cli_usage_error(c->prog, "internal: the option tables do not fit");
 	for (n = 0; longs[n].name; n++)
 		;
-	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longs[n++] = (struct option){ "version", no_argument, NULL, LO_VERSION };
-	memset(&longs[n], 0, sizeof(longs[n]));
+	/* -h, --help and --version: every live tool's */
+	if (cli_longs("help=h version", &longs[n], 3) != 2)
+		return cli_usage_error(c->prog, "internal: the option tables do not fit");
 	strcat(shorts, "h");
 	opterr = 0;
 	optind = 1;
@@ -211,7 +212,7 @@ int live_getopt(struct live_cli *c, const struct live_parse *p, int argc,
 			p->usage(out);
 			return 0;
 		}
-		if (opt == LO_VERSION) {
+		if (opt == CLI_L_VERSION) {
 			fprintf(out, "%s (rpcrdma-tools) %s\n", c->prog, p->version);
 			return 0;
 		}

@@ -103,12 +103,12 @@ static void put_time(struct obuf *o, const struct msg_ctx *c)
 	}
 }
 
+/* "  WHAT N UNIT, frames FIRST-LAST" */
 static void put_range(struct obuf *o, const char *what, uint64_t n,
 		      const char *unit, uint64_t first, uint64_t last)
 {
 	ob_puts(o, "  ");
 	ob_puts(o, what);
-	ob_puts(o, ": ");
 	ob_u64(o, n);
 	ob_puts(o, unit);
 	ob_puts(o, ", frames ");
@@ -116,6 +116,13 @@ static void put_range(struct obuf *o, const char *what, uint64_t n,
 	ob_putc(o, '-');
 	ob_u64(o, last);
 	ob_putc(o, '\n');
+}
+
+static void put_chunk_data(struct obuf *o, const char *what,
+			   const struct msg_chunk_data *d)
+{
+	if (d->bytes)
+		put_range(o, what, d->bytes, " bytes", d->first, d->last);
 }
 
 /* -V, after the tree: where the message and its chunk data came from */
@@ -129,24 +136,12 @@ static void tree_sources(struct obuf *o, const struct msg_ctx *c,
 		ob_u64(o, c->latency_us);
 		ob_puts(o, " us\n");
 	}
-	if (c->nframes > 1) {
-		ob_puts(o, "  reassembly: Send of ");
-		ob_u64(o, c->nframes);
-		ob_puts(o, " packets, frames ");
-		ob_u64(o, c->first_frame);
-		ob_putc(o, '-');
-		ob_u64(o, c->frame);
-		ob_putc(o, '\n');
-	}
-	if (c->read_data.bytes)
-		put_range(o, "read chunk data", c->read_data.bytes, " bytes",
-			  c->read_data.first, c->read_data.last);
-	if (c->write_data.bytes)
-		put_range(o, "write chunk data", c->write_data.bytes, " bytes",
-			  c->write_data.first, c->write_data.last);
-	if (c->reply_data.bytes)
-		put_range(o, "reply chunk data", c->reply_data.bytes, " bytes",
-			  c->reply_data.first, c->reply_data.last);
+	if (c->nframes > 1)
+		put_range(o, "reassembly: Send of ", c->nframes, " packets",
+			  c->first_frame, c->frame);
+	put_chunk_data(o, "read chunk data: ", &c->read_data);
+	put_chunk_data(o, "write chunk data: ", &c->write_data);
+	put_chunk_data(o, "reply chunk data: ", &c->reply_data);
 	if (c->backward)
 		ob_puts(o, "  backward direction (BIDI 2.4)\n");
 }
@@ -276,13 +271,20 @@ static void tree_error(struct obuf *o, const struct rpcrdma_msg *m)
 	}
 }
 
+/* "  NAME: V" and the newline */
+static void put_field(struct obuf *o, const char *name, uint64_t v)
+{
+	ob_puts(o, "  ");
+	ob_puts(o, name);
+	ob_puts(o, ": ");
+	ob_u64(o, v);
+	ob_putc(o, '\n');
+}
+
 static void tree_optional(struct obuf *o, const struct rpcrdma_msg *m)
 {
-	if (m->len >= 24) {
-		ob_puts(o, "  rdma_opttype: ");
-		ob_u64(o, m->rdma_opttype);
-		ob_putc(o, '\n');
-	}
+	if (m->len >= 24)
+		put_field(o, "rdma_opttype", m->rdma_opttype);
 	if (m->len >= 28) {
 		ob_puts(o, "  rdma_optinfo: ");
 		tree_count(o, m->optinfo_len, "byte");
@@ -325,16 +327,10 @@ static void tree_prefix(struct obuf *o, const struct rpcrdma_msg *m)
 		ob_hex(o, m->rdma_xid, 8);
 		ob_putc(o, '\n');
 	}
-	if (m->nfixed >= 2) {
-		ob_puts(o, "  rdma_vers: ");
-		ob_u64(o, m->rdma_vers);
-		ob_putc(o, '\n');
-	}
-	if (m->nfixed >= 3) {
-		ob_puts(o, "  rdma_credit: ");
-		ob_u64(o, m->rdma_credit);
-		ob_putc(o, '\n');
-	}
+	if (m->nfixed >= 2)
+		put_field(o, "rdma_vers", m->rdma_vers);
+	if (m->nfixed >= 3)
+		put_field(o, "rdma_credit", m->rdma_credit);
 	if (m->nfixed >= 4) {
 		ob_puts(o, "  rdma_proc: ");
 		ob_puts(o, rpcrdma_proc_name(m->rdma_vers, m->rdma_proc));

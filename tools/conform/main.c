@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cliopt.h"
 #include "json.h"
 #include "live.h"
 #include "run.h"
@@ -25,30 +26,6 @@
 #define TIMEOUT_DEFAULT 5000
 #define SETTLE_MS 150
 #define MAX_CASES 512
-
-enum { OPT_PROGRAM = 256, OPT_ONLY, OPT_SKIP, OPT_JSON, OPT_JSON_FILE, OPT_STRICT, OPT_YES,
-       OPT_VERSION };
-
-/* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
-
-static const struct option long_opts[] = {
-	{ "address", required_argument, NULL, 'a' },
-	{ "program", required_argument, NULL, OPT_PROGRAM },
-	{ "only", required_argument, NULL, OPT_ONLY },
-	{ "skip", required_argument, NULL, OPT_SKIP },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "json-file", required_argument, NULL, OPT_JSON_FILE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "yes", no_argument, NULL, OPT_YES },
-	{ "list", no_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void usage(FILE *f)
 {
@@ -144,9 +121,14 @@ struct cli {
 
 static int parse(int argc, char **argv, struct cli *c)
 {
-	struct live_cli lc = { .prog = CF_PROG, .takes = COMMON_OPTS, .x = &c->x,
-			       .bad_value = bad_value };
-	struct option longs[40];
+	/* the options: the transport's from the common table
+	 * (tools/common/live.h), the tool's own by name (cliopt.h) */
+	struct live_cli lc = { .prog = CF_PROG, .x = &c->x, .bad_value = bad_value,
+		.takes = LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT };
+	static const char own_names[] =
+		"address=a program only skip timeout=t json json-file verbose=v "
+		"quiet=q strict yes list=l help=h version";
+	struct option own[24], longs[40];
 	char shorts[40];
 	long v;
 	int ch, rc;
@@ -156,7 +138,8 @@ static int parse(int argc, char **argv, struct cli *c)
 	c->o.timeout_ms = TIMEOUT_DEFAULT;
 	c->o.settle_ms = SETTLE_MS;
 	c->o.sel = &c->sel;
-	if (live_opt_tables(&lc, long_opts, "a:t:vqlh", longs, 40, shorts, sizeof(shorts)) < 0)
+	if (cli_longs(own_names, own, 24) < 0 ||
+	    live_opt_tables(&lc, own, "a:t:vqlh", longs, 40, shorts, sizeof(shorts)) < 0)
 		return usage_error(NULL, "internal: the option tables do not fit");
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -171,7 +154,7 @@ static int parse(int argc, char **argv, struct cli *c)
 				return usage_error(optarg, "the host given twice");
 			c->o.host = optarg;
 			break;
-		case OPT_PROGRAM:
+		case CLI_L_PROGRAM:
 			if (!strcmp(optarg, "auto"))
 				c->o.profile = CF_PROF_AUTO;
 			else if (!strcmp(optarg, "echo"))
@@ -181,9 +164,9 @@ static int parse(int argc, char **argv, struct cli *c)
 			else
 				return opt_error("--program", optarg, "give auto, echo or nfs");
 			break;
-		case OPT_ONLY:
-		case OPT_SKIP: {
-			bool only = ch == OPT_ONLY;
+		case CLI_L_ONLY:
+		case CLI_L_SKIP: {
+			bool only = ch == CLI_L_ONLY;
 
 			if (cf_select_add(only ? c->sel.only : c->sel.skip,
 					  only ? &c->sel.nonly : &c->sel.nskip, optarg) < 0)
@@ -195,17 +178,17 @@ static int parse(int argc, char **argv, struct cli *c)
 				return opt_error("--timeout", optarg, "give milliseconds, 100 to 600000");
 			c->o.timeout_ms = (int)v;
 			break;
-		case OPT_JSON: c->json = true; break;
-		case OPT_JSON_FILE: c->json_file = optarg; break;
+		case CLI_L_JSON: c->json = true; break;
+		case CLI_L_JSON_FILE: c->json_file = optarg; break;
 		case 'v': c->verbose = true; break;
 		case 'q': c->quiet = true; break;
-		case OPT_STRICT: c->strict = true; break;
-		case OPT_YES: c->yes = true; break;
+		case CLI_L_STRICT: c->strict = true; break;
+		case CLI_L_YES: c->yes = true; break;
 		case 'l': c->list = true; break;
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case OPT_VERSION:
+		case CLI_L_VERSION:
 			printf(CF_PROG " (rpcrdma-tools) %s\n", RPCRDMA_TOOLS_VERSION);
 			exit(0);
 		case ':':

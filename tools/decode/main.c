@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture.h"
+#include "cliopt.h"
 #include "nfs4_ops.h"
 #include "decode.h"
 #include "gnuplot.h"
@@ -28,41 +29,12 @@
 #define INLINE_MIN 1024u               /* V1 §4.3.2: every receiver supports it */
 #define INLINE_MAX (1u << 20)          /* as large as --hex accepts */
 
-enum {
-	OPT_HEX = 256, OPT_JSON, OPT_STATS, OPT_CHECK, OPT_ROCE_PORT,
-	OPT_INLINE, OPT_XID, OPT_CONV, OPT_RDMA_VERS, OPT_PROGRAM,
-	OPT_PROCEDURE, OPT_VERSION, OPT_TIME, OPT_NO_CRC, OPT_MPA_CRC,
-	OPT_MPA_MARKERS, OPT_PLOT,
-};
-
-static const struct option long_opts[] = {
-	{ "hex", required_argument, NULL, OPT_HEX },
-	{ "read", required_argument, NULL, 'r' },
-	{ "interface", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "verbose", no_argument, NULL, 'V' },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "check", optional_argument, NULL, OPT_CHECK },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "write", required_argument, NULL, 'w' },
-	{ "time-format", required_argument, NULL, OPT_TIME },
-	{ "numeric", no_argument, NULL, 'n' },
-	{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
-	{ "inline-threshold", required_argument, NULL, OPT_INLINE },
-	{ "no-crc-check", no_argument, NULL, OPT_NO_CRC },
-	{ "mpa-crc", required_argument, NULL, OPT_MPA_CRC },
-	{ "mpa-markers", required_argument, NULL, OPT_MPA_MARKERS },
-	{ "xid", required_argument, NULL, OPT_XID },
-	{ "conversation", required_argument, NULL, OPT_CONV },
-	{ "rdma-version", required_argument, NULL, OPT_RDMA_VERS },
-	{ "program", required_argument, NULL, OPT_PROGRAM },
-	{ "procedure", required_argument, NULL, OPT_PROCEDURE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+/* the long options (one list of names: tools/common/cliopt.h) */
+static const char long_names[] =
+	"hex read=r interface=i json verbose=V stats plot check quiet=q count=c "
+	"write=w time-format numeric=n roce-port inline-threshold no-crc-check "
+	"mpa-crc mpa-markers xid conversation rdma-version program procedure "
+	"help=h version";
 
 /* --time-format words, in enum cap_time order (tcpdump's -t count + 1 for
  * the first five) */
@@ -231,7 +203,7 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 	uint32_t v;
 
 	switch (c) {
-	case OPT_HEX:
+	case CLI_L_HEX:
 		if (o->hex)
 			return usage_error("--hex given twice");
 		o->hex = arg;
@@ -244,11 +216,11 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 			return usage_error("-i given twice");
 		o->iface = arg;
 		return 0;
-	case OPT_JSON: o->json = true; return 0;
+	case CLI_L_JSON: o->json = true; return 0;
 	case 'V': o->verbose = true; return 0;
 	case 'n': return 0;
-	case OPT_STATS: o->stats = true; seen->capture_only = "--stats"; return 0;
-	case OPT_PLOT:
+	case CLI_L_STATS: o->stats = true; seen->capture_only = "--stats"; return 0;
+	case CLI_L_PLOT:
 		seen->capture_only = "--plot";
 		if (gp_kind(arg) < 0)
 			return usage_error("--plot %s: give a file ending in .svg, .png "
@@ -256,7 +228,7 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		o->plot_path = arg;
 		o->stats = true;               /* the charts are the statistics' */
 		return 0;
-	case OPT_CHECK:
+	case CLI_L_CHECK:
 		seen->capture_only = "--check";
 		o->check = true;
 		if (arg && strcmp(arg, "inline"))
@@ -285,17 +257,17 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 			seen->t == 2 ? CAP_TIME_EPOCH : seen->t == 3 ? CAP_TIME_DELTA :
 			seen->t == 4 ? CAP_TIME_DATE : CAP_TIME_RELATIVE);
 		return 0;
-	case OPT_TIME:
+	case CLI_L_TIME_FORMAT:
 		seen->capture_only = "--time-format";
 		return time_opt(arg, o);
-	case OPT_NO_CRC:
+	case CLI_L_NO_CRC_CHECK:
 		seen->capture_only = "--no-crc-check";
 		o->no_crc_check = true;
 		return 0;
-	case OPT_MPA_CRC:
-	case OPT_MPA_MARKERS: {
-		const char *name = c == OPT_MPA_CRC ? "--mpa-crc" : "--mpa-markers";
-		uint8_t *force = c == OPT_MPA_CRC ? &o->mpa_crc : &o->mpa_markers;
+	case CLI_L_MPA_CRC:
+	case CLI_L_MPA_MARKERS: {
+		const char *name = c == CLI_L_MPA_CRC ? "--mpa-crc" : "--mpa-markers";
+		uint8_t *force = c == CLI_L_MPA_CRC ? &o->mpa_crc : &o->mpa_markers;
 		seen->capture_only = name;
 		if (!strcmp(arg, "on"))
 			*force = CAP_FORCE_ON;
@@ -308,32 +280,32 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 					   name, arg);
 		return 0;
 	}
-	case OPT_ROCE_PORT:
+	case CLI_L_ROCE_PORT:
 		seen->capture_only = "--roce-port";
 		if (!num_opt("roce-port", arg, 1, 65535, &v))
 			return DECODE_EXIT_USAGE;
 		o->roce_port = (uint16_t)v;
 		return 0;
-	case OPT_INLINE:
+	case CLI_L_INLINE_THRESHOLD:
 		seen->capture_only = "--inline-threshold";
 		return num_opt("inline-threshold", arg, INLINE_MIN, INLINE_MAX,
 			       &o->inline_threshold) ? 0 : DECODE_EXIT_USAGE;
-	case OPT_XID:
+	case CLI_L_XID:
 		seen->capture_only = "--xid";
 		return num_opt("xid", arg, 0, UINT32_MAX, &o->xids[o->nxids++]) ?
 		       0 : DECODE_EXIT_USAGE;
-	case OPT_CONV:
+	case CLI_L_CONVERSATION:
 		seen->capture_only = "--conversation";
 		return num_opt("conversation", arg, 1, UINT32_MAX,
 			       &o->convs[o->nconvs++]) ? 0 : DECODE_EXIT_USAGE;
-	case OPT_RDMA_VERS:
+	case CLI_L_RDMA_VERSION:
 		seen->capture_only = "--rdma-version";
 		o->have_vers = true;
 		return num_opt("rdma-version", arg, 1, 2, &o->vers) ? 0 : DECODE_EXIT_USAGE;
-	case OPT_PROGRAM:
+	case CLI_L_PROGRAM:
 		seen->capture_only = "--program";
 		return program_opt(arg, &o->progs[o->nprogs++]) ? 0 : DECODE_EXIT_USAGE;
-	case OPT_PROCEDURE:
+	case CLI_L_PROCEDURE:
 		seen->capture_only = "--procedure";
 		return procedure_opt(arg, o);
 	default:
@@ -394,6 +366,7 @@ static int getopt_failure(int c, char *const argv[])
 int main(int argc, char *argv[])
 {
 	struct decode_opts o = { .roce_port = ROCE_PORT_DEFAULT };
+	struct option long_opts[32];
 	struct seen seen = { NULL, 0 };
 	const char **files;
 	char *filter = NULL;
@@ -412,6 +385,11 @@ int main(int argc, char *argv[])
 		rc = DECODE_EXIT_READ;
 		goto out;
 	}
+	if (cli_longs(long_names, long_opts, sizeof(long_opts) / sizeof(long_opts[0])) < 0) {
+		fputs(PROG ": internal: the option table does not fit\n", stderr);
+		rc = DECODE_EXIT_READ;
+		goto out;
+	}
 	opterr = 0;
 	while (rc == 0 &&
 	       (c = getopt_long(argc, argv, ":r:i:Vqhc:tnw:", long_opts, NULL)) != -1) {
@@ -419,7 +397,7 @@ int main(int argc, char *argv[])
 			usage(stdout);
 			goto out;
 		}
-		if (c == OPT_VERSION) {
+		if (c == CLI_L_VERSION) {
 			puts(PROG " (rpcrdma-tools) " RPCRDMA_TOOLS_VERSION);
 			goto out;
 		}

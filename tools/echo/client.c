@@ -428,7 +428,6 @@ int echo_client_run(const struct echo_opts *o, struct xprt_loop *l, FILE *out)
 	h.arg = cl;
 	cl->x = xprt_connect_opts(l, &o->x, &h, &err);
 	if (!cl->x) {
-		live_error_fix(&err);
 		echo_print_xprt_error(NULL, &err);
 		rc = echo_exit_for(err.code);
 		goto out;

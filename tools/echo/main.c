@@ -25,35 +25,6 @@
 #define DEFAULT_SIZE 64u
 #define DEFAULT_TIMEOUT_MS 10000
 
-/* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_FAMILY | LIVE_O_VERSIONS | \
-		     LIVE_O_CREDITS | LIVE_O_INLINE | LIVE_O_NO_PD | LIVE_O_RINV | \
-		     LIVE_O_POLL | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT)
-
-enum {
-	OPT_JSON = 256, OPT_CHUNK, OPT_BACKWARD, OPT_NULL, OPT_PROGRAM,
-	OPT_PROG_VERS, OPT_TIMEOUT, OPT_MISBEHAVE,
-};
-
-static const struct option long_opts[] = {
-	{ "server", no_argument, NULL, 's' },
-	{ "addr", required_argument, NULL, 'a' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "size", required_argument, NULL, 'S' },
-	{ "depth", required_argument, NULL, 't' },
-	{ "chunk", required_argument, NULL, OPT_CHUNK },
-	{ "backward", required_argument, NULL, OPT_BACKWARD },
-	{ "null", no_argument, NULL, OPT_NULL },
-	{ "program", required_argument, NULL, OPT_PROGRAM },
-	{ "program-version", required_argument, NULL, OPT_PROG_VERS },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "misbehave", required_argument, NULL, OPT_MISBEHAVE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [options] HOST          (client)\n"
@@ -246,24 +217,24 @@ static int parse_one(int c, const char *arg, void *ctx)
 	case 't':
 		sn->client_only = "-t";
 		return cli_number32(PROG, "-t", arg, 1, LIVE_CREDITS_MAX, &o->depth);
-	case OPT_CHUNK: sn->client_only = "--chunk"; return chunk_opt(arg, o);
-	case OPT_BACKWARD:
+	case CLI_L_CHUNK: sn->client_only = "--chunk"; return chunk_opt(arg, o);
+	case CLI_L_BACKWARD:
 		sn->client_only = "--backward";
 		sn->backward = true;
 		return cli_number32(PROG, "--backward", arg, 0, ECHO_CALLBACK_COUNT_MAX, &o->backward);
-	case OPT_NULL: sn->client_only = "--null"; sn->null_only = true; return 0;
-	case OPT_PROGRAM: sn->client_only = "--program"; return program_opt(arg, o);
-	case OPT_PROG_VERS:
+	case CLI_L_NULL: sn->client_only = "--null"; sn->null_only = true; return 0;
+	case CLI_L_PROGRAM: sn->client_only = "--program"; return program_opt(arg, o);
+	case CLI_L_PROGRAM_VERSION:
 		sn->client_only = "--program-version";
 		sn->prog_vers = true;
 		return cli_number32(PROG, "--program-version", arg, 0, UINT32_MAX, &o->prog_vers);
-	case OPT_TIMEOUT:
+	case CLI_L_TIMEOUT:
 		if (cli_number32(PROG, "--timeout", arg, 1, 3600000, &v))
 			return ECHO_EXIT_USAGE;
 		o->call_timeout_ms = (int)v;
 		return 0;
-	case OPT_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
-	case OPT_JSON: o->json = true; return 0;
+	case CLI_L_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
+	case CLI_L_JSON: o->json = true; return 0;
 	case 'v': o->verbose = true; return 0;
 	case 'q': sn->client_only = "-q"; o->quiet = true; return 0;
 	case 'V': return 0;
@@ -320,9 +291,18 @@ int main(int argc, char *argv[])
 		.call_timeout_ms = DEFAULT_TIMEOUT_MS,
 	};
 	struct cli cl = { .o = &o };
-	struct live_cli lc = { .prog = PROG, .takes = COMMON_OPTS, .x = &o.x };
+	/* the options: the transport's from the common table
+	 * (tools/common/live.h), the tool's own by name (cliopt.h) */
+	struct live_cli lc = { .prog = PROG, .x = &o.x,
+		.takes = LIVE_O_PORT | LIVE_O_FAMILY | LIVE_O_VERSIONS |
+			 LIVE_O_CREDITS | LIVE_O_INLINE | LIVE_O_NO_PD |
+			 LIVE_O_RINV | LIVE_O_POLL | LIVE_O_DEBUG |
+			 LIVE_O_CONNECT_TIMEOUT };
 	const struct live_parse lp = {
-		.own_long = long_opts, .own_short = "sa:c:C:S:t:vqV",
+		.own_names = "server=s addr=a count=c size=S depth=t chunk "
+			     "backward null program program-version timeout "
+			     "misbehave json verbose=v quiet=q",
+		.own_short = "sa:c:C:S:t:vqV",
 		.own = parse_one, .ctx = &cl, .usage = usage,
 		.version = RPCRDMA_TOOLS_VERSION,
 	};

@@ -14,6 +14,13 @@ static void line_end(struct server *sv)
 	live_json_line_end(&sv->j, sv->out);
 }
 
+/* a JSON Lines event: {"type":TYPE, ... (line_end() closes it) */
+static void event_begin(struct server *sv, const char *type)
+{
+	json_obj_begin(&sv->j);
+	json_kstr(&sv->j, "type", type);
+}
+
 static const char *versions_text(unsigned v)
 {
 	v &= XPRT_V1 | XPRT_V2;
@@ -44,7 +51,7 @@ void conn_counts_add(struct conn_counts *t, const struct conn_counts *c)
 	t->bw_sent += c->bw_sent;
 	t->bw_identical += c->bw_identical;
 	t->bw_failed += c->bw_failed;
-	live_stats_add(&t->xs, &c->xs);
+	xprt_stats_add(&t->xs, &c->xs);
 }
 
 static void json_counts(struct json *j, const struct conn_counts *n)
@@ -103,8 +110,7 @@ void sv_out_listening(struct server *sv)
 	const char *port = x->port ? x->port : XPRT_DEFAULT_PORT;
 
 	if (sv->o->json) {
-		json_obj_begin(&sv->j);
-		json_kstr(&sv->j, "type", "listening");
+		event_begin(sv, "listening");
 		json_kstr(&sv->j, "addr", x->host ? x->host : "*");
 		json_kstr(&sv->j, "port", port);
 		json_kstr(&sv->j, "versions", versions_text(x->versions ? x->versions :
@@ -123,8 +129,7 @@ void sv_out_listening(struct server *sv)
 void sv_out_connect(struct server *sv, const struct conn *c)
 {
 	if (sv->o->json) {
-		json_obj_begin(&sv->j);
-		json_kstr(&sv->j, "type", "connect");
+		event_begin(sv, "connect");
 		json_ku64(&sv->j, "id", c->id);
 		json_kstr(&sv->j, "peer", c->addr);
 		json_kstr(&sv->j, "device", c->device);
@@ -142,8 +147,7 @@ void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args
 	const char *proc = (unsigned)a->proc < 3 ? procs[a->proc] : "?";
 
 	if (sv->o->json) {
-		json_obj_begin(&sv->j);
-		json_kstr(&sv->j, "type", "call");
+		event_begin(sv, "call");
 		json_ku64(&sv->j, "id", c->id);
 		json_ku64(&sv->j, "xid", r->xid);
 		json_ku64(&sv->j, "vers", r->vers);
@@ -162,8 +166,7 @@ void sv_out_call(struct server *sv, const struct conn *c, const struct echo_args
 void sv_out_disconnect(struct server *sv, const struct conn *c)
 {
 	if (sv->o->json) {
-		json_obj_begin(&sv->j);
-		json_kstr(&sv->j, "type", "disconnect");
+		event_begin(sv, "disconnect");
 		json_conn(&sv->j, c);
 		line_end(sv);
 		return;
@@ -183,8 +186,7 @@ void sv_out_summary(struct server *sv)
 	for (c = sv->conns; c; c = c->next)
 		conn_counts_add(&total, &c->n);
 	if (sv->o->json) {
-		json_obj_begin(&sv->j);
-		json_kstr(&sv->j, "type", "summary");
+		event_begin(sv, "summary");
 		json_ku64(&sv->j, "connections", sv->nconns);
 		json_ku64(&sv->j, "connections_not_listed", sv->dropped_records);
 		json_key(&sv->j, "list");

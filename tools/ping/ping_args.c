@@ -23,24 +23,6 @@
 #define US_PER_S 1000000u
 #define MAX_SECONDS 3600u              /* -i and -W: an hour at most */
 
-/* the transport's options: the common table (tools/common/live.h) */
-#define COMMON_OPTS (LIVE_O_PORT | LIVE_O_DEBUG_LONG | LIVE_O_CONNECT_TIMEOUT)
-
-enum { OPT_JSON = 256, OPT_PROBE, OPT_PROBE_INLINE };
-
-static const struct option long_opts[] = {
-	{ "program", required_argument, NULL, 'P' },
-	{ "rpc-version", required_argument, NULL, 'V' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "timeout", required_argument, NULL, 'W' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "probe", no_argument, NULL, OPT_PROBE },
-	{ "probe-inline", no_argument, NULL, OPT_PROBE_INLINE },
-	{ NULL, 0, NULL, 0 },
-};
-
 static void usage(FILE *f)
 {
 	fputs("Usage: " PING_PROG " [options] HOST\n"
@@ -177,9 +159,9 @@ static int parse_one(int c, const char *arg, void *ctx)
 	case 'W':
 		return seconds_opt("-W", arg, 1000, &o->timeout_us);
 	case 'q': o->quiet = true; return 0;
-	case OPT_JSON: o->json = true; return 0;
-	case OPT_PROBE: o->probe = true; return 0;
-	case OPT_PROBE_INLINE: o->probe_inline = true; return 0;
+	case CLI_L_JSON: o->json = true; return 0;
+	case CLI_L_PROBE: o->probe = true; return 0;
+	case CLI_L_PROBE_INLINE: o->probe_inline = true; return 0;
 	default:
 		return usage_error("internal: unhandled option %d", c);
 	}
@@ -189,9 +171,14 @@ int ping_parse_args(int argc, char *argv[], struct ping_opts *o, FILE *out)
 {
 	struct xprt_opts x = { .port = XPRT_DEFAULT_PORT,
 			       .timeout_ms = LIVE_CONNECT_TIMEOUT_MS };
-	struct live_cli lc = { .prog = PING_PROG, .takes = COMMON_OPTS, .x = &x };
+	/* the options: the transport's from the common table
+	 * (tools/common/live.h), the tool's own by name (cliopt.h) */
+	struct live_cli lc = { .prog = PING_PROG, .x = &x,
+		.takes = LIVE_O_PORT | LIVE_O_DEBUG_LONG | LIVE_O_CONNECT_TIMEOUT };
 	const struct live_parse lp = {
-		.own_long = long_opts, .own_short = "P:V:c:i:W:q",
+		.own_names = "program=P rpc-version=V count=c interval=i "
+			     "timeout=W quiet=q json probe probe-inline",
+		.own_short = "P:V:c:i:W:q",
 		.own = parse_one, .ctx = o, .usage = usage, .out = out,
 		.version = RPCRDMA_TOOLS_VERSION,
 	};

@@ -204,7 +204,6 @@ int ping_conn_open(struct ping_conn *pc, struct xprt_error *err)
 	pc->disconnected = false;
 	pc->x = xprt_connect_opts(pc->loop, &pc->xo, &pc->h, err);
 	if (!pc->x) {
-		live_error_fix(err);         /* iWARP's refusal */
 		return -1;
 	}
 	keep_peer(pc);

@@ -100,10 +100,7 @@ static void report_claim(struct inl *s, const struct xprt_peer_info *pi,
 {
 	struct probe_item it;
 
-	memset(&it, 0, sizeof(it));
-	it.section = SECTION;
-	it.key = "claim";
-	it.label = "the peer says";
+	probe_item_init(&it, SECTION, "claim", "the peer says");
 	if (pi->has_private_data) {
 		*claim = pi->priv.max_recv_size;
 		it.result = "private data";
@@ -128,10 +125,7 @@ static void report_result(struct inl *s, const struct ping_search *se,
 	bool exact;
 	uint32_t got = ping_search_result(se, &exact);
 
-	memset(&it, 0, sizeof(it));
-	it.section = SECTION;
-	it.key = "receive";
-	it.label = "largest Send received";
+	probe_item_init(&it, SECTION, "receive", "largest Send received");
 	item_num(&it, "bytes", got);
 	item_num(&it, "first_failure", se->bad);
 	item_num(&it, "header_length", s->hdr_len);
@@ -153,10 +147,7 @@ static void report_result(struct inl *s, const struct ping_search *se,
 	}
 	report_item(&s->rep, &it);
 
-	memset(&it, 0, sizeof(it));
-	it.section = SECTION;
-	it.key = "method";
-	it.label = "how it was learned";
+	probe_item_init(&it, SECTION, "method", "how it was learned");
 	it.result = s->echo ? "ECHO calls" : "padded NULL calls";
 	item_text(&it, s->echo ?
 		  "ECHO calls sent inline, each counted received when its data "
@@ -167,10 +158,7 @@ static void report_result(struct inl *s, const struct ping_search *se,
 		  "the connection, which was made again");
 	report_item(&s->rep, &it);
 
-	memset(&it, 0, sizeof(it));
-	it.section = SECTION;
-	it.key = "send";
-	it.label = "largest Send it sends";
+	probe_item_init(&it, SECTION, "send", "largest Send it sends");
 	if (s->echo) {
 		it.result = "not measured";
 		item_text(&it, "ECHO replies are smaller than their calls; %s",

@@ -34,6 +34,9 @@ struct probe_report {
 };
 
 void report_item(struct probe_report *r, const struct probe_item *it);
+/* an item of `section` cleared and named (key: JSON; label: text) */
+void probe_item_init(struct probe_item *it, const char *section,
+		     const char *key, const char *label);
 void item_num(struct probe_item *it, const char *k, uint64_t v);
 __attribute__((format(printf, 2, 3)))
 void item_text(struct probe_item *it, const char *fmt, ...);

@@ -11,6 +11,15 @@
 #include <string.h>
 #include "ping_probe.h"
 
+void probe_item_init(struct probe_item *it, const char *section,
+		     const char *key, const char *label)
+{
+	memset(it, 0, sizeof(*it));
+	it->section = section;
+	it->key = key;
+	it->label = label;
+}
+
 void item_num(struct probe_item *it, const char *k, uint64_t v)
 {
 	if (it->nnums < ITEM_MAX_NUMS) {

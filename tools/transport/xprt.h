@@ -335,6 +335,9 @@ struct xprt_stats {
 };
 void xprt_get_stats(const struct xprt *x, struct xprt_stats *s);
 void xprt_loop_get_stats(const struct xprt_loop *l, struct xprt_stats *s);
+/* to += s: every counter summed (max_outstanding: the larger), the one
+ * sum of the transport and of the tools that total connections */
+void xprt_stats_add(struct xprt_stats *to, const struct xprt_stats *s);
 void xprt_set_ctx(struct xprt *x, void *ctx);
 void *xprt_get_ctx(const struct xprt *x);
 

@@ -155,6 +155,17 @@ void xprt_conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
 	xprt_teardown(x);
 }
 
+/* Over iWARP, rdma_connect() itself fails with ECONNREFUSED when nothing
+ * listens (siw answers the TCP SYN with a reset); the connect reports it
+ * as unreachable while it tries the host's other addresses, and as
+ * "refused" when none answered (the code the user and the tools' exit
+ * statuses see) */
+void xprt_cm_refused(struct xprt_error *e)
+{
+	if (e->code == XPRT_E_UNREACHABLE && e->sys_errno == ECONNREFUSED)
+		e->code = XPRT_E_REFUSED;
+}
+
 static void on_established(struct xprt *x, const struct xv_event *ev)
 {
 	struct sockaddr_storage peer;

@@ -106,6 +106,7 @@ struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
 	}
 	l->depth--;
 	freeaddrinfo(res);
+	xprt_cm_refused(&e);
 	if (!x && err)
 		*err = e.code ? e : (struct xprt_error){ XPRT_E_RESOLVE, 0,
 							 "no IPv4 or IPv6 address" };

@@ -248,6 +248,11 @@ uint8_t *xprt_send_space(struct xprt *x, int s, size_t len, uint32_t *lkey);
 
 /* xprt_post.c */
 int xprt_post(struct xprt *x, const struct xv_send_wr *wr);
+/* the one RDMA Read or Write work request builder: one signaled WR of
+ * `op` (XV_OP_RDMA_READ or XV_OP_RDMA_WRITE), the local bytes `sge`, the
+ * peer's memory at remote_addr under rkey */
+int xprt_post_rdma(struct xprt *x, enum xv_opcode op, uint64_t wr_id,
+		   const struct xv_sge *sge, uint64_t remote_addr, uint32_t rkey);
 int xprt_post_send(struct xprt *x, int s, void *buf, size_t len, uint32_t lkey,
 		   bool with_inv, uint32_t inv_rkey);
 
@@ -298,6 +303,8 @@ uint64_t xprt_chunk_len(const struct rpcrdma_segment *s, uint32_t n);
 /* xprt_cm.c */
 struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
 			   const struct xprt_handlers *h, bool server);
+/* an iWARP connect refused (rdma_connect: ECONNREFUSED): XPRT_E_REFUSED */
+void xprt_cm_refused(struct xprt_error *e);
 void xprt_conn_failed(struct xprt *x, enum xprt_errcode c, int sys,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void xprt_cm_event(struct xprt_loop *l, const struct xv_event *ev);

@@ -3,8 +3,10 @@
  * xprt_post.c - posting work requests: every one signaled and counted
  * against the Send Queue (xprt_post); the one builder of a Send work
  * request (xprt_post_send: a call, a reply, an error reply or raw bytes,
- * with Send With Invalidate when asked), and xprt_send_raw(), raw bytes in
- * one Send for probes and the conformance suite.
+ * with Send With Invalidate when asked), the one of an RDMA Read or Write
+ * (xprt_post_rdma: read chunks pulled, write and reply chunks pushed), and
+ * xprt_send_raw(), raw bytes in one Send for probes and the conformance
+ * suite.
  */
 #include <errno.h>
 #include <string.h>
@@ -25,6 +27,22 @@ int xprt_post(struct xprt *x, const struct xv_send_wr *wr)
 		return -1;
 	x->sq_used++;
 	return 0;
+}
+
+int xprt_post_rdma(struct xprt *x, enum xv_opcode op, uint64_t wr_id,
+		   const struct xv_sge *sge, uint64_t remote_addr, uint32_t rkey)
+{
+	struct xv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = op;
+	wr.signaled = true;
+	wr.sge = sge;
+	wr.nsge = 1;
+	wr.remote_addr = remote_addr;
+	wr.rkey = rkey;
+	return xprt_post(x, &wr);
 }
 
 /* The Send of slot s: len bytes at buf (lkey), as Send With Invalidate of

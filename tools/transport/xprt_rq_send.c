@@ -119,6 +119,20 @@ static int marshal_read_chunk(struct xprt *x, struct xcall *xc, unsigned need,
 	return 0;
 }
 
+/* one receptacle of `len` bytes the peer writes into, registered, as a
+ * one-segment chunk; 0 or -1 */
+static int receptacle(struct xprt *x, size_t len, uint8_t **buf,
+		      struct xreg *r, struct rpcrdma_segment *seg,
+		      struct rpcrdma_write_chunk *ch)
+{
+	*buf = malloc(len);
+	if (!*buf || xprt_reg(x, *buf, len, true, r))
+		return -1;
+	*seg = (struct rpcrdma_segment){ r->rkey, (uint32_t)len, r->addr };
+	*ch = (struct rpcrdma_write_chunk){ seg, 1 };
+	return 0;
+}
+
 /* the receptacles for the reply: write chunk and reply chunk; 0 or -1 */
 static int marshal_reply_chunks(struct xprt *x, struct xcall *xc, unsigned need,
 				struct marshal *mm)
@@ -127,23 +141,15 @@ static int marshal_reply_chunks(struct xprt *x, struct xcall *xc, unsigned need,
 
 	if (need & RPCRDMA_NEED_WRITE_CHUNK) {
 		xc->wlen = c->reply_ddp_max;
-		xc->wbuf = malloc(xc->wlen);
-		if (!xc->wbuf || xprt_reg(x, xc->wbuf, xc->wlen, true, &xc->write))
+		if (receptacle(x, xc->wlen, &xc->wbuf, &xc->write, &mm->ws, &mm->wch))
 			return -1;
-		mm->ws = (struct rpcrdma_segment){ xc->write.rkey, (uint32_t)xc->wlen,
-						   xc->write.addr };
-		mm->wch = (struct rpcrdma_write_chunk){ &mm->ws, 1 };
 		mm->h.writes = &mm->wch;
 		mm->h.nwrites = 1;
 	}
 	if (need & RPCRDMA_NEED_REPLY_CHUNK) {
 		xc->rlen = c->reply_max ? c->reply_max : x->o.max_message;
-		xc->rbuf = malloc(xc->rlen);
-		if (!xc->rbuf || xprt_reg(x, xc->rbuf, xc->rlen, true, &xc->reply))
+		if (receptacle(x, xc->rlen, &xc->rbuf, &xc->reply, &mm->rs, &mm->rch))
 			return -1;
-		mm->rs = (struct rpcrdma_segment){ xc->reply.rkey, (uint32_t)xc->rlen,
-						   xc->reply.addr };
-		mm->rch = (struct rpcrdma_write_chunk){ &mm->rs, 1 };
 		mm->h.reply = &mm->rch;
 	}
 	return 0;

@@ -118,7 +118,6 @@ int xprt_read_chunk_plan(struct xrcvd *q, const uint8_t *payload,
  * chunk's insertion split); the inline pieces are copied at once. */
 int xprt_read_chunk_pull(struct xprt *x, struct xrcvd *q, uint32_t idx)
 {
-	struct xv_send_wr wr;
 	struct xv_sge sge;
 	unsigned k, i, p;
 
@@ -139,15 +138,9 @@ int xprt_read_chunk_pull(struct xprt *x, struct xrcvd *q, uint32_t idx)
 					continue;
 				sge = (struct xv_sge){ q->buf + pc->asm_off + (lo - pc->src_off),
 						       (uint32_t)(hi - lo), q->mr->lkey };
-				memset(&wr, 0, sizeof(wr));
-				wr.wr_id = XW_ID(XW_READ, idx);
-				wr.opcode = XV_OP_RDMA_READ;
-				wr.signaled = true;
-				wr.sge = &sge;
-				wr.nsge = 1;
-				wr.remote_addr = s->rdma_target.rdma_offset + (lo - a);
-				wr.rkey = s->rdma_target.rdma_handle;
-				if (xprt_post(x, &wr))
+				if (xprt_post_rdma(x, XV_OP_RDMA_READ, XW_ID(XW_READ, idx), &sge,
+						   s->rdma_target.rdma_offset + (lo - a),
+						   s->rdma_target.rdma_handle))
 					return -1;
 				q->reads_pending++;
 				x->st.rdma_read_bytes += hi - lo;
@@ -180,7 +173,6 @@ int xprt_write_chunk_push(struct xprt *x, int slot,
 			  const uint8_t *src, uint32_t lkey, size_t len,
 			  uint32_t *written)
 {
-	struct xv_send_wr wr;
 	struct xv_sge sge;
 	size_t off = 0;
 	uint32_t i;
@@ -193,15 +185,8 @@ int xprt_write_chunk_push(struct xprt *x, int slot,
 		if (!n)
 			continue;
 		sge = (struct xv_sge){ (uint8_t *)src + off, (uint32_t)n, lkey };
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = XW_ID(XW_WRITE, slot);
-		wr.opcode = XV_OP_RDMA_WRITE;
-		wr.signaled = true;
-		wr.sge = &sge;
-		wr.nsge = 1;
-		wr.remote_addr = segs[i].rdma_offset;
-		wr.rkey = segs[i].rdma_handle;
-		if (xprt_post(x, &wr))
+		if (xprt_post_rdma(x, XV_OP_RDMA_WRITE, XW_ID(XW_WRITE, slot), &sge,
+				   segs[i].rdma_offset, segs[i].rdma_handle))
 			return -1;
 		x->sends[slot].pending++;
 		x->st.rdma_write_bytes += n;

@@ -6,7 +6,7 @@
  */
 #include "xprt_int.h"
 
-static void stats_add(struct xprt_stats *to, const struct xprt_stats *s)
+void xprt_stats_add(struct xprt_stats *to, const struct xprt_stats *s)
 {
 	to->calls_sent += s->calls_sent;
 	to->replies_received += s->replies_received;
@@ -24,6 +24,7 @@ static void stats_add(struct xprt_stats *to, const struct xprt_stats *s)
 	to->credit_waits += s->credit_waits;
 	if (s->max_outstanding > to->max_outstanding)
 		to->max_outstanding = s->max_outstanding;
+	to->connections += s->connections;
 }
 
 void xprt_get_stats(const struct xprt *x, struct xprt_stats *s)
@@ -38,14 +39,14 @@ void xprt_loop_get_stats(const struct xprt_loop *l, struct xprt_stats *s)
 	*s = l->closed;
 	for (x = l->conns; x; x = x->next)
 		if (x->state != X_DEAD)
-			stats_add(s, &x->st);
+			xprt_stats_add(s, &x->st);
 	s->connections = l->accepted;
 }
 
 /* a connection's counts join the loop's when it goes */
 void xprt_stats_retire(struct xprt *x)
 {
-	stats_add(&x->l->closed, &x->st);
+	xprt_stats_add(&x->l->closed, &x->st);
 }
 
 void xprt_set_ctx(struct xprt *x, void *ctx)
