@@ -204,6 +204,11 @@ struct cf_obs {
 	size_t answer_len;
 	/* events */
 	bool disconnected, probe_answered, listener_gone, timed_out;
+	/* the case made an RDMA operation fail on the wire (a Read of a
+	 * segment we never registered): the error lands on our side of the
+	 * connection too, so a probe sent on it may never leave (flushed);
+	 * silence there is the connection lost (V1 §5.5.3), not a hang */
+	bool rdma_fault;
 	char event[300];           /* how the connection ended, connect error */
 	/* custom runners: the result of their own checks (empty: none) */
 	char fault[200];           /* what was wrong (FAIL, or NOTE for a decision) */

@@ -27,7 +27,7 @@ static const struct {
 	[CF_R_BAD_ANSWER] = { "bad_answer", "a malformed answer" },
 	[CF_R_DISCARD] = { "discard", "silent discard (a following probe answered)" },
 	[CF_R_DISCONNECT] = { "disconnect", "the connection closed" },
-	[CF_R_NO_ANSWER] = { "no_answer", "no answer at all (not even to a probe)" },
+	[CF_R_NO_ANSWER] = { "no_answer", "no answer on its connection, not even to a probe" },
 	[CF_R_CRASH] = { "crash", "the listener gone" },
 };
 
@@ -158,7 +158,15 @@ void cf_classify(struct cf_obs *o)
 		o->react = CF_R_DISCONNECT;
 	else if (o->probe_answered)
 		o->react = CF_R_DISCARD;
-	else
+	else if (o->rdma_fault) {
+		/* no answer, not even to the probe, and no disconnect yet:
+		 * after a remote access error our QP is in error and the probe
+		 * was flushed, never sent; the CM's word may come late (seen
+		 * over rxe under load) */
+		o->react = CF_R_DISCONNECT;
+		snprintf(o->event, sizeof(o->event), "the connection carried nothing more after the "
+			 "failed RDMA Read, not even our probe; the disconnect had not come yet");
+	} else
 		o->react = CF_R_NO_ANSWER;
 }
 
