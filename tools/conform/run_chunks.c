@@ -240,6 +240,13 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 				cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
 			else if (wm.buf[5] != CANARY || wm.buf[6] != CANARY || wm.buf[7] != CANARY)
 				cf_fault(o, "V1-4.4.6.1-nopad", "pad bytes written after the result");
+			else if (r->t.prof == CF_PROF_ECHO && m.payload_len != ECHO_REPLY_HDR_LEN + 4)
+				/* the ECHO reply's stream: its header and the
+				 * length word; the data and its pad moved out */
+				cf_fault(o, "V1-4.4.6.1-resp-pad", "the reply's Payload stream is %u "
+					 "bytes, not the %u of its header and the length word (the "
+					 "moved item or its XDR pad left in it)", m.payload_len,
+					 ECHO_REPLY_HDR_LEN + 4);
 			break;
 		case CF_K_WRITE_UNUSED:
 			if (nch == 0)
