@@ -414,6 +414,64 @@ static int read_position_past_payload(struct gen *g)
 	return gen_close(g);
 }
 
+/* An NFSv3 WRITE of `count` bytes whose data goes in a read chunk of
+ * `chunk` bytes at the opaque's position, `pad` bytes left inline after
+ * it; the server reads the chunk and answers.  Returns the call's frame. */
+static uint64_t write_reduced(struct sess *s, uint32_t count, uint32_t chunk, size_t pad)
+{
+	static const uint8_t zero[4];
+	static uint8_t data[4096];
+	struct rpcrdma_hdr h;
+	struct rpcrdma_read_segment rs;
+	struct xw x;
+	uint32_t xid = s->xid++;
+	uint64_t f;
+
+	nfs3_write_call_head(&x, xid, 0, count);
+	rs.rdma_position = (uint32_t)x.len;
+	rs.rdma_target = sess_seg(s, chunk);
+	memcpy(x.b + x.len, zero, pad);         /* raw: no XDR round-up of its own */
+	x.len += pad;
+	sess_hdr(s, &h, xid, RDMA_MSG, RPCRDMA_CALL);
+	h.reads = &rs;
+	h.nreads = 1;
+	f = sess_send(s, 0, &h, x.b, x.len, 0);
+	fill_data(data, chunk, xid);
+	sess_rdma_read(s, 1, &rs.rdma_target, data, chunk);
+	nfs3_write_reply(&x, xid, count);
+	sess_hdr(s, &h, xid, RDMA_MSG, RPCRDMA_REPLY);
+	sess_send(s, 1, &h, x.b, x.len, 0);
+	return f;
+}
+
+/* V1 4.4.4.1: the byte count before a read chunk is the sum of its
+ * segments (with or without the round-up) */
+static int read_chunk_count_mismatch(struct gen *g)
+{
+	struct lint l;
+
+	if (lint_open(g, &l, 1))
+		return -1;
+	write_reduced(&l.s, 5, 5, 0);           /* no round-up: right */
+	write_reduced(&l.s, 5, 8, 0);           /* with the round-up: right */
+	gen_expect(g, write_reduced(&l.s, 100, 200, 0), "read-chunk-count-mismatch");
+	ex_getattr3(&l.s);
+	return gen_close(g);
+}
+
+/* V1 4.4.5.1: the reduced item's pad leaves the Payload stream with it */
+static int read_chunk_pad_inline(struct gen *g)
+{
+	struct lint l;
+
+	if (lint_open(g, &l, 1))
+		return -1;
+	write_reduced(&l.s, 6, 6, 0);
+	gen_expect(g, write_reduced(&l.s, 6, 6, 2), "read-chunk-pad-inline");
+	ex_getattr3(&l.s);
+	return gen_close(g);
+}
+
 static int reply_version_mismatch(struct gen *g)
 {
 	struct lint l;
@@ -474,6 +532,10 @@ const struct scenario scenarios_lint[] = {
 	L("reply-version-mismatch", reply_version_mismatch, "V2 reply to a V1 call"),
 	L("read-position-past-payload", read_position_past_payload,
 	  "a read chunk at position 4096 of a 76-byte call"),
+	L("read-chunk-count-mismatch", read_chunk_count_mismatch,
+	  "a WRITE of 100 bytes with a 200-byte read chunk"),
+	L("read-chunk-pad-inline", read_chunk_pad_inline,
+	  "a WRITE of 6 bytes in a read chunk, its 2-byte pad left inline"),
 	L("crc-error", crc_error, "a reply with a wrong ICRC, then resent"),
 	{ NULL, NULL, NULL, NULL },
 };

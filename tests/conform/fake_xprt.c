@@ -88,10 +88,23 @@ static void release_mems(struct xprt *x)
 			x->l->mems[i].used = false;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void fake_drop(struct xprt *x, enum xprt_disc_reason why)
 {
 	if (!x->up)
 		return;
+	if (why == XPRT_DISC_PEER && fake_cfg_now.late_drop_ms && !x->drop_at) {
+		x->hung = true;         /* silent now, the disconnect later */
+		x->drop_at = now_ms() + fake_cfg_now.late_drop_ms;
+		return;
+	}
 	x->up = false;
 	release_mems(x);
 	fake_push(x->l, EV_DISC, x, NULL, 0, why);
@@ -102,7 +115,7 @@ void fake_drop(struct xprt *x, enum xprt_disc_reason why)
 /* The command-line build (rpcrdma-conform-fake, tests/cli/conform.bats)
  * takes its model from RPCRDMA_FAKE: comma-separated wrong-error, drop-bad,
  * silent-vers, zero-credit, v1-only, crash-on-done, hang-on-msgp, answer-short,
- * stray-answer. */
+ * stray-answer, late-drop (with drop-bad: the disconnect seen 300 ms late). */
 static void config_from_env(void)
 {
 	const char *e = getenv("RPCRDMA_FAKE");
@@ -119,6 +132,7 @@ static void config_from_env(void)
 		c.hang_on_msgp = strstr(e, "hang-on-msgp") != NULL;
 		c.answer_short = strstr(e, "answer-short") != NULL;
 		c.stray_answer = strstr(e, "stray-answer") != NULL;
+		c.late_drop_ms = strstr(e, "late-drop") ? 300 : 0;
 	}
 	fake_xprt_config(&c);
 }
@@ -214,7 +228,15 @@ int xprt_loop_run(struct xprt_loop *l, int timeout_ms)
 		if (!e) {
 			/* nothing will happen: let the caller's clock move */
 			struct timespec ts = { 0, 1000000 };
+			struct xprt *x;
 
+			for (x = l->conns; x; x = x->next)
+				if (x->drop_at && now_ms() >= x->drop_at) {
+					x->drop_at = -1;
+					fake_drop(x, XPRT_DISC_PEER);
+				}
+			if (l->head)
+				continue;
 			if (timeout_ms > 0)
 				nanosleep(&ts, NULL);
 			return 0;

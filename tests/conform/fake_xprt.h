@@ -26,6 +26,9 @@ struct fake_cfg {
 					 * as zero (as knfsd answers 4 and 7) */
 	bool stray_answer;              /* every RPC reply followed by a second
 					 * one with an xid nobody sent */
+	uint32_t late_drop_ms;          /* drop-bad: the connection goes silent
+					 * at once, its disconnect is seen this
+					 * much later (rxe under load) */
 };
 void fake_xprt_config(const struct fake_cfg *c);
 

@@ -360,6 +360,23 @@ static void test_grading(void)
 	obs_init(&o, 0x55, 1);
 	tap_ok(grade_with("inline-1024", &o, &g) == CF_FAIL && g.level == CF_MUST &&
 	       strstr(g.section, "5.5.4"), "a call dropped silently: FAIL MUST V1 §5.5.4");
+	/* an RDMA Read of an unregistered segment, then silence on that
+	 * connection (the probe flushed on our QP in error, the CM's
+	 * disconnect late) while a new connection is answered: the
+	 * connection is lost (V1 §5.5.3), not a hung responder (issue 30
+	 * item 6); the same silence without the RDMA fault stays a hang */
+	obs_init(&o, 0x55, 1);
+	o.probe_answered = false;
+	o.rdma_fault = true;
+	tap_ok(grade_with("read-chunk-bad-handle", &o, &g) == CF_PASS &&
+	       o.react == CF_R_DISCONNECT && strstr(g.observed, "failed RDMA Read"),
+	       "a silent connection after a failed RDMA Read: the connection lost, PASS (%s)",
+	       g.observed);
+	obs_init(&o, 0x55, 1);
+	o.probe_answered = false;
+	tap_ok(grade_with("read-chunk-bad-handle", &o, &g) == CF_FAIL && o.react == CF_R_NO_ANSWER &&
+	       strstr(g.section, "5.5.4"), "the same silence without an RDMA fault: a hang, FAIL "
+	       "V1 §5.5.4 (%s)", g.observed);
 	/* custom faults and allowances */
 	obs_init(&o, 0x55, 1);
 	o.answer = b;

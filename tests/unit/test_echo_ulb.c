@@ -216,6 +216,13 @@ static void decode_calls(void)
 	echo_decode_call(p, sizeof(cb_call), false, &a);
 	tap_ok(a.proc == ECHO_PROC_CALLBACK && a.count == 3 && a.len == 4 &&
 	       a.data_off == 48 && a.data == p + 48, "CALLBACK args: count 3, data at 48");
+	/* a count that disagrees with the bytes left still names where the
+	 * data item starts: a read chunk there is no DDP-eligibility
+	 * violation, the call is GARBAGE_ARGS (echo_respond, V1 §5.5.2) */
+	p = guard_copy(echo_6, sizeof(echo_6));
+	tap_ok(echo_decode_call(p, sizeof(echo_6), false, &a) == ECHO_CALL_GARBAGE_ARGS &&
+	       a.data_off == sizeof(echo_6) - 6, "ECHO with a wrong count: GARBAGE_ARGS, the "
+	       "data item still at %zu", a.data_off);
 	p = guard_copy(authsys, sizeof(authsys));
 	echo_decode_call(p, sizeof(authsys), false, &a);
 	tap_ok(a.xid == 6 && a.len == 1 && a.data_off == 52 && a.data[0] == 'x',

@@ -43,124 +43,8 @@ const char *cf_result_name(enum cf_result r)
 	return (unsigned)r < CF_NRESULTS ? n[r] : "?";
 }
 
-/* -------- the cases written here (not from vectors) -------- */
-#define RPC CF_M_RPC
-#define M CF_M
-/* One row per case: its requirement ids (docs/requirements.tsv; the first
- * is the sentence that binds the responder, its keyword the case's level),
- * or the decision (docs/spec-decisions.md) where no sentence decides: then
- * a reaction outside pass/allowed is a NOTE, never a FAIL. */
-struct custom {
-	const char *name;
-	enum cf_draft draft;
-	const char *section;
-	const char *reqs;
-	const char *decision;
-	const char *text;
-	enum cf_kind kind;
-	unsigned flags;
-	uint32_t vers, pass, allowed;
-	const char *allowed_why;
-};
-
-static const struct custom customs[] = {
-	/* ---- Version One ---- */
-	{ "reply-grant-nonzero", CF_V1, "§4.3.1", "V1-4.3.1-grant", NULL,
-	  "the credit value a reply grants is not zero",
-	  CF_K_REPLY_GRANT, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "reply-xid", CF_V1, "§5.2.1", "V1-5.2.1-xid", NULL,
-	  "a reply's rdma_xid is the call's xid and its RPC message's xid",
-	  CF_K_REPLY_XID, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "inline-1024", CF_V1, "§4.3.3", "V1-4.3.3-inline", NULL,
-	  "a 1024-byte call (every receiver's inline threshold) is received and answered",
-	  CF_K_INLINE_MIN, CF_F_CALL | CF_F_DDP, 1, RPC, 0, NULL },
-	{ "inline-over", CF_V1, "§4.3", "V1-4.3.3-inline", "D-CONF-8",
-	  "a Send larger than the responder's receive buffers costs that connection, nothing more",
-	  CF_K_INLINE_OVER, CF_F_FRESH | CF_F_DDP, 1, M(CF_R_DISCONNECT),
-	  RPC | M(CF_R_ERR_BADHEADER),
-	  "V1 §4.3.3: a receiver MAY support a larger inline threshold than it announced" },
-	{ "credit-overrun", CF_V1, "§4.3.1", "V1-4.3.1-excess", "D-CONF-8",
-	  "calls beyond the credit grant are handled, answered with an RPC error, or end the connection",
-	  CF_K_CREDIT_OVERRUN, CF_F_FRESH | CF_F_CALL, 1, M(CF_R_REPLY),
-	  M(CF_R_RPC_ERROR) | M(CF_R_GARBAGE_ARGS) | M(CF_R_DISCONNECT),
-	  "V1 §4.3.1: the RDMA layer may end the connection; the responder MAY handle the "
-	  "excess or return an RPC layer error" },
-	{ "read-chunk-longer", CF_V1, "§5.5.2", "V1-5.5.2-garbage V1-4.4.4.1-count", "D-CONF-6",
-	  "a read chunk longer than the byte count left in the Payload stream: GARBAGE_ARGS (our reading)",
-	  CF_K_CHUNK_LONG, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
-	  M(CF_R_ERR_BADHEADER), "V1 §8.1.1: a responder that takes the mismatch for a "
-	  "DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)" },
-	{ "read-chunk-shorter", CF_V1, "§5.5.2", "V1-5.5.2-garbage V1-4.4.4.1-count", NULL,
-	  "a read chunk shorter than the byte count left in the Payload stream: GARBAGE_ARGS",
-	  CF_K_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_GARBAGE_ARGS),
-	  M(CF_R_ERR_BADHEADER), "V1 §8.1.1: a responder that takes the mismatch for a "
-	  "DDP-eligibility violation does not process the call and answers ERR_BADHEADER (§5.5.2)" },
-	{ "read-chunk-roundup", CF_V1, "§4.4.5.1", "V1-4.4.5.1-roundup", NULL,
-	  "a read chunk of odd length sent without XDR round-up is accepted (the responder pads it)",
-	  CF_K_CHUNK_ROUNDUP, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_REPLY), 0, NULL },
-	{ "read-chunk-bad-handle", CF_V1, "§5.5.3", "V1-5.5.3-fatal", "D-CONF-8",
-	  "an RDMA Read of a segment that is not registered ends the connection or is answered with RDMA_ERROR",
-	  CF_K_CHUNK_BADHANDLE, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1,
-	  M(CF_R_DISCONNECT) | M(CF_R_ERR_BADHEADER), M(CF_R_GARBAGE_ARGS) | M(CF_R_RPC_ERROR),
-	  "V1 §5.5.2: the responder MAY report a chunk it cannot use with an RPC error" },
-	{ "read-chunk-not-ddp-eligible", CF_V1, "§8.1.1", "V1-8.1.1-noprocess V1-8.1.1-report", NULL,
-	  "a read chunk that holds a data item that is not DDP-eligible is not processed (§5.5.2)",
-	  CF_K_CHUNK_NOT_DDP, CF_F_FRESH | CF_F_CALL | CF_F_DDP, 1, M(CF_R_ERR_BADHEADER),
-	  M(CF_R_GARBAGE_ARGS),
-	  "V1 §5.5.2: a responder MAY report a non-DDP-eligible item in a chunk with GARBAGE_ARGS" },
-	{ "write-chunk-used", CF_V1, "§5.3.2", "V1-5.3.2-write", NULL,
-	  "a DDP-eligible result goes into the write chunk provided, its length in the reply's write list",
-	  CF_K_WRITE_USED, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-segment-count", CF_V1, "§4.4.6", "V1-4.4.6-segcount", NULL,
-	  "the reply's write chunk has as many segments as the call's",
-	  CF_K_WRITE_SEGCOUNT, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-unfilled-zero", CF_V1, "§4.4.6", "V1-4.4.6-unfilled", NULL,
-	  "a write chunk segment the responder did not fill has length zero in the reply",
-	  CF_K_WRITE_UNFILLED, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-no-pad", CF_V1, "§4.4.6.1", "V1-4.4.6.1-nopad", NULL,
-	  "no XDR pad bytes are written into a write chunk",
-	  CF_K_WRITE_NOPAD, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "write-chunk-unused", CF_V1, "§4.4.6.2", "V1-4.4.6.2-unused", NULL,
-	  "an unused write chunk comes back with every segment length zero",
-	  CF_K_WRITE_UNUSED, CF_F_FRESH | CF_F_CALL, 1, RPC, 0, NULL },
-	{ "reply-chunk-long", CF_V1, "§4.5.3", "V1-4.5.3-reply", NULL,
-	  "a reply larger than the requester's inline threshold goes into the reply chunk provided",
-	  CF_K_REPLY_CHUNK, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "reply-chunk-short", CF_V1, "§5.3.3", "V1-5.3.3-short V1-5.5.4-close", NULL,
-	  "a short reply to a call that offers a reply chunk is answered (inline, MAY, or in the chunk)",
-	  CF_K_REPLY_CHUNK_SHORT, CF_F_FRESH | CF_F_CALL, 1, RPC, 0, NULL },
-	/* ---- Version Two ---- */
-	{ "v2-negotiation", CF_V2, "§5.2", "V2-5.2-vers V1-5.5.1-vers", NULL,
-	  "a first Version Two call is answered in Version Two (§5.1) or with ERR_VERS and the range (§5.2)",
-	  CF_K_V2_NEGOTIATE, CF_F_CALL, 2, RPC | M(CF_R_ERR_VERS), 0, NULL },
-	{ "v1-reply-version", CF_V2, "§5.3", "V2-5.3-same", NULL,
-	  "a Version One call is answered in Version One",
-	  CF_K_REPLY_VERS, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "v2-reply-version", CF_V2, "§5.3", "V2-5.3-same", NULL,
-	  "a Version Two call is answered in Version Two",
-	  CF_K_REPLY_VERS, CF_F_CALL | CF_F_V2, 2, RPC, 0, NULL },
-	{ "v2-reply-direction", CF_V2, "§4.2.2", "V2-4.2.2-dir", NULL,
-	  "a Version Two reply's rdma_direction is REPLY, as its RPC msg_type",
-	  CF_K_V2_REPLY_DIR, CF_F_CALL | CF_F_V2, 2, RPC, 0, NULL },
-	{ "v2-inline-4096", CF_V2, "§2.3", "V2-2.3-inline", NULL,
-	  "a 4096-byte Version Two call (the V2 inline threshold) is received and answered",
-	  CF_K_V2_INLINE_MIN, CF_F_CALL | CF_F_V2 | CF_F_DDP, 2, RPC, 0, NULL },
-	/* ---- Bi-directional ---- */
-	{ "xid-reuse", CF_BIDI, "§2.4", "V1-5.5.4-close", "D-CONF-8",
-	  "a call that reuses the xid of a completed call is answered again (a retransmission)",
-	  CF_K_XID_REUSE, CF_F_CALL, 1, RPC, 0, NULL },
-	{ "bidi-xid-spaces", CF_BIDI, "§2.4.1", "BIDI-2.4.1-same", "D-CONF-8",
-	  "a forward call with the xid of an outstanding backward call is a transaction of its own",
-	  CF_K_BIDI_XID_SPACES, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "bidi-backward-call", CF_BIDI, "§5.1", "BIDI-5.1-vers BIDI-5.1-xid V1-7.2.1-credit", NULL,
-	  "a backward call carries the connection's rdma_vers, a non-zero credit value (V1 §7.2.1) "
-	  "and its xid in the RPC header",
-	  CF_K_BIDI_CALL_FORM, CF_F_FRESH | CF_F_CALL | CF_F_ECHO, 1, M(CF_R_REPLY), 0, NULL },
-	{ "bidi-reply-chunks", CF_BIDI, "§5.3", "BIDI-5.3-chunks", "D-CONF-5",
-	  "a backward-direction reply that carries a write chunk is no header error (chunks MAY be used)",
-	  CF_K_BIDI_REPLY_CHUNKS, 0, 1, M(CF_R_DISCARD), M(CF_R_ERR_BADHEADER),
-	  "BIDI §5.3: a peer without backward-direction chunks answers ERR_CHUNK (= ERR_BADHEADER)" },
-};
+/* -------- the cases written here (not from vectors): tools/conform/
+ * cases.tsv, one row each, compiled in as cf_customs (cases.awk) -------- */
 
 static void copy(char *dst, size_t cap, const char *src)
 {
@@ -361,28 +245,12 @@ size_t cf_cases_build(struct cf_case *out, size_t cap)
 
 	/* draft by draft: custom cases first, then the vectors */
 	for (d = CF_V1; d < CF_NDRAFTS; d++) {
-		for (i = 0; i < sizeof(customs) / sizeof(customs[0]); i++) {
-			const struct custom *k = &customs[i];
-			struct cf_case *c;
-
-			if (k->draft != d)
+		for (i = 0; i < cf_ncustoms; i++) {
+			if (cf_customs[i].draft != d)
 				continue;
 			if (out && n < cap) {
-				c = &out[n];
-				memset(c, 0, sizeof(*c));
-				copy(c->name, sizeof(c->name), k->name);
-				c->draft = k->draft;
-				copy(c->section, sizeof(c->section), k->section);
-				c->reqs = k->reqs;
-				c->decision = k->decision;
-				cf_case_level(c);
-				copy(c->text, sizeof(c->text), k->text);
-				c->kind = k->kind;
-				c->flags = k->flags;
-				c->vers = k->vers;
-				c->pass = k->pass;
-				c->allowed = k->allowed;
-				c->allowed_why = k->allowed_why;
+				out[n] = cf_customs[i];
+				cf_case_level(&out[n]);
 			}
 			n++;
 		}

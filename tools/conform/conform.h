@@ -10,9 +10,10 @@
  *   BIDI: draft-ietf-nfsv4-rpcrdma-bidirection-05 (RFC 8167)
  *
  * Layers (each imports only the ones above it):
- *   cases.c    the case table: custom cases and one per malformed vector
- *              of tests/vectors/vectors.txt (generated: vectors.awk),
- *              --only/--skip selection
+ *   cases.c    the case table: the cases of tools/conform/cases.tsv (one
+ *              row each: requirements, stimulus, grading; cases.awk) and
+ *              one per malformed vector of tests/vectors/vectors.txt
+ *              (vectors.awk), --only/--skip selection
  *   grade.c    pure: what the responder did (struct cf_obs) against what
  *              the rule requires -> struct cf_grade
  *   target.c   the Upper Layer the probes and chunk cases speak (ECHO,
@@ -87,6 +88,8 @@ const char *cf_react_name(enum cf_react r);       /* "err_vers" ... (JSON) */
 const char *cf_react_text(enum cf_react r);       /* "RDMA_ERROR ERR_VERS" ... */
 
 /* -------- the cases -------- */
+/* The stimulus: which runner sends what.  The kinds one runner serves are
+ * adjacent (run_cases.c's runners[] names the last of each group). */
 enum cf_kind {
 	CF_K_VECTOR = 0,       /* one message from tests/vectors/vectors.txt */
 	CF_K_V2_NEGOTIATE,     /* V2 §5.1/5.2: a first V2 call */
@@ -139,25 +142,31 @@ struct cf_vector {
 extern const struct cf_vector cf_vectors[];
 extern const size_t cf_nvectors;
 
+/* One case: the custom rows of cases.c are written in this order (name
+ * to allowed_why); level and vec are filled when the table is built. */
 struct cf_case {
 	char name[48];             /* unique: the vector's name or our own */
 	enum cf_draft draft;
 	char section[40];          /* "§5.5.2" (the draft is `draft`) */
-	enum cf_level level;       /* the keyword of reqs' first sentence; NOKW
-				    * when decision is set */
-	char text[128];            /* what the rule requires, one line */
 	const char *reqs;          /* requirement ids, space separated: the
 				    * first binds the party under test */
 	const char *decision;      /* our reading ("D-ERR-4"): a reaction
 				    * outside pass/allowed is a NOTE, not a FAIL */
+	char text[128];            /* what the rule requires, one line */
 	enum cf_kind kind;
 	unsigned flags;
 	uint32_t vers;             /* RPC-over-RDMA version of its connection */
 	uint32_t pass, allowed;    /* CF_M() masks of reactions */
 	const char *allowed_why;   /* the MAY (or decision) behind `allowed` */
+	enum cf_level level;       /* the keyword of reqs' first sentence; NOKW
+				    * when decision is set */
 	const struct cf_vector *vec;   /* CF_K_VECTOR */
 };
 
+/* The cases written here (tools/conform/cases.tsv, compiled in by
+ * cases.awk), level unset */
+extern const struct cf_case cf_customs[];
+extern const size_t cf_ncustoms;
 /* The whole table, draft by draft (custom cases, then the vectors), into
  * out[cap]; returns the number of cases (out NULL: just count). */
 size_t cf_cases_build(struct cf_case *out, size_t cap);
@@ -204,6 +213,11 @@ struct cf_obs {
 	size_t answer_len;
 	/* events */
 	bool disconnected, probe_answered, listener_gone, timed_out;
+	/* the case made an RDMA operation fail on the wire (a Read of a
+	 * segment we never registered): the error lands on our side of the
+	 * connection too, so a probe sent on it may never leave (flushed);
+	 * silence there is the connection lost (V1 §5.5.3), not a hang */
+	bool rdma_fault;
 	char event[300];           /* how the connection ended, connect error */
 	/* custom runners: the result of their own checks (empty: none) */
 	char fault[200];           /* what was wrong (FAIL, or NOTE for a decision) */

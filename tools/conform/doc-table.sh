@@ -40,3 +40,14 @@ awk -v table="$table" 'BEGIN { sub(/^\n/, "", table) }
     skip { next }
     { print }' "$doc" > "$doc.tmp"
 mv "$doc.tmp" "$doc"
+# the section "## Requirements: a case, a lint rule, or why neither" (up to
+# the next "## "): the catalogue's rows no case checks and the summary per
+# party, from docs/requirements.tsv and the same list (req-doc.sh --coverage)
+here=$(cd "$(dirname "$0")" && pwd)
+cover=$("$here/req-doc.sh" "$here/../../docs/requirements.tsv" "$list" --coverage)
+awk -v cover="$cover" '
+    /^## Requirements: / { print; print ""; print cover; skip = 1; next }
+    skip && /^## / { skip = 0; print ""; print; next }
+    skip { next }
+    { print }' "$doc" > "$doc.tmp"
+mv "$doc.tmp" "$doc"

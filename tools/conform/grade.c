@@ -14,31 +14,27 @@
 #include <rpcrdma/rpc.h>
 #include "conform.h"
 
-static const struct {
-	const char *name, *text;
-} reacts[CF_R_COUNT] = {
-	[CF_R_ERR_VERS] = { "err_vers", "RDMA_ERROR ERR_VERS" },
-	[CF_R_ERR_BADHEADER] = { "err_badheader", "RDMA_ERROR ERR_BADHEADER" },
-	[CF_R_ERR_INVAL_OPTION] = { "err_inval_option", "RDMA2_ERROR RDMA2_ERR_INVAL_OPTION" },
-	[CF_R_ERR_OTHER] = { "err_other", "RDMA_ERROR with another rdma_err" },
-	[CF_R_REPLY] = { "reply", "an RPC reply" },
-	[CF_R_GARBAGE_ARGS] = { "garbage_args", "an RPC reply GARBAGE_ARGS" },
-	[CF_R_RPC_ERROR] = { "rpc_error", "an RPC error reply" },
-	[CF_R_BAD_ANSWER] = { "bad_answer", "a malformed answer" },
-	[CF_R_DISCARD] = { "discard", "silent discard (a following probe answered)" },
-	[CF_R_DISCONNECT] = { "disconnect", "the connection closed" },
-	[CF_R_NO_ANSWER] = { "no_answer", "no answer at all (not even to a probe)" },
-	[CF_R_CRASH] = { "crash", "the listener gone" },
+/* in enum cf_react's order: the JSON name, then the report's words */
+static const char *const react_names[CF_R_COUNT] = {
+	"err_vers", "err_badheader", "err_inval_option", "err_other", "reply", "garbage_args",
+	"rpc_error", "bad_answer", "discard", "disconnect", "no_answer", "crash",
+};
+static const char *const react_texts[CF_R_COUNT] = {
+	"RDMA_ERROR ERR_VERS", "RDMA_ERROR ERR_BADHEADER", "RDMA2_ERROR RDMA2_ERR_INVAL_OPTION",
+	"RDMA_ERROR with another rdma_err", "an RPC reply", "an RPC reply GARBAGE_ARGS",
+	"an RPC error reply", "a malformed answer", "silent discard (a following probe answered)",
+	"the connection closed", "no answer on its connection, not even to a probe",
+	"the listener gone",
 };
 
 const char *cf_react_name(enum cf_react r)
 {
-	return (unsigned)r < CF_R_COUNT ? reacts[r].name : "?";
+	return (unsigned)r < CF_R_COUNT ? react_names[r] : "?";
 }
 
 const char *cf_react_text(enum cf_react r)
 {
-	return (unsigned)r < CF_R_COUNT ? reacts[r].text : "?";
+	return (unsigned)r < CF_R_COUNT ? react_texts[r] : "?";
 }
 
 enum rpcrdma_action cf_decode_answer(const uint8_t *buf, size_t len,
@@ -158,7 +154,15 @@ void cf_classify(struct cf_obs *o)
 		o->react = CF_R_DISCONNECT;
 	else if (o->probe_answered)
 		o->react = CF_R_DISCARD;
-	else
+	else if (o->rdma_fault) {
+		/* no answer, not even to the probe, and no disconnect yet:
+		 * after a remote access error our QP is in error and the probe
+		 * was flushed, never sent; the CM's word may come late (seen
+		 * over rxe under load) */
+		o->react = CF_R_DISCONNECT;
+		snprintf(o->event, sizeof(o->event), "the connection carried nothing more after the "
+			 "failed RDMA Read, not even our probe; the disconnect had not come yet");
+	} else
 		o->react = CF_R_NO_ANSWER;
 }
 

@@ -6,8 +6,10 @@
 # (test_conform_run, tests/conform/fake_xprt.c), plain and under ASan+UBSan.
 CONFORM_VEC_GEN := $(BUILD)/gen/conform_vectors.c
 CONFORM_REQS_GEN := $(BUILD)/gen/conform_reqs.c
-CONFORM_GEN := $(CONFORM_VEC_GEN) $(CONFORM_REQS_GEN)
-CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o $(BUILD)/obj/gen/conform_reqs.o
+CONFORM_CASES_GEN := $(BUILD)/gen/conform_cases.c
+CONFORM_GEN := $(CONFORM_VEC_GEN) $(CONFORM_REQS_GEN) $(CONFORM_CASES_GEN)
+CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o $(BUILD)/obj/gen/conform_reqs.o \
+	$(BUILD)/obj/gen/conform_cases.o
 CONFORM_HDRS := $(wildcard tools/conform/*.h)
 # the parts that do not touch the transport
 CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
@@ -23,6 +25,10 @@ $(CONFORM_VEC_GEN): tests/vectors/vectors.txt tools/conform/vectors.awk | $(BUIL
 # the requirements catalogue (docs/requirements.tsv) as a C table
 $(CONFORM_REQS_GEN): docs/requirements.tsv tools/conform/reqs.awk | $(BUILD)/gen/.dir
 	awk -f tools/conform/reqs.awk $< > $@.tmp && mv $@.tmp $@
+
+# the cases written here (tools/conform/cases.tsv) as a C table
+$(CONFORM_CASES_GEN): tools/conform/cases.tsv tools/conform/cases.awk | $(BUILD)/gen/.dir
+	awk -f tools/conform/cases.awk $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/conform_%.o: $(BUILD)/gen/conform_%.c $(CONFORM_HDRS) $(CODEC_HDRS)
 	@mkdir -p $(@D)

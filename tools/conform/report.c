@@ -21,23 +21,34 @@ void cf_report_init(struct cf_report *r, struct obuf *out, bool json, bool verbo
 	r->quiet = quiet;
 }
 
+/* a JSON Lines record {"key":{...}}: begin, then end with the newline */
+static void jrec_begin(struct cf_report *r, struct json *j, const char *key)
+{
+	json_init(j, r->jout);
+	json_obj_begin(j);
+	json_key(j, key);
+	json_obj_begin(j);
+}
+
+static void jrec_end(struct cf_report *r, struct json *j)
+{
+	json_obj_end(j);
+	json_obj_end(j);
+	ob_putc(r->jout, '\n');
+	ob_flush(r->jout);
+}
+
 void cf_report_header(struct cf_report *r, const char *target, const char *profile,
 		      const char *peer)
 {
 	if (r->jout) {
 		struct json j;
 
-		json_init(&j, r->jout);
-		json_obj_begin(&j);
-		json_key(&j, "run");
-		json_obj_begin(&j);
+		jrec_begin(r, &j, "run");
 		json_kstr(&j, "target", target);
 		json_kstr(&j, "program", profile);
 		json_kstr(&j, "peer", peer);
-		json_obj_end(&j);
-		json_obj_end(&j);
-		ob_putc(r->jout, '\n');
-		ob_flush(r->jout);
+		jrec_end(r, &j);
 	}
 	if (!r->json) {
 		ob_puts(r->out, CF_PROG ": ");
@@ -234,10 +245,7 @@ void cf_report_end(struct cf_report *r)
 	if (r->jout) {
 		struct json j;
 
-		json_init(&j, r->jout);
-		json_obj_begin(&j);
-		json_key(&j, "summary");
-		json_obj_begin(&j);
+		jrec_begin(r, &j, "summary");
 		for (d = CF_V1; d <= CF_NDRAFTS; d++) {
 			const unsigned *n = d < CF_NDRAFTS ? r->t.n[d] : all;
 
@@ -252,10 +260,7 @@ void cf_report_end(struct cf_report *r)
 			json_ku64(&j, "skipped", n[CF_SKIP]);
 			json_obj_end(&j);
 		}
-		json_obj_end(&j);
-		json_obj_end(&j);
-		ob_putc(r->jout, '\n');
-		ob_flush(r->jout);
+		jrec_end(r, &j);
 	}
 	if (!r->json) {
 		ob_putc(r->out, '\n');

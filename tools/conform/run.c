@@ -385,6 +385,12 @@ static bool probe_done(const struct cf_run *r, unsigned want)
 	return r->probe_answered;
 }
 
+static bool disconnect_done(const struct cf_run *r, unsigned want)
+{
+	(void)want;
+	return r->disconnected;
+}
+
 bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline)
 {
 	return cf_wait(r, answers_done, want, deadline);
@@ -504,6 +510,23 @@ void cf_finish(struct cf_run *r, struct cf_conn *c, struct cf_obs *o, bool probe
 			cf_wait_answers(r, 0, settle);
 		}
 		hung = !r->probe_answered && !r->disconnected;
+		if (hung) {
+			/* a responder that closed the connection may be seen
+			 * doing so late: over rxe under load the CM's word came
+			 * after the probe's deadline (issue 30 item 6).  Watch
+			 * for it one timeout more before calling it a hang (no
+			 * message is sent again) */
+			int64_t t0 = cf_now_ms();
+
+			cf_wait(r, disconnect_done, 0, t0 + r->o->timeout_ms);
+			hung = !r->disconnected;
+			if (r->disconnected) {
+				size_t n = strlen(r->event);
+
+				snprintf(r->event + n, sizeof(r->event) - n, ", seen %lld ms after "
+					 "the probe's deadline", (long long)(cf_now_ms() - t0));
+			}
+		}
 	}
 	o->probe_answered = r->probe_answered;
 	o->disconnected = r->disconnected;

@@ -17,7 +17,9 @@
  * DDP-eligible item of a call that decodes; backward calls carry no chunks
  * at all (ULB §5).  Data reduced anywhere else makes the call undecodable
  * (GARBAGE_ARGS) or lands where no DDP-eligible item is: either way the
- * call is not processed (V1 §8.1.1). */
+ * call is not processed (V1 §8.1.1).  A chunk at the data item that moves
+ * more or fewer bytes than the item's count is no violation: the call is
+ * answered GARBAGE_ARGS (V1 §5.5.2 SHOULD). */
 static bool ddp_violation(const struct xprt_rcvd_call *r, enum echo_call_status s,
 			  const struct echo_args *a)
 {
@@ -33,7 +35,10 @@ static bool ddp_violation(const struct xprt_rcvd_call *r, enum echo_call_status 
 	while (rpcrdma_read_next(&it, &rs)) {
 		if (rs.rdma_position == 0)
 			continue;
-		if (s != ECHO_CALL_OK || a->proc == ECHO_PROC_NULL ||
+		/* a chunk at the data item whose length disagrees with the
+		 * item's count is not a DDP-eligibility violation: the
+		 * arguments do not parse (GARBAGE_ARGS, V1 §5.5.2) */
+		if (a->proc == ECHO_PROC_NULL || !a->data_off ||
 		    rs.rdma_position != a->data_off)
 			return true;
 	}

@@ -174,11 +174,14 @@ static bool get_opaque(const uint8_t *msg, size_t len, size_t off,
 	if (len - off < 4)
 		return false;
 	n = be32_get(msg + off);
+	/* where the data item starts, even when its length does not match
+	 * the bytes left: a read chunk placed there is at the DDP-eligible
+	 * item (V1 §8.1.1), only its count is wrong (§5.5.2 GARBAGE_ARGS) */
+	a->data_off = off + 4;
 	if (n > max || len - off - 4 != roundup4(n))
 		return false;
 	a->data = msg + off + 4;
 	a->len = n;
-	a->data_off = off + 4;
 	return true;
 }
 
