@@ -36,28 +36,6 @@ uint32_t cf_xid(struct cf_run *r)
 	return r->next_xid++;
 }
 
-void cf_skip(struct cf_obs *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	o->skipped = true;
-	va_start(ap, fmt);
-	vsnprintf(o->skip_why, sizeof(o->skip_why), fmt, ap);
-	va_end(ap);
-}
-
-void cf_fault(struct cf_obs *o, const char *req, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->fault[0])
-		return;                 /* the first fault found is reported */
-	o->fault_req = req;
-	va_start(ap, fmt);
-	vsnprintf(o->fault, sizeof(o->fault), fmt, ap);
-	va_end(ap);
-}
-
 /* -------- the recording -------- */
 
 void cf_rec_reset(struct cf_run *r)

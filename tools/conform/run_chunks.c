@@ -130,6 +130,109 @@ static unsigned write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
 	return nch;
 }
 
+/* The write list of the reply (V1 §4.4.6, §5.3.2) against the call's */
+static void grade_write_list(const struct cf_run *r, const struct cf_case *c,
+			     struct cf_obs *o, const struct rpcrdma_msg *m,
+			     const struct cf_mem *wm, const uint8_t *data, uint32_t len,
+			     uint32_t xid)
+{
+	struct rpcrdma_segment back[4];
+	uint8_t want[8];
+	unsigned nch, got;
+
+	nch = write_list(m, &got, back, 4);
+	switch (c->kind) {
+	case CF_K_WRITE_USED:
+		if (nch != 1 || got != 1 || back[0].rdma_length != len ||
+		    back[0].rdma_handle != wm->seg.rdma_handle)
+			cf_fault(o, "V1-5.3.2-write", "the reply's write list is not one chunk "
+				 "of one %u-byte segment (%u chunks, %u segments)", len, nch, got);
+		else if (memcmp(wm->buf, data, len))
+			cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
+		else if (m->payload_len > ECHO_REPLY_HDR_LEN + 4)
+			cf_fault(o, "V1-5.3.2-write", "the result is inline too (%u payload bytes)",
+				 m->payload_len);
+		break;
+	case CF_K_WRITE_SEGCOUNT:
+		if (nch != 1 || got != 2)
+			cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
+				 "the call's had 1 and 2", nch, got);
+		break;
+	case CF_K_WRITE_UNFILLED:
+		if (nch == 1 && got == 2 && back[1].rdma_length != 0)
+			cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
+				 "length %u", back[1].rdma_length);
+		break;
+	case CF_K_WRITE_NOPAD:
+		cf_pattern(want, len, xid);
+		if (nch == 1 && got >= 1 && back[0].rdma_length != len)
+			cf_fault(o, "V1-4.4.6.1-nopad", "segment length %u for a %u-byte "
+				 "result", back[0].rdma_length, len);
+		else if (memcmp(wm->buf, want, len))
+			cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
+		else if (wm->buf[5] != CANARY || wm->buf[6] != CANARY || wm->buf[7] != CANARY)
+			cf_fault(o, "V1-4.4.6.1-nopad", "pad bytes written after the result");
+		else if (r->t.prof == CF_PROF_ECHO && m->payload_len != ECHO_REPLY_HDR_LEN + 4)
+			/* the ECHO reply's stream: its header and the
+			 * length word; the data and its pad moved out */
+			cf_fault(o, "V1-4.4.6.1-resp-pad", "the reply's Payload stream is %u "
+				 "bytes, not the %u of its header and the length word (the "
+				 "moved item or its XDR pad left in it)", m->payload_len,
+				 ECHO_REPLY_HDR_LEN + 4);
+		break;
+	case CF_K_WRITE_UNUSED:
+		if (nch == 0)
+			cf_fault(o, "V1-4.4.6.2-unused", "the reply's write list is empty: the "
+				 "unused chunk was dropped, not returned with zero lengths");
+		else if (got != 1 || back[0].rdma_length != 0)
+			cf_fault(o, "V1-4.4.6.2-unused", "the unused chunk came back with %u "
+				 "segments, length %u", got, back[0].rdma_length);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A reply chunk (V1 §4.5.3, §5.3.3): the reply by RDMA Write into it,
+ * announced by RDMA_NOMSG; or inline where the case allows it */
+static void grade_reply_chunk(const struct cf_case *c, struct cf_obs *o,
+			      const struct rpcrdma_msg *m, const struct cf_mem *wm,
+			      const uint8_t *data, uint32_t len, uint32_t xid, bool null)
+{
+	struct rpcrdma_seg_iter sit;
+	struct rpcrdma_segment s;
+	struct rpc_msg_hdr rh;
+	const uint8_t *d;
+	uint32_t dl;
+
+	if (m->rdma_proc == RDMA_MSG) {
+		if (c->kind == CF_K_REPLY_CHUNK) {
+			cf_fault(o, "V1-4.5.3-reply", "the %u-byte reply came inline "
+				 "(RDMA_MSG), not in the reply chunk", m->payload_len);
+		} else {
+			/* the case's own sentence is this MAY: both
+			 * branches conform, neither is the exception */
+			snprintf(o->note, sizeof(o->note), "answered inline (RDMA_MSG, %u "
+				 "payload bytes): the branch V1 §5.3.3 MAY gives",
+				 m->payload_len);
+		}
+		return;
+	}
+	if (!rpcrdma_reply_chunk(m, &sit) || !rpcrdma_seg_next(&sit, &s) ||
+	    s.rdma_length > 256 + len + 64 || s.rdma_length < 24) {
+		cf_fault(o, "V1-4.5.3-reply", "RDMA_NOMSG without a usable reply chunk");
+		return;
+	}
+	if (rpc_decode_header(wm->buf, s.rdma_length, &rh) != RPC_OK || rh.xid != xid)
+		cf_fault(o, "V1-4.5.3-reply", "the reply chunk does not hold the reply");
+	else if (!null && (echo_decode_reply(wm->buf, s.rdma_length, ECHO_PROC_ECHO,
+					       &rh, &d, &dl, NULL) || dl != len ||
+			   memcmp(d, data, len)))
+		cf_fault(o, "V1-4.5.3-reply", "the reply in the chunk is not the echo");
+	snprintf(o->note, sizeof(o->note), "RDMA_NOMSG, %u bytes in the reply chunk",
+		 s.rdma_length);
+}
+
 /* Write chunks and reply chunks the responder fills (V1 §4.4.6, §4.5.3,
  * §5.3.2, §5.3.3) */
 void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
@@ -137,8 +240,8 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	struct cf_conn *k = cf_conn_for(r, c, o);
 	uint8_t rpc[6000], buf[1024];
 	uint32_t xid = cf_xid(r), wv, len = c->kind == CF_K_WRITE_NOPAD ? 5 : 256, seglen = len;
-	unsigned nseg = 1, nch, got, i;
-	struct rpcrdma_segment segs[2], back[4];
+	unsigned nseg = 1, i;
+	struct rpcrdma_segment segs[2];
 	struct rpcrdma_write_chunk wc;
 	struct rpcrdma_read_segment rs;
 	struct rpcrdma_hdr h;
@@ -206,95 +309,10 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	n = cf_build(k, xid, RDMA_MSG, &h, rpc, rpclen, buf, sizeof(buf));
 	cf_call(r, k, o, buf, n, xid);
 	if (cf_answer_ok(o, &m, &wv)) {
-		uint8_t want[8];
-
-		nch = write_list(&m, &got, back, 4);
-		switch (c->kind) {
-		case CF_K_WRITE_USED:
-			if (nch != 1 || got != 1 || back[0].rdma_length != len ||
-			    back[0].rdma_handle != wm.seg.rdma_handle)
-				cf_fault(o, "V1-5.3.2-write", "the reply's write list is not one chunk "
-					 "of one %u-byte segment (%u chunks, %u segments)", len, nch, got);
-			else if (memcmp(wm.buf, rpc + off, len))
-				cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
-			else if (m.payload_len > ECHO_REPLY_HDR_LEN + 4)
-				cf_fault(o, "V1-5.3.2-write", "the result is inline too (%u payload bytes)",
-					 m.payload_len);
-			break;
-		case CF_K_WRITE_SEGCOUNT:
-			if (nch != 1 || got != 2)
-				cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
-					 "the call's had 1 and 2", nch, got);
-			break;
-		case CF_K_WRITE_UNFILLED:
-			if (nch == 1 && got == 2 && back[1].rdma_length != 0)
-				cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
-					 "length %u", back[1].rdma_length);
-			break;
-		case CF_K_WRITE_NOPAD:
-			cf_pattern(want, len, xid);
-			if (nch == 1 && got >= 1 && back[0].rdma_length != len)
-				cf_fault(o, "V1-4.4.6.1-nopad", "segment length %u for a %u-byte "
-					 "result", back[0].rdma_length, len);
-			else if (memcmp(wm.buf, want, len))
-				cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
-			else if (wm.buf[5] != CANARY || wm.buf[6] != CANARY || wm.buf[7] != CANARY)
-				cf_fault(o, "V1-4.4.6.1-nopad", "pad bytes written after the result");
-			else if (r->t.prof == CF_PROF_ECHO && m.payload_len != ECHO_REPLY_HDR_LEN + 4)
-				/* the ECHO reply's stream: its header and the
-				 * length word; the data and its pad moved out */
-				cf_fault(o, "V1-4.4.6.1-resp-pad", "the reply's Payload stream is %u "
-					 "bytes, not the %u of its header and the length word (the "
-					 "moved item or its XDR pad left in it)", m.payload_len,
-					 ECHO_REPLY_HDR_LEN + 4);
-			break;
-		case CF_K_WRITE_UNUSED:
-			if (nch == 0)
-				cf_fault(o, "V1-4.4.6.2-unused", "the reply's write list is empty: the "
-					 "unused chunk was dropped, not returned with zero lengths");
-			else if (got != 1 || back[0].rdma_length != 0)
-				cf_fault(o, "V1-4.4.6.2-unused", "the unused chunk came back with %u "
-					 "segments, length %u", got, back[0].rdma_length);
-			break;
-		case CF_K_REPLY_CHUNK:
-		case CF_K_REPLY_CHUNK_SHORT: {
-			struct rpcrdma_seg_iter sit;
-			struct rpcrdma_segment s;
-			struct rpc_msg_hdr rh;
-			const uint8_t *d;
-			uint32_t dl;
-
-			if (m.rdma_proc == RDMA_MSG) {
-				if (c->kind == CF_K_REPLY_CHUNK) {
-					cf_fault(o, "V1-4.5.3-reply", "the %u-byte reply came inline "
-						 "(RDMA_MSG), not in the reply chunk", m.payload_len);
-				} else {
-					/* the case's own sentence is this MAY: both
-					 * branches conform, neither is the exception */
-					snprintf(o->note, sizeof(o->note), "answered inline (RDMA_MSG, %u "
-						 "payload bytes): the branch V1 §5.3.3 MAY gives",
-						 m.payload_len);
-				}
-				break;
-			}
-			if (!rpcrdma_reply_chunk(&m, &sit) || !rpcrdma_seg_next(&sit, &s) ||
-			    s.rdma_length > 256 + len + 64 || s.rdma_length < 24) {
-				cf_fault(o, "V1-4.5.3-reply", "RDMA_NOMSG without a usable reply chunk");
-				break;
-			}
-			if (rpc_decode_header(wm.buf, s.rdma_length, &rh) != RPC_OK || rh.xid != xid)
-				cf_fault(o, "V1-4.5.3-reply", "the reply chunk does not hold the reply");
-			else if (!null && (echo_decode_reply(wm.buf, s.rdma_length, ECHO_PROC_ECHO,
-							       &rh, &d, &dl, NULL) || dl != len ||
-					   memcmp(d, rpc + off, len)))
-				cf_fault(o, "V1-4.5.3-reply", "the reply in the chunk is not the echo");
-			snprintf(o->note, sizeof(o->note), "RDMA_NOMSG, %u bytes in the reply chunk",
-				 s.rdma_length);
-			break;
-		}
-		default:
-			break;
-		}
+		if (reply_chunk)
+			grade_reply_chunk(c, o, &m, &wm, rpc + off, len, xid, null);
+		else
+			grade_write_list(r, c, o, &m, &wm, rpc + off, len, xid);
 	}
 	cf_mem_put(k, &rm);
 	cf_mem_put(k, &wm);
