@@ -17,7 +17,8 @@ export TOP BUILD BIN
 
 plugindir=$(pkg-config --variable=plugindir wireshark 2>/dev/null)
 # as root: into a mount namespace of our own, the plugin folder a tmpfs
-if [[ $(id -u) == 0 && -z ${README_NS:-} && -n $plugindir && -d $plugindir ]]; then
+if [[ $(id -u) == 0 && -z ${README_NS:-} && -n $plugindir && -d $plugindir ]] &&
+   unshare -m true 2>/dev/null; then
     export README_NS=1
     exec unshare -m bash -c 'mount -t tmpfs readme-plugins "$1" && exec bash "$2"' \
         _ "$plugindir" "$0"
@@ -25,10 +26,12 @@ fi
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+export BIN
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; shift; local l; for l in "$@"; do echo "#   $l"; done; }
 
+{
 readme_extract "$TOP/README.md" "$T/ex"
 # the README's placeholders: nfs.pcap (a bundled capture), tests/, samples/,
 # build/ as after `make`
@@ -136,3 +139,7 @@ if [[ -n ${README_NS:-} ]]; then
 fi
 echo "# $n host tests, $guest examples in the guest, $notrun not run (reasons above)"
 echo "1..$n"
+} > "$T/readme.tap"
+# the messages of issue 30 item 5 and -B, by their words
+bats --tap "$TOP/tests/readme/messages.bats" > "$T/messages.tap" 2>&1
+awk -f "$TOP/tests/tap-merge.awk" "$T/readme.tap" "$T/messages.tap"

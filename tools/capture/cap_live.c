@@ -53,6 +53,43 @@ static void on_signals(void (*fn)(int))
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* -i NAME that libpcap does not know but that is (or is named like) an
+ * RDMA device: libpcap's RDMA sniffer is missing (Debian builds libpcap
+ * without rdma-core); its Ethernet interface carries RoCE and iWARP */
+static void no_rdma_sniffer(const char *iface)
+{
+	static const char *const prefixes[] = {
+		"mlx4_", "mlx5_", "rxe", "siw", "irdma", "bnxt_re", "qedr",
+		"erdma", "hfi1_", "efa_", "ocrdma", "i40iw", "cxgb4_",
+	};
+	char path[512], netdev[64] = "";
+	bool rdma = false;
+
+	if (strchr(iface, '/') || strlen(iface) > 64)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s", iface);
+	rdma = access(path, F_OK) == 0;
+	for (size_t i = 0; !rdma && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		rdma = !strncmp(iface, prefixes[i], strlen(prefixes[i]));
+	if (!rdma)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/gid_attrs/ndevs/0",
+		 iface);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (!fgets(netdev, sizeof(netdev), f))
+			netdev[0] = 0;
+		netdev[strcspn(netdev, "\n")] = 0;
+		fclose(f);
+	}
+	fprintf(stderr, "rpcrdma-decode: -i %s: an RDMA device is captured only by "
+		"a libpcap built with its RDMA sniffer (rdma-core), and this one "
+		"has none (Debian's libpcap is built without it): capture its "
+		"Ethernet interface instead (%s%s%s), or build libpcap from source\n",
+		iface, *netdev ? "-i " : "the netdev it runs on", netdev,
+		*netdev ? " carries its RoCE and iWARP traffic" : "");
+}
+
 /* pcap_create + options + pcap_activate + filter; NULL said why */
 static pcap_t *open_live(const char *iface, const char *filter,
 			 uint32_t buffer_kib)
@@ -72,9 +109,13 @@ static pcap_t *open_live(const char *iface, const char *filter,
 	pcap_set_buffer_size(pc, buffer_kib ? (int)(buffer_kib * 1024u) : LIVE_BUFFER);
 	int r = pcap_activate(pc);
 	if (r < 0) {
+		const char *detail = pcap_geterr(pc);
+		if (!strcmp(detail, pcap_statustostr(r)))
+			detail = "";           /* not the same words twice */
 		fprintf(stderr, "rpcrdma-decode: -i %s: %s%s%s\n", iface,
-			pcap_statustostr(r), *pcap_geterr(pc) ? ": " : "",
-			pcap_geterr(pc));
+			pcap_statustostr(r), *detail ? ": " : "", detail);
+		if (r == PCAP_ERROR_NO_SUCH_DEVICE)
+			no_rdma_sniffer(iface);
 		if (r == PCAP_ERROR_PERM_DENIED)
 			fputs("rpcrdma-decode: capturing needs root or CAP_NET_RAW\n",
 			      stderr);

@@ -10,6 +10,9 @@
 #include <stdint.h>
 
 #define CLI_EXIT_USAGE 2
+/* no RDMA device: the same status in rpcrdma-echo, -ping, -bench and
+ * -conform (issue 30 item 5) */
+#define CLI_EXIT_NODEV 3
 
 /* Prints "prog: <message>" and "Try 'prog --help' ..." on stderr; returns
  * CLI_EXIT_USAGE. */
