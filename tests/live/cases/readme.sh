@@ -225,4 +225,16 @@ if ((rc != 0)) && grep -q 'port 20049 is in use' "$W/busy.err" &&
 else
     result readme-busy-port fail "rpcrdma-echo -s with knfsd on 20049: exit $rc, \"$(head -2 "$W/busy.err" | tr '\n' ' ')\""
 fi
+
+# item 5: -i on the RDMA device itself, with Debian's libpcap (no RDMA sniffer)
+dev=${LIVE_DEV_A:-${kind}0}
+rc=0
+timeout "$(scaled 30)" rpcrdma-decode -i "$dev" > /dev/null 2> "$W/sniffer.err" || rc=$?
+if ((rc == 3)) && grep -q "RDMA sniffer" "$W/sniffer.err" &&
+   grep -q "Debian's libpcap is built without it" "$W/sniffer.err" &&
+   grep -q -- "-i veth0 carries its RoCE and iWARP traffic" "$W/sniffer.err"; then
+    result readme-rdma-sniffer ok "rpcrdma-decode -i $dev: exit 3, names the missing RDMA sniffer and veth0"
+else
+    result readme-rdma-sniffer fail "rpcrdma-decode -i $dev: exit $rc, \"$(tr '\n' ' ' < "$W/sniffer.err" | head -c 300)\""
+fi
 exit 0
