@@ -232,7 +232,8 @@ rc=0
 timeout "$(scaled 30)" rpcrdma-decode -i "$dev" > /dev/null 2> "$W/sniffer.err" || rc=$?
 if ((rc == 3)) && grep -q "RDMA sniffer" "$W/sniffer.err" &&
    grep -q "Debian's libpcap is built without it" "$W/sniffer.err" &&
-   grep -q -- "-i veth0 carries its RoCE and iWARP traffic" "$W/sniffer.err"; then
+   { grep -q -- "-i veth0 carries its RoCE and iWARP traffic" "$W/sniffer.err" ||
+     { [[ $kind == siw ]] && grep -q "the netdev it runs on" "$W/sniffer.err"; }; }; then
     result readme-rdma-sniffer ok "rpcrdma-decode -i $dev: exit 3, names the missing RDMA sniffer and veth0"
 else
     result readme-rdma-sniffer fail "rpcrdma-decode -i $dev: exit $rc, \"$(tr '\n' ' ' < "$W/sniffer.err" | head -c 300)\""
