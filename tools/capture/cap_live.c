@@ -24,7 +24,9 @@
 #include "cap_state.h"
 
 #define LIVE_SNAPLEN 262144            /* whole frames */
-#define LIVE_TIMEOUT_MS 200            /* output written at least this often */
+#define LIVE_TIMEOUT_MS 200            /* a block of frames is handed over at
+					* least this often, and the output
+					* written */
 #define LIVE_BUFFER (32 << 20)         /* the kernel's ring: bursts under load
 					* (-B KiB sets it, as tcpdump's) */
 
@@ -105,7 +107,13 @@ static pcap_t *open_live(const char *iface, const char *filter,
 	pcap_set_snaplen(pc, LIVE_SNAPLEN);
 	pcap_set_promisc(pc, 1);
 	pcap_set_timeout(pc, LIVE_TIMEOUT_MS);
-	pcap_set_immediate_mode(pc, 1);
+	/* not immediate mode: libpcap then uses TPACKET_V3, whose blocks pack
+	 * frames by their length; immediate mode's TPACKET_V2 gives every
+	 * frame a slot of the largest size (64 KiB and more with the veth's
+	 * segmentation offloads), so 32 MiB held ~500 frames and a 1 MiB echo
+	 * overflowed it.  A block is handed over when full or LIVE_TIMEOUT_MS
+	 * old, as tcpdump without --immediate-mode. */
+	pcap_set_immediate_mode(pc, 0);
 	pcap_set_buffer_size(pc, buffer_kib ? (int)(buffer_kib * 1024u) : LIVE_BUFFER);
 	int r = pcap_activate(pc);
 	if (r < 0) {
