@@ -103,7 +103,7 @@ ncap=0
 stop_captures() {
     local key o rc drops msgs m
     for key in "${!bg_pid[@]}"; do
-    [[ $key == rpcrdma-echo* && $1 != all ]] && continue
+    [[ $key == rpcrdma-echo* && ${1:-} != all ]] && continue
     o=${bg_file[$key]}
     bg_stop "$key"; rc=$?
     ncap=$((ncap + 1))
