@@ -47,8 +47,12 @@ MKPCAP_SRCS := $(sort $(wildcard tests/plugin/*.c))
 $(BUILD)/plugin-test/mkpcap: $(MKPCAP_SRCS) tests/plugin/roce.h $(CODEC_A) | $(BUILD)/plugin-test/.dir
 	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -o $@ $(MKPCAP_SRCS) $(CODEC_A)
 
-.PHONY: install-plugin
+.PHONY: install-plugin uninstall-plugin
+# the plugin alone, into the system's folder: the way that works as root
+# (Wireshark run as root ignores WIRESHARK_PLUGIN_DIR and personal folders)
 install-plugin: $(PLUGIN_SO)
 	install -d $(DESTDIR)$(WS_PLUGINDIR)/epan
 	install -m 755 $(PLUGIN_SO) $(DESTDIR)$(WS_PLUGINDIR)/epan/
+uninstall-plugin:
+	rm -f $(DESTDIR)$(WS_PLUGINDIR)/epan/rpcrdma.so
 endif

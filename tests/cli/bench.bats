@@ -105,16 +105,16 @@ usage_error() {     # $1 = text the message must contain
 	for t in 0.001 1.5 3600; do          # taken: the run goes on to find no device
 		run "$B" -n 1 --connect-timeout "$t" 198.18.0.1
 		refute_output --partial "Try 'rpcrdma-bench --help'"
-		assert_failure 1
+		assert_failure 3
 		assert_output --partial "rdma link add"
 	done
 }
 
-@test "no RDMA device: exit 1, and how to add Soft-RoCE" {
+@test "no RDMA device: exit 3 (as every tool), and how to add Soft-RoCE" {
 	need_bin
 	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || skip "this host has RDMA devices"
 	run "$B" -n 1 --timeout 2000 198.18.0.1
-	assert_failure 1
+	assert_failure 3
 	assert_output --partial "rpcrdma-bench: "
 	assert_output --partial "rdma link add"
 }

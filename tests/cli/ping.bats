@@ -89,31 +89,34 @@ usage_error() {     # $1 = text the message must contain
 	for t in 0.001 0.5 7 3600; do        # taken: the run goes on to find no device
 		run "$P" -c 1 -W 1 --connect-timeout "$t" 192.0.2.1
 		refute_output --partial "Try 'rpcrdma-ping --help'"
-		assert_failure 2
+		assert_failure 3                 # no RDMA device: 3, as every tool
 		assert_output --partial "rdma link add"
 	done
 }
 
-@test "a machine without a usable RDMA path: set-up error, exit 2, with advice" {
+@test "a machine without a usable RDMA path: set-up error, exit 2 (3: no RDMA device), with advice" {
 	# 192.0.2.1 (TEST-NET-1) is reachable over RDMA from nowhere; without
-	# any RDMA device the transport says how to add Soft-RoCE
+	# any RDMA device the transport says how to add Soft-RoCE, and the
+	# exit status is 3 as in rpcrdma-echo, -bench and -conform (issue 30)
 	run "$P" -c 1 -W 1 192.0.2.1
-	assert_failure 2
 	assert_output --regexp '^rpcrdma-ping: '
 	if [ ! -d /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		assert_failure 3
 		assert_output --partial "rdma link add"
+	else
+		assert_failure 2
 	fi
 }
 
 @test "--json: a set-up failure is one fatal object on stdout as well" {
 	run bash -c "'$P' --json -c 1 -W 1 192.0.2.1 2>/dev/null"
-	assert_failure 2
+	[ "$status" = 2 ] || [ "$status" = 3 ]   # 3: no RDMA device
 	assert_output --regexp '^\{"type":"fatal","error":"[a-z-]+","message":".+","hint":'
 }
 
-@test "a host name that does not resolve: exit 2" {
+@test "a host name that does not resolve: exit 2 (3 first when there is no RDMA device)" {
 	run "$P" -c 1 -W 1 no-such-host.invalid
-	assert_failure 2
+	if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then assert_failure 3; else assert_failure 2; fi
 	assert_output --regexp '^rpcrdma-ping: '
 }
 
@@ -178,7 +181,7 @@ completion_options() {
 
 @test "the man page's exit statuses are the ones --help gives" {
 	run bash -c "sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' '$TOP/man/rpcrdma-ping.1' | grep -A1 '^\.TP' | grep -oE '^\.B [0-9]'"
-	assert_output "$(printf '.B 0\n.B 1\n.B 2')"
+	assert_output "$(printf '.B 0\n.B 1\n.B 2\n.B 3')"
 }
 
 @test "the README's rpcrdma-ping session is the man page's first example" {

@@ -444,12 +444,12 @@ static void test_output(void)
 	free(capture_buf);
 	capture_buf = NULL;
 
-	tap_ok(ping_errcode_exit(XPRT_E_NODEV) == 2 && ping_errcode_exit(XPRT_E_RESOLVE) == 2 &&
+	tap_ok(ping_errcode_exit(XPRT_E_NODEV) == 3 && ping_errcode_exit(XPRT_E_RESOLVE) == 2 &&
 	       ping_errcode_exit(XPRT_E_UNREACHABLE) == 2 &&
 	       ping_errcode_exit(XPRT_E_REFUSED) == 1 && ping_errcode_exit(XPRT_E_REJECTED) == 1 &&
 	       ping_errcode_exit(XPRT_E_TIMEOUT) == 1 &&
 	       ping_errcode_exit(XPRT_E_DISCONNECTED) == 1,
-	       "exit status per transport error: set-up 2, the peer 1");
+	       "exit status per transport error: no device 3, set-up 2, the peer 1");
 	tap_ok(ping_errcode_hint(XPRT_E_REFUSED) && strstr(ping_errcode_hint(XPRT_E_REFUSED), "portlist"),
 	       "refused: says how knfsd listens for RDMA");
 }

@@ -351,6 +351,24 @@ static void test_inline(void)
 		tap_ok(no_leaks(), "--probe-inline %u: no verbs object left", sizes[i]);
 		fake_verbs_reset();
 	}
+	/* the text's last line says how many bytes the peer claims to send
+	 * (issue 30 item 5: it ended "sends up to that many:" with no number) */
+	setup(&o, &s, 0, 8, 2048);
+	o.json = false;
+	rc = run(ping_probe_inline, &o);
+	{
+		const char *last = out ? out + strlen(out) : NULL;
+		while (last && last > out && last[-1] == '\n')
+			last--;
+		while (last && last > out && last[-1] != '\n')
+			last--;
+		if (!tap_ok(rc == 0 && last &&
+			    strstr(last, "its private data says it sends up to 2048 bytes") &&
+			    !strstr(out, "that many:"),
+			    "--probe-inline text: the last line names the 2048 bytes the peer claims"))
+			tap_diag("%s", out ? out : "(nothing)");
+	}
+	fake_verbs_reset();
 	/* a peer without private data: the version's default is where it starts */
 	setup(&o, &s, XPRT_V1, 8, 0);
 	s.o.no_private_data = true;

@@ -317,11 +317,18 @@ static int f_listen(struct xv_id *pub, const struct sockaddr *addr, int backlog)
 	(void)backlog;
 	memset(&id->local, 0, sizeof(id->local));
 	memcpy(&id->local, addr, sa_len(addr));
+	if (fake_verbs_config.rdma_cm_errnos && !addr_is_any(&id->local) &&
+	    !(id->local.ss_family == AF_INET ?
+	      ((const struct sockaddr_in *)&id->local)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) :
+	      IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)&id->local)->sin6_addr))) {
+		errno = EADDRNOTAVAIL;         /* no device has this address */
+		return -1;
+	}
 	for (o = fake_ids; o; o = o->next)
-		if (o != id && o->state == F_LISTEN &&
+		if (o != id && o->state == F_LISTEN && port_of(&id->local) &&
 		    o->local.ss_family == id->local.ss_family &&
 		    port_of(&o->local) == port_of(&id->local)) {
-			errno = EADDRINUSE;
+			errno = fake_verbs_config.rdma_cm_errnos ? EADDRNOTAVAIL : EADDRINUSE;
 			return -1;
 		}
 	strcpy(id->pub.dev_name, "fake0");

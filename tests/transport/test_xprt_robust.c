@@ -75,6 +75,46 @@ static void wildcards(void)
 	fake_verbs_reset();
 }
 
+/* rdma_cm's EADDRNOTAVAIL for a port another listener holds is not "no RDMA
+ * device has this address" (issue 30 item 1): the listen path says which */
+static void listen_busy_port(void)
+{
+	struct xprt_loop *l;
+	struct xprt_error err = { 0 };
+	struct xprt_opts o = { 0 };
+	struct xprt_handlers none = { 0 };
+
+	fake_verbs_reset();
+	fake_verbs_config.rdma_cm_errnos = true;
+	o.verbs = &fake_verbs;
+	o.host = "127.0.0.1";
+	l = xprt_loop_create(&o, &err);
+	tap_ok(l && xprt_listen_opts(l, &o, &none, &err) == 0,
+	       "rdma_cm errnos: a listener on 127.0.0.1:20049 (the kernel's NFS server)");
+	o.host = NULL;
+	tap_ok(l && xprt_listen_opts(l, &o, &none, &err) < 0 &&
+	       err.sys_errno == EADDRINUSE &&
+	       strstr(err.msg, "0.0.0.0:20049: port 20049 is in use (the kernel's NFS server?)") &&
+	       !strstr(err.msg, "no RDMA device"),
+	       "a second listener on 20049 (EADDRNOTAVAIL): \"%s\"", err.msg);
+	o.host = "127.0.0.1";
+	o.port = "20050";
+	tap_ok(l && xprt_listen_opts(l, &o, &none, &err) == 0, "another port listens");
+	tap_ok(l && xprt_listen_opts(l, &o, &none, &err) < 0 &&
+	       strstr(err.msg, "port 20050 is in use") && !strstr(err.msg, "NFS"),
+	       "20050 taken: in use, no word of NFS: \"%s\"", err.msg);
+	o.host = "192.0.2.1";
+	o.port = "20051";
+	tap_ok(l && xprt_listen_opts(l, &o, &none, &err) < 0 &&
+	       err.code == XPRT_E_UNREACHABLE && strstr(err.msg, "no RDMA device has this address"),
+	       "an address no device has: still \"%s\"", err.msg);
+	xprt_loop_destroy(l);
+	struct fake_verbs_live lv;
+	fake_verbs_live(&lv);
+	tap_ok(lv.ids == 0, "no cm_id left behind (%u)", lv.ids);
+	fake_verbs_reset();
+}
+
 static void connect_errors(void)
 {
 	struct h_server sv;
@@ -384,6 +424,7 @@ int main(void)
 {
 	connect_errors();
 	wildcards();
+	listen_busy_port();
 	malformed_headers();
 	reply_fits_nowhere();
 	misbehaving();

@@ -76,7 +76,8 @@ static void usage(FILE *f)
 	      "  -h, --help                 this text\n"
 	      "      --version              the version\n"
 	      "\n"
-	      "Exit status: 0 measured, 1 the run failed, 2 usage error, 130 interrupted.\n"
+	      "Exit status: 0 measured, 1 the run failed, 2 usage error, 3 no RDMA device,\n"
+	      "130 interrupted.\n"
 	      "See rpcrdma-bench(1).\n", f);
 }
 
@@ -279,7 +280,8 @@ int main(int argc, char *argv[])
 	res.info.both_ways = !o->null_proc;
 	snprintf(res.info.server, sizeof(res.info.server), "%s:%s", o->host, o->port);
 
-	rc = bench_run(o, &res) ? EXIT_RUN : 0;
+	rc = bench_run(o, &res);
+	rc = rc == CLI_EXIT_NODEV ? CLI_EXIT_NODEV : rc ? EXIT_RUN : 0;
 	if (res.nrows) {
 		if (o->out) {
 			if (o->lat || res.rows[0].has_where)

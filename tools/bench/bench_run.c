@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <rpcrdma/rpc.h>
 #include "bench.h"
+#include "cliopt.h"
 #include "echo_ulb.h"
 #include "live.h"
 #include "xprt.h"
@@ -469,6 +470,8 @@ int bench_run(const struct bench_opts *o, struct bench_result *res)
 	b.l = xprt_loop_create(&xo, &err);
 	if (!b.l) {
 		fprintf(stderr, BENCH_PROG ": %s\n", err.msg);
+		if (err.code == XPRT_E_NODEV)
+			rc = CLI_EXIT_NODEV;
 		goto out;
 	}
 	if (o->on_loop && o->on_loop(b.l, o->on_loop_arg) != 0) {

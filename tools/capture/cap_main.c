@@ -75,7 +75,15 @@ int cap_close(struct cap_state *st)
 			st->file);
 		rc = CAP_EXIT_READ;
 	}
-	if (st->o->check) {
+	if (st->o->check && rc == CAP_EXIT_READ && !st->stats.frames)
+		fputs("rpcrdma-decode: --check: nothing checked: the capture could "
+		      "not be read\n", stderr);
+	else if (st->o->check && rc == CAP_EXIT_READ)
+		fprintf(stderr, "%llu violations in the %llu frames read (output "
+			"incomplete: not a verdict on the whole capture)\n",
+			(unsigned long long)st->violations,
+			(unsigned long long)st->stats.frames);
+	else if (st->o->check) {
 		fprintf(stderr, "%llu violations\n", (unsigned long long)st->violations);
 		if (st->violations && rc == CAP_EXIT_OK)
 			rc = CAP_EXIT_FAULT;

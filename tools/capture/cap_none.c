@@ -89,9 +89,15 @@ bool cap_none_report(struct cap_state *st)
 	if (s->snapped)
 		WHY("%llu frames cut by the snapshot length: capture with "
 		    "tcpdump -s 0\n", (unsigned long long)s->snapped);
+	if (s->filtered)
+		WHY("the filter expression '%s' left out %llu of the %llu frames "
+		    "read%s: try without it\n", st->o->filter,
+		    (unsigned long long)s->filtered,
+		    (unsigned long long)st->stats.frames,
+		    s->filtered == st->stats.frames ? " (all of them)" : "");
 	if (!st->stats.frames)
 		WHY("the capture holds no frames\n");
-	else if (!s->udp.total && !s->tcp.total && !crc && !s->snapped &&
+	else if (!s->filtered && !s->udp.total && !s->tcp.total && !crc && !s->snapped &&
 		 !st->stats.frames_rdma)
 		WHY("no IP, RoCEv1 or InfiniBand transport traffic at all; on a "
 		    "host with an RDMA NIC, tcpdump -i eth0 sees no RDMA: capture "

@@ -73,8 +73,10 @@ bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f)
 	st->frame_no = f->num;
 	st->frame_conv = 0;
 	st->stats.frames++;
-	if (st->o->filter && !cap_bpf_match(st, dlt, f))
+	if (st->o->filter && !cap_bpf_match(st, dlt, f)) {
+		st->seen.filtered++;
 		return !st->stop;              /* counted, not decoded */
+	}
 	if (f->len < f->wire_len)
 		st->seen.snapped++;
 	if (st->writer)

@@ -225,6 +225,7 @@ struct cap_seen {
 	uint64_t snapped;            /* frames cut by the snapshot length */
 	struct cap_seen_ports udp;   /* UDP to other ports than --roce-port */
 	struct cap_seen_ports tcp;   /* TCP segments not of an iWARP stream */
+	uint64_t filtered;           /* frames the filter expression left out */
 };
 
 /* A violation, held until the message it concerns is out (cap_lint.c) */

@@ -56,6 +56,8 @@ struct cap_opts {
 					* standard output) */
 	const char *filter;            /* a pcap-filter(7) expression, or NULL */
 	const char *plot_path;         /* --plot FILE.svg|.png|.gp (with stats) */
+	uint32_t buffer_kib;           /* -i: the kernel's capture buffer, KiB
+					* (0: LIVE_BUFFER, cap_live.c) */
 	uint8_t time_format;           /* enum cap_time: the TIME column */
 	bool no_crc_check;             /* decode packets whose ICRC, VCRC or
 					* MPA CRC is wrong (a NIC that fills

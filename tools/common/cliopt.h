@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #define CLI_EXIT_USAGE 2
+/* no RDMA device: the same status in rpcrdma-echo, -ping, -bench and
+ * -conform (issue 30 item 5) */
+#define CLI_EXIT_NODEV 3
 
 /* Prints "prog: <message>" and "Try 'prog --help' ..." on stderr; returns
  * CLI_EXIT_USAGE. */
@@ -42,6 +45,7 @@ int cli_number32(const char *prog, const char *name, const char *arg,
 	N(STATS, "stats") N(STRICT, "strict") N(VERBOSE, "verbose") \
 	N(VERSION, "version") N(YES, "yes") \
 	R(ADDR, "addr") R(ADDRESS, "address") R(BACKWARD, "backward") \
+	R(BUFFER_SIZE, "buffer-size") \
 	R(CHUNK, "chunk") R(CONVERSATION, "conversation") R(COUNT, "count") \
 	R(DEPTH, "depth") R(DURATION, "duration") R(HEX, "hex") \
 	R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \

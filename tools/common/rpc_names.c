@@ -34,7 +34,7 @@ static const char *const nlm4[] = {
 static const char *const pmap2[] = {
 	"NULL", "SET", "UNSET", "GETPORT", "DUMP", "CALLIT",
 };
-static const char *const echo1[] = { "NULL", "ECHO" };
+static const char *const echo1[] = { "NULL", "ECHO", "CALLBACK" };   /* docs/echo-ulb.md */
 static const char *const nfsacl3[] = { "NULL", "GETACL", "SETACL" };
 
 static const char *pick(const char *const *t, size_t n, uint32_t proc)

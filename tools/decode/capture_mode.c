@@ -27,12 +27,19 @@ int decode_capture_main(const struct decode_opts *o)
 		.progs = o->progs, .nprogs = o->nprogs,
 		.procs = o->procs, .nprocs = o->nprocs,
 		.proc_names = o->proc_names, .nproc_names = o->nproc_names,
-		.filter = o->filter,
+		.filter = o->filter, .buffer_kib = o->buffer_kib,
 	};
 
+	if (o->buffer_kib && !o->iface) {
+		fprintf(stderr, "rpcrdma-decode: -B applies to a live capture (-i)\n");
+		return 2;
+	}
 	if (o->iface) {
-		/* live: each message out as soon as it is decoded (a pipe too) */
-		setvbuf(stdout, NULL, _IOLBF, 0);
+		/* live: block-buffered, flushed whenever the kernel's ring is
+		 * empty (cap_live.c): each message out as soon as the burst
+		 * it came in is decoded, and no write(2) per line to starve
+		 * the capture */
+		setvbuf(stdout, NULL, _IOFBF, 1u << 16);
 		return cap_run_live(&co, o->iface);
 	}
 	/* one large buffer for the whole run, set before any output */

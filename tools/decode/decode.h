@@ -15,6 +15,7 @@ struct decode_opts {
 	const char *const *files;      /* -r FILE... (captures; "-" = stdin) */
 	int nfiles;
 	const char *iface;             /* -i IFACE: a live capture */
+	uint32_t buffer_kib;           /* -B: its kernel buffer (0: default) */
 	const char *filter;            /* the expression after the options */
 	bool json;                     /* --json */
 	bool verbose;                  /* -V: full tree */

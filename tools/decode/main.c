@@ -31,7 +31,7 @@
 
 /* the long options (one list of names: tools/common/cliopt.h) */
 static const char long_names[] =
-	"hex read=r interface=i json verbose=V stats plot check quiet=q count=c "
+	"hex read=r interface=i buffer-size=B json verbose=V stats plot check quiet=q count=c "
 	"write=w time-format numeric=n roce-port inline-threshold no-crc-check "
 	"mpa-crc mpa-markers xid conversation rdma-version program procedure "
 	"help=h version";
@@ -58,6 +58,8 @@ static void usage(FILE *f)
 	      "                             repeatable; '-' is standard input\n"
 	      "  -i, --interface IFACE      capture live on IFACE (eth0, any, mlx5_0)\n"
 	      "                             until Ctrl-C, as tcpdump -i\n"
+	      "  -B, --buffer-size KIB      -i: the kernel's capture buffer in KiB, as\n"
+	      "                             tcpdump -B (default 32768)\n"
 	      "FILTER, after the options, is a pcap-filter(7) expression, as tcpdump's.\n"
 	      "\n"
 	      "Output:\n"
@@ -236,6 +238,15 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		o->check_inline = arg != NULL;
 		return 0;
 	case 'q': o->quiet = true; seen->capture_only = "--quiet"; return 0;
+	case 'B': {
+		uint64_t n;
+		seen->capture_only = "-B";
+		if (!parse_u64(arg, 4194304, &n) || n < 64)
+			return usage_error("-B: '%s' is not a number of KiB from 64 to "
+					   "4194304", arg);
+		o->buffer_kib = (uint32_t)n;
+		return 0;
+	}
 	case 'c': {
 		uint64_t n;
 		seen->capture_only = "-c";
@@ -392,7 +403,7 @@ int main(int argc, char *argv[])
 	}
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":r:i:Vqhc:tnw:", long_opts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":r:i:B:Vqhc:tnw:", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			goto out;

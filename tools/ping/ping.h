@@ -27,6 +27,7 @@ enum {
 	PING_EXIT_OK = 0,       /* replies came (and the peer was there at the end) */
 	PING_EXIT_NOREPLY = 1,  /* none came, or the connection was lost for good */
 	PING_EXIT_USAGE = 2,    /* usage or local setup error */
+	PING_EXIT_NODEV = 3,    /* no RDMA device (CLI_EXIT_NODEV) */
 };
 
 /* -------- options (ping_args.c) -------- */

@@ -61,7 +61,8 @@ static void usage(FILE *f)
 	      "      --version              the version\n"
 	      "\n"
 	      "Exit status: 0 replies came, 1 no reply came or the connection was lost\n"
-	      "for good, 2 usage or local setup error.  See rpcrdma-ping(1).\n", f);
+	      "for good, 2 usage or local setup error, 3 no RDMA device.  See\n"
+	      "rpcrdma-ping(1).\n", f);
 }
 
 #define usage_error(...) cli_usage_error(PING_PROG, __VA_ARGS__)

@@ -161,17 +161,26 @@ static void report_result(struct inl *s, const struct ping_search *se,
 	probe_item_init(&it, SECTION, "send", "largest Send it sends");
 	if (s->echo) {
 		it.result = "not measured";
-		item_text(&it, "ECHO replies are smaller than their calls; %s",
-			  have_pd ? "the private data's send size is its claim" :
-			  "it sent no private data");
+		if (have_pd)
+			item_text(&it, "ECHO replies are smaller than their calls; "
+				  "its private data says it sends up to %u bytes",
+				  send_claim);
+		else
+			item_text(&it, "ECHO replies are smaller than their calls; "
+				  "it sent no private data");
 	} else {
 		it.result = "cannot be learned";
-		item_text(&it, "%s v%u has no procedure that answers with as many "
-			  "bytes as we choose (NULL replies are 24 bytes); %s",
-			  ping_prog_name(s->o->prog) ? ping_prog_name(s->o->prog) :
-			  "the program", s->o->vers, have_pd ?
-			  "its private data says it sends up to that many:" :
-			  "it sent no private data");
+		const char *pn = ping_prog_name(s->o->prog) ?
+				 ping_prog_name(s->o->prog) : "the program";
+		if (have_pd)
+			item_text(&it, "%s v%u has no procedure that answers with "
+				  "as many bytes as we choose (NULL replies are 24 "
+				  "bytes); its private data says it sends up to %u "
+				  "bytes", pn, s->o->vers, send_claim);
+		else
+			item_text(&it, "%s v%u has no procedure that answers with "
+				  "as many bytes as we choose (NULL replies are 24 "
+				  "bytes); it sent no private data", pn, s->o->vers);
 	}
 	if (have_pd)
 		item_num(&it, "claim", send_claim);

@@ -84,8 +84,9 @@ int ping_errcode_exit(enum xprt_errcode c)
 	case XPRT_E_DISCONNECTED:
 	case XPRT_E_PROTOCOL:
 		return PING_EXIT_NOREPLY;
-	case XPRT_E_NODEV:          /* nothing was sent: set-up errors */
-	case XPRT_E_RESOLVE:
+	case XPRT_E_NODEV:          /* as the other tools */
+		return PING_EXIT_NODEV;
+	case XPRT_E_RESOLVE:        /* nothing was sent: set-up errors */
 	case XPRT_E_UNREACHABLE:
 	case XPRT_E_RESOURCE:
 	case XPRT_E_USAGE:

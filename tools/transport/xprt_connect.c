@@ -120,6 +120,39 @@ struct xprt *xprt_connect(struct xprt_loop *l, const struct xprt_handlers *h,
 }
 
 /* -------- server -------- */
+/* rdma_cm answers EADDRNOTAVAIL both for an address no RDMA device has and
+ * for a port another RDMA listener holds (the kernel's NFS server on 20049:
+ * issue 30 item 1).  The same address with port 0 tells them apart: when
+ * that listens, the address is fine and the port is taken.  The port, or 0
+ * when the address is at fault (or the test could not be made). */
+static unsigned listen_port_taken(struct xprt_loop *l, struct xprt_listener *ls,
+				  const struct addrinfo *ai)
+{
+	struct sockaddr_storage ss;
+	in_port_t *port;
+	unsigned taken;
+
+	if (ai->ai_addrlen > sizeof(ss))
+		return 0;
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
+	if (ss.ss_family == AF_INET)
+		port = &((struct sockaddr_in *)(void *)&ss)->sin_port;
+	else if (ss.ss_family == AF_INET6)
+		port = &((struct sockaddr_in6 *)(void *)&ss)->sin6_port;
+	else
+		return 0;
+	taken = ntohs(*port);
+	*port = 0;
+	struct xv_id *id = taken ? l->v->create_id(l->ch, ls) : NULL;
+	if (!id)
+		return 0;
+	if (l->v->listen(id, (struct sockaddr *)&ss, 1) != 0)
+		taken = 0;
+	l->v->destroy_id(id);
+	return taken;
+}
+
 static int listen_on(struct xprt_loop *l, struct xprt_listener *ls,
 		     const struct addrinfo *ai, struct xprt_error *err)
 {
@@ -135,8 +168,12 @@ static int listen_on(struct xprt_loop *l, struct xprt_listener *ls,
 		return 0;
 	xprt_format_addr((const struct sockaddr_storage *)(const void *)ai->ai_addr, a,
 		    sizeof(a));
+	unsigned taken;
 	if (errno == EADDRINUSE)
 		xprt_err(err, XPRT_E_RESOURCE, errno, "%s: port in use", a);
+	else if (errno == EADDRNOTAVAIL && (taken = listen_port_taken(l, ls, ai)))
+		xprt_err(err, XPRT_E_RESOURCE, EADDRINUSE, "%s: port %u is in use%s",
+			 a, taken, taken == 20049 ? " (the kernel's NFS server?)" : "");
 	else if (errno == EADDRNOTAVAIL || errno == ENODEV)
 		xprt_err(err, XPRT_E_UNREACHABLE, errno,
 			 "%s: no RDMA device has this address: %s", a, strerror(errno));
