@@ -7,6 +7,11 @@
 # them can be picked out of the trace and the capture).  The server's
 # rdma_stat_* counters are read at the same marks.
 #   guest-record.sh KIND OUT_DIR [VERS]     (VERS: 3, the default, or 4.1)
+# RECORD_FILES: how many files the directory listing makes (default 30: its
+# READDIRPLUS replies come back in Reply chunks).  RECORD_LIVE=BIN: also
+# BIN (rpcrdma-trace) -i --json on a tracefs instance of its own (so that
+# its trace_pipe takes nothing from the buffer copied to trace.txt), into
+# OUT_DIR/live.json and live.err.
 # OUT_DIR gets trace.txt, cap.pcap, ms-before.txt, ms-after.txt,
 # svc-before/ svc-after/ (copies of rdma_stat_*), overruns.txt (the ring
 # buffer's own count of events lost, per CPU), record.log.
@@ -28,8 +33,14 @@ opts=proto=rdma,port=20049,vers=$vers
 [[ $vers == 3 ]] && opts+=,nolock,mountproto=tcp
 
 run=$(mktemp -d /run/kview.XXXXXX)
-td=
+td= live=
+inst=$T/instances/rpcrdma-kview
 finish() {
+    if [[ -n $live ]]; then
+        kill -INT "$live" 2>/dev/null
+        wait "$live" 2>/dev/null
+        rmdir "$inst" 2>/dev/null
+    fi
     mountpoint -q "$mnt" && umount -f "$mnt" 2>/dev/null
     echo 0 > "$T/tracing_on" 2>/dev/null
     echo 0 > "$T/events/rpcrdma/enable" 2>/dev/null
@@ -50,6 +61,14 @@ echo 0 > "$T/events/enable"
 echo > "$T/trace"
 echo 1 > "$T/events/rpcrdma/enable"
 
+if [[ -n ${RECORD_LIVE:-} ]]; then
+    rmdir "$inst" 2>/dev/null || true
+    mkdir "$inst"
+    echo 8192 > "$inst/buffer_size_kb"
+    "$RECORD_LIVE" -i --tracefs "$inst" --json > "$out/live.json" 2> "$out/live.err" &
+    live=$!
+    for _ in $(seq 100); do grep -q 'reading' "$out/live.err" 2>/dev/null && break; sleep 0.1; done
+fi
 tcpdump -i veth0 -s 0 -B 65536 -U -w "$run/cap.pcap" $filter 2>"$run/td.err" &
 td=$!
 for _ in $(seq 100); do grep -q 'listening on' "$run/td.err" 2>/dev/null && break; sleep 0.1; done
@@ -75,7 +94,7 @@ echo 3 > /proc/sys/vm/drop_caches
 say "read back"
 cmp "$run/src" "$mnt/f-$$"
 mkdir -p "$mnt/d-$$"
-for i in $(seq 1 150); do : > "$mnt/d-$$/a-file-with-a-rather-long-name-$i"; done
+for i in $(seq 1 "${RECORD_FILES:-30}"); do : > "$mnt/d-$$/a-file-with-a-rather-long-name-$i"; done
 echo 3 > /proc/sys/vm/drop_caches
 ls -l "$mnt/d-$$" > /dev/null
 rm -rf "$mnt/d-$$" "$mnt/f-$$"
@@ -92,4 +111,12 @@ for c in "$T"/per_cpu/cpu*; do
     printf '%s %s\n' "${c##*/}" "$(awk '$1 == "overrun:" { print $2 }' "$c/stats")"
 done > "$out/overruns.txt"
 echo 0 > "$T/events/rpcrdma/enable"
+if [[ -n $live ]]; then
+    sleep 0.5           # the live reader drains its pipe
+    kill -INT "$live"
+    wait "$live"
+    echo "rc=$?" >> "$out/live.err"
+    live=
+    rmdir "$inst" 2>/dev/null || true
+fi
 say "done: $(wc -l < "$out/trace.txt") trace lines"

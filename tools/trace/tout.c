@@ -263,8 +263,9 @@ void tr_print_stats(struct tr_state *st)
 		fprintf(f, "    %" PRIu64 " still mapped at the end of the trace\n", open);
 	}
 	fprintf(f, "  errors: %" PRIu64 " completions failed, %" PRIu64 " flushed, %" PRIu64 " ERR_VERS, %" PRIu64
-		" ERR_CHUNK, %" PRIu64 " bad replies, %" PRIu64 " other, %" PRIu64 " send queue full\n", st->wc_err,
-		st->wc_flush, st->err_vers, st->err_chunk, st->reply_bad, st->srv_errs, st->sq_full);
+		" ERR_CHUNK, %" PRIu64 " bad replies, %" PRIu64 " marshal or send preparation failures (retried by the "
+		"client), %" PRIu64 " server decode or send errors, %" PRIu64 " send queue full\n", st->wc_err,
+		st->wc_flush, st->err_vers, st->err_chunk, st->reply_bad, st->marshal_fail, st->srv_errs, st->sq_full);
 	fprintf(f, "  unknown events:");
 	for (i = 0; i < st->n_unknown; i++)
 		fprintf(f, " %s %" PRIu64, st->unknown[i].name, st->unknown[i].n);

@@ -185,23 +185,45 @@ bool tp_kv_i64(const struct tp_event *ev, const char *key, int64_t *out)
 	return true;
 }
 
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* 6.1 prints "task:%08x@%08x"; older kernels "task:%u@%u": eight hex
+ * digits each side are read as hex, anything else as decimal */
 bool tp_task(const struct tp_event *ev, uint32_t *task, uint32_t *client)
 {
-	size_t at, e, m;
+	size_t at, e, m, i;
 	uint64_t t, c;
+	bool hex = true;
 
 	if (!find_key(ev, "task:", &at))
 		return false;
 	m = at;
-	while (m < ev->flen && is_digit(ev->f[m]))
+	while (m < ev->flen && is_hex(ev->f[m]))
 		m++;
 	if (m == at || m == ev->flen || ev->f[m] != '@')
 		return false;
 	e = m + 1;
-	while (e < ev->flen && is_digit(ev->f[e]))
+	while (e < ev->flen && is_hex(ev->f[e]))
 		e++;
-	if (!tp_num(ev->f + at, m - at, UINT32_MAX, &t) || !tp_num(ev->f + m + 1, e - m - 1, UINT32_MAX, &c))
+	if (m - at != 8 || e - m - 1 != 8)
+		hex = false;
+	for (i = at; !hex && i < e; i++)
+		if (i != m && !is_digit(ev->f[i]))
+			return false;
+	if (hex) {
+		char a[11] = "0x", b[11] = "0x";
+
+		memcpy(a + 2, ev->f + at, 8);
+		memcpy(b + 2, ev->f + m + 1, 8);
+		if (!tp_num(a, 10, UINT32_MAX, &t) || !tp_num(b, 10, UINT32_MAX, &c))
+			return false;
+	} else if (!tp_num(ev->f + at, m - at, UINT32_MAX, &t) ||
+		   !tp_num(ev->f + m + 1, e - m - 1, UINT32_MAX, &c)) {
 		return false;
+	}
 	*task = (uint32_t)t;
 	*client = (uint32_t)c;
 	return true;

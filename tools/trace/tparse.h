@@ -37,7 +37,7 @@ bool tp_kv(const struct tp_event *ev, const char *key, const char **v, size_t *v
 bool tp_kv_u64(const struct tp_event *ev, const char *key, uint64_t max, uint64_t *out);
 /* a signed decimal (ret=-5, status=-107) */
 bool tp_kv_i64(const struct tp_event *ev, const char *key, int64_t *out);
-/* "task:ID@CLIENT" */
+/* "task:ID@CLIENT": eight hex digits each (6.1) or decimal (older) */
 bool tp_task(const struct tp_event *ev, uint32_t *task, uint32_t *client);
 /* "N credits" (older kernels) or credits=N */
 bool tp_credits(const struct tp_event *ev, uint32_t *credits);

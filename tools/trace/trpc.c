@@ -242,34 +242,8 @@ static bool get_xid(const struct tp_event *ev, uint32_t *xid)
 	return true;
 }
 
-/* 6.1 prints "task:%08x@%08x"; older kernels decimal: eight digits with a
- * leading zero are read as hex (tp_task reads decimal digits only) */
-static bool hex8(const char *p, uint64_t *v)
-{
-	char hex[11] = "0x";
-
-	memcpy(hex + 2, p, 8);
-	return tp_num(hex, 10, UINT32_MAX, v);
-}
-
 static bool get_task(const struct tp_event *ev, uint32_t *task, uint32_t *client)
 {
-	size_t i;
-
-	for (i = 0; i + 5 + 17 <= ev->flen; i++) {
-		const char *p = ev->f + i + 5;
-		uint64_t t, c;
-
-		if (memcmp(ev->f + i, "task:", 5) != 0)
-			continue;
-		if (p[8] == '@' && hex8(p, &t) && hex8(p + 9, &c) &&
-		    (i + 22 == ev->flen || p[17] == ' ' || p[17] == ':')) {
-			*task = (uint32_t)t;
-			*client = (uint32_t)c;
-			return true;
-		}
-		break;
-	}
 	return tp_task(ev, task, client);
 }
 
@@ -712,9 +686,9 @@ void tr_line(struct tr_state *st, const char *line, size_t len)
 	else if (strncmp(n, "xprtrdma_mr_", 12) == 0)
 		on_mr(st, &ev, n + 12);
 	else if (strcmp(n, "xprtrdma_marshal_failed") == 0)
-		on_xid_err(st, &ev, TRE_MARSHAL, &st->srv_errs);
+		on_xid_err(st, &ev, TRE_MARSHAL, &st->marshal_fail);
 	else if (strcmp(n, "xprtrdma_prepsend_failed") == 0)
-		on_xid_err(st, &ev, TRE_PREPSEND, &st->srv_errs);
+		on_xid_err(st, &ev, TRE_PREPSEND, &st->marshal_fail);
 	else if (strcmp(n, "xprtrdma_err_vers") == 0 || strcmp(n, "svcrdma_err_vers") == 0)
 		on_xid_err(st, &ev, TRE_ERR_VERS, &st->err_vers);
 	else if (strcmp(n, "xprtrdma_err_chunk") == 0 || strcmp(n, "svcrdma_err_chunk") == 0)

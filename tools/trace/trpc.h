@@ -111,7 +111,7 @@ struct tr_state {
 	struct tr_count unknown[TR_MAX_NAMES], drift[TR_MAX_NAMES];
 	unsigned n_unknown, n_drift;
 	uint64_t unknown_other, drift_other;
-	uint64_t wc_err, wc_flush, srv_errs, sq_full, err_vers, err_chunk, reply_bad;
+	uint64_t wc_err, wc_flush, srv_errs, marshal_fail, sq_full, err_vers, err_chunk, reply_bad;
 	uint64_t mr_map, mr_fastreg, mr_localinv, mr_reminv, mr_unmap, mr_not_inval, mr_conn_released;
 	uint64_t mr_table_full;
 	struct tr_latency lat[16];
