@@ -237,8 +237,10 @@ void tr_print_stats(struct tr_state *st)
 			st->lat[i].key, st->lat[i].n, st->lat[i].min_us, st->lat[i].sum_us / st->lat[i].n,
 			st->lat[i].max_us);
 	fprintf(f, "  chunks: %" PRIu64 " read segments (%" PRIu64 " bytes), %" PRIu64 " write segments (%" PRIu64
-		" bytes), %" PRIu64 " reply segments (%" PRIu64 " bytes)\n", st->segs[0], st->chunk_bytes[0],
-		st->segs[1], st->chunk_bytes[1], st->segs[2], st->chunk_bytes[2]);
+		" bytes), %" PRIu64 " reply segments (%" PRIu64 " bytes); of them %" PRIu64 "/%" PRIu64 "/%" PRIu64
+		" encoded for marshals that failed\n", st->segs[0], st->chunk_bytes[0],
+		st->segs[1], st->chunk_bytes[1], st->segs[2], st->chunk_bytes[2], st->segs_failed[0],
+		st->segs_failed[1], st->segs_failed[2]);
 	if (st->have_grant)
 		fprintf(f, "  credits granted: last %u, min %u, max %u; at most %u calls in flight\n", st->granted,
 			st->grant_min, st->grant_max, st->max_outstanding);
@@ -252,8 +254,9 @@ void tr_print_stats(struct tr_state *st)
 		fprintf(f, "    (%" PRIu64 " more changes not listed)\n", st->steps_dropped);
 	fprintf(f, "  MRs: %" PRIu64 " mapped, %" PRIu64 " registered, %" PRIu64 " invalidated locally, %" PRIu64
 		" remotely, %" PRIu64 " unmapped; %" PRIu64 " released without invalidation (%" PRIu64
-		" of the connection's own, the write pad)\n", st->mr_map, st->mr_fastreg, st->mr_localinv,
-		st->mr_reminv, st->mr_unmap, st->mr_not_inval + st->mr_conn_released, st->mr_conn_released);
+		" of the connection's own, the write pad; %" PRIu64 " never offered: their marshal failed)\n",
+		st->mr_map, st->mr_fastreg, st->mr_localinv, st->mr_reminv, st->mr_unmap,
+		st->mr_not_inval + st->mr_conn_released + st->mr_unoffered, st->mr_conn_released, st->mr_unoffered);
 	{
 		uint64_t open = 0;
 

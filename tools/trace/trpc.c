@@ -295,7 +295,7 @@ static void on_marshal(struct tr_state *st, const struct tp_event *ev, uint32_t 
 	const char *v;
 	size_t vl;
 	uint64_t hdr = 0;
-	int k;
+	unsigned k;
 
 	(void)pid;
 	if (!get_xid(ev, &xid) || !get_task(ev, &task, &client)) {
@@ -345,6 +345,12 @@ static void on_marshal(struct tr_state *st, const struct tp_event *ev, uint32_t 
 			r->chunk_bytes[k] = p->bytes[k];
 		}
 		p->used = false;
+	}
+	for (k = 0; k < TR_MAX_MRS; k++) {
+		struct tr_mr *m = &st->mr[k];
+
+		if (m->used && !m->offered && m->task == task && m->client == client)
+			m->offered = true;
 	}
 	st->outstanding++;
 	if (st->outstanding > st->max_outstanding)
@@ -574,6 +580,8 @@ static void on_mr(struct tr_state *st, const struct tp_event *ev, const char *op
 		m->handle = handle;
 		m->invalidated = false;
 		m->task = task;
+		m->client = client;
+		m->offered = false;
 		m->conn = has_task && task == 0 && client == UINT32_MAX;
 		m->t_map = ev->ts_ns;
 		return;
@@ -596,6 +604,11 @@ static void on_mr(struct tr_state *st, const struct tp_event *ev, const char *op
 		if (!m->invalidated) {
 			if (m->conn) {
 				st->mr_conn_released++;
+			} else if (!m->offered) {
+				/* registered for a call whose marshal then failed
+				 * (xprtrdma_marshal_failed, e.g. no MR free): never
+				 * offered to the server, nothing to invalidate */
+				st->mr_unoffered++;
 			} else {
 				st->mr_not_inval++;
 				st->f_mr++;
@@ -608,6 +621,24 @@ static void on_mr(struct tr_state *st, const struct tp_event *ev, const char *op
 		}
 		mr_free(st, m);
 	}
+}
+
+/* the chunks encoded for a marshal that failed: not the call's (the
+ * kernel counts them in mountstats all the same) */
+static void on_failed_marshal(struct tr_state *st, const struct tp_event *ev)
+{
+	uint32_t task, client;
+	struct tr_pending *p;
+	unsigned k;
+
+	if (!get_task(ev, &task, &client))
+		return;
+	p = pend_get(st, task, client, false);
+	if (!p)
+		return;
+	for (k = 0; k < 3; k++)
+		st->segs_failed[k] += p->nseg[k];
+	p->used = false;
 }
 
 /* an error event that names an xid */
@@ -640,6 +671,58 @@ static void on_completion(struct tr_state *st, const struct tp_event *ev)
 		st->wc_err++;
 }
 
+/* every event of the rpcrdma system we know (include/trace/events/rpcrdma.h,
+ * 6.1 and the releases around it): those an RPC needs are handled in
+ * tr_line(), the rest are known and carry nothing it needs.  A name not
+ * here is counted as unknown. */
+static const char *const known[] = {
+	"xprtrdma_marshal", "xprtrdma_chunk_read", "xprtrdma_chunk_write", "xprtrdma_chunk_wp",
+	"xprtrdma_chunk_reply", "xprtrdma_post_send", "xprtrdma_reply", "xprtrdma_decode_seg",
+	"xprtrdma_mr_map", "xprtrdma_mr_fastreg", "xprtrdma_mr_localinv", "xprtrdma_mr_reminv",
+	"xprtrdma_mr_unmap", "xprtrdma_mr_recycle", "xprtrdma_marshal_failed", "xprtrdma_prepsend_failed",
+	"xprtrdma_err_vers", "xprtrdma_err_chunk", "xprtrdma_err_unrecognized", "xprtrdma_reply_vers_err",
+	"xprtrdma_reply_rqst_err", "xprtrdma_reply_short_err", "xprtrdma_reply_hdr_err", "xprtrdma_reply_vers",
+	"xprtrdma_reply_rqst", "xprtrdma_reply_short", "xprtrdma_reply_hdr",
+	"xprtrdma_post_recv", "xprtrdma_post_recvs", "xprtrdma_post_recvs_err", "xprtrdma_post_linv",
+	"xprtrdma_post_linv_err", "xprtrdma_wc_send", "xprtrdma_wc_receive", "xprtrdma_wc_fastreg",
+	"xprtrdma_wc_li", "xprtrdma_wc_li_wake", "xprtrdma_wc_li_done", "xprtrdma_connect",
+	"xprtrdma_disconnect", "xprtrdma_op_connect", "xprtrdma_op_inject_dsc", "xprtrdma_op_setport",
+	"xprtrdma_op_set_cto", "xprtrdma_inline_thresh", "xprtrdma_qp_event", "xprtrdma_createmrs",
+	"xprtrdma_nomrs", "xprtrdma_nomrs_err", "xprtrdma_mr_get", "xprtrdma_frwr_alloc",
+	"xprtrdma_frwr_dereg", "xprtrdma_frwr_sgerr", "xprtrdma_frwr_maperr", "xprtrdma_dma_maperr",
+	"xprtrdma_defer_cmp", "xprtrdma_fixup", "xprtrdma_op_allocate", "xprtrdma_op_free",
+	"xprtrdma_cb_setup", "xprtrdma_cb_call", "xprtrdma_cb_reply", "xprtrdma_leaked_rep",
+	"xprtrdma_device_removal", "xprtrdma_frwr_bad_sge",
+	"svcrdma_decode_rqst", "svcrdma_decode_short_err", "svcrdma_decode_badvers_err",
+	"svcrdma_decode_drop_err", "svcrdma_decode_badproc_err", "svcrdma_decode_parse_err",
+	"svcrdma_decode_rseg", "svcrdma_decode_wseg", "svcrdma_decode_rchunk", "svcrdma_decode_wchunk",
+	"svcrdma_encode_rseg", "svcrdma_encode_wseg", "svcrdma_send_rseg", "svcrdma_send_wseg",
+	"svcrdma_send_pzr", "svcrdma_encode_write_chunk", "svcrdma_send_write_chunk",
+	"svcrdma_encode_read_chunk", "svcrdma_send_reply_chunk", "svcrdma_send_read_chunk",
+	"svcrdma_err_vers", "svcrdma_err_chunk", "svcrdma_post_send", "svcrdma_send_err",
+	"svcrdma_send_pullup", "svcrdma_post_recv", "svcrdma_rq_post_err", "svcrdma_post_rw",
+	"svcrdma_post_read_chunk", "svcrdma_post_write_chunk", "svcrdma_post_reply_chunk",
+	"svcrdma_wc_send", "svcrdma_wc_send_flush", "svcrdma_wc_send_err", "svcrdma_wc_recv",
+	"svcrdma_wc_recv_flush", "svcrdma_wc_recv_err", "svcrdma_wc_read", "svcrdma_wc_read_flush",
+	"svcrdma_wc_read_err", "svcrdma_wc_write", "svcrdma_wc_write_flush", "svcrdma_wc_write_err",
+	"svcrdma_wc_receive", "svcrdma_qp_error", "svcrdma_sq_full", "svcrdma_sq_retry",
+	"svcrdma_sq_post_err", "svcrdma_pd_err", "svcrdma_qp_err", "svcrdma_fabric_err",
+	"svcrdma_initdepth_err", "svcrdma_accept_err", "svcrdma_dma_map_page", "svcrdma_dma_unmap_page",
+	"svcrdma_dma_map_err", "svcrdma_dma_map_rw_err", "svcrdma_no_rwctx_err",
+	"svcrdma_page_overrun_err", "svcrdma_small_wrch_err", "svcrdma_cc_release",
+	"svcrdma_rwctx_empty", "svcrdma_wc_read_done",
+};
+
+static bool known_event(const char *n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(n, known[i]) == 0)
+			return true;
+	return false;
+}
+
 void tr_line(struct tr_state *st, const char *line, size_t len)
 {
 	struct tp_event ev;
@@ -664,7 +747,7 @@ void tr_line(struct tr_state *st, const char *line, size_t len)
 		st->markers++;
 		return;
 	}
-	if (strncmp(n, "xprtrdma_", 9) != 0 && strncmp(n, "svcrdma_", 8) != 0) {
+	if (!known_event(n)) {
 		count_name(st->unknown, &st->n_unknown, &st->unknown_other, n);
 		return;
 	}
@@ -685,8 +768,10 @@ void tr_line(struct tr_state *st, const char *line, size_t len)
 		on_decode_seg(st, pid);
 	else if (strncmp(n, "xprtrdma_mr_", 12) == 0)
 		on_mr(st, &ev, n + 12);
-	else if (strcmp(n, "xprtrdma_marshal_failed") == 0)
+	else if (strcmp(n, "xprtrdma_marshal_failed") == 0) {
+		on_failed_marshal(st, &ev);
 		on_xid_err(st, &ev, TRE_MARSHAL, &st->marshal_fail);
+	}
 	else if (strcmp(n, "xprtrdma_prepsend_failed") == 0)
 		on_xid_err(st, &ev, TRE_PREPSEND, &st->marshal_fail);
 	else if (strcmp(n, "xprtrdma_err_vers") == 0 || strcmp(n, "svcrdma_err_vers") == 0)

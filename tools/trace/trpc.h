@@ -81,7 +81,8 @@ struct tr_pending {
 
 struct tr_mr {
 	bool used, invalidated, conn;   /* conn: mapped outside any RPC (the write pad) */
-	uint32_t id, handle, task;
+	bool offered;                   /* its task's call was marshalled after the map */
+	uint32_t id, handle, task, client;
 	uint64_t t_map;
 };
 
@@ -112,7 +113,8 @@ struct tr_state {
 	unsigned n_unknown, n_drift;
 	uint64_t unknown_other, drift_other;
 	uint64_t wc_err, wc_flush, srv_errs, marshal_fail, sq_full, err_vers, err_chunk, reply_bad;
-	uint64_t mr_map, mr_fastreg, mr_localinv, mr_reminv, mr_unmap, mr_not_inval, mr_conn_released;
+	uint64_t mr_map, mr_fastreg, mr_localinv, mr_reminv, mr_unmap, mr_not_inval, mr_conn_released, mr_unoffered;
+	uint64_t segs_failed[3];      /* chunk segments of marshals that failed */
 	uint64_t mr_table_full;
 	struct tr_latency lat[16];
 	unsigned n_lat;

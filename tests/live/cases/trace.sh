@@ -53,7 +53,7 @@ else result trace-mountstats fail "$kind: $(tr '\n' ' ' <<< "$msg")"; fi
 rc=$?
 drift=$(grep -c . "$w/check.err")
 if ((rc == 0 && drift == 0)) && grep -q '^check: pass' "$w/check.txt" &&
-   grep -q 'malformed, 0 too long' "$w/check.txt"; then
+   grep -q ' 0 malformed, 0 too long' "$w/check.txt"; then
     result trace-check ok "$kind: $(grep -E '^  RPCs' "$w/check.txt" | sed 's/^ *//'); --check passes, nothing unknown or drifted"
 else
     result trace-check fail "$kind: exit $rc, $(grep -E '^check:|unknown|drift' "$w/check.txt" "$w/check.err" | tr '\n' ' ')"
