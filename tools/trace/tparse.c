@@ -254,6 +254,22 @@ bool tp_credits(const struct tp_event *ev, uint32_t *credits)
 	return false;
 }
 
+static bool is_xdigit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* the end of a run of at most max hex digits from i (bounded: no scan
+ * runs past its field, so a line of many '@0x' stays linear) */
+static size_t hex_run(const struct tp_event *ev, size_t i, size_t max)
+{
+	size_t e = i;
+
+	while (e < ev->flen && e - i <= max && is_xdigit(ev->f[e]))
+		e++;
+	return e;
+}
+
 bool tp_segment(const struct tp_event *ev, uint32_t *length, uint64_t *offset, uint32_t *handle)
 {
 	size_t i;
@@ -264,18 +280,21 @@ bool tp_segment(const struct tp_event *ev, uint32_t *length, uint64_t *offset, u
 
 		if (ev->f[i] != '@' || ev->f[i + 1] != '0' || ev->f[i + 2] != 'x')
 			continue;
-		while (s > 0 && is_digit(ev->f[s - 1]))
+		while (s > 0 && i - s <= 10 && is_digit(ev->f[s - 1]))
 			s--;
 		if (s == i || (s > 0 && ev->f[s - 1] != ' '))
 			continue;
-		o = oe = i + 1;
-		while (oe < ev->flen && ev->f[oe] != ':' && ev->f[oe] != ' ')
-			oe++;
-		if (oe + 3 > ev->flen || ev->f[oe] != ':' || ev->f[oe + 1] != '0' || ev->f[oe + 2] != 'x')
+		o = i + 1;                      /* "0x..." */
+		oe = hex_run(ev, i + 3, 16);
+		if (oe == i + 3 || oe + 3 > ev->flen || ev->f[oe] != ':' || ev->f[oe + 1] != '0' ||
+		    ev->f[oe + 2] != 'x')
 			continue;
-		h = he = oe + 1;
-		while (he < ev->flen && ev->f[he] != ' ' && ev->f[he] != ')' && ev->f[he] != ',')
-			he++;
+		h = oe + 1;
+		he = hex_run(ev, oe + 3, 8);
+		if (he == oe + 3)
+			continue;
+		if (he < ev->flen && ev->f[he] != ' ' && ev->f[he] != ')' && ev->f[he] != ',')
+			continue;
 		if (!tp_num(ev->f + s, i - s, UINT32_MAX, &l) || !tp_num(ev->f + o, oe - o, UINT64_MAX, &off) ||
 		    !tp_num(ev->f + h, he - h, UINT32_MAX, &hd))
 			continue;
@@ -298,14 +317,13 @@ bool tp_status(const struct tp_event *ev, uint32_t *status, uint32_t *vendor)
 		if (ev->f[i] != '(')
 			continue;
 		b = a;
-		while (b < ev->flen && is_digit(ev->f[b]))
+		while (b < ev->flen && b - a <= 10 && is_digit(ev->f[b]))
 			b++;
 		if (b == a || b + 3 > ev->flen || ev->f[b] != '/' || ev->f[b + 1] != '0' || ev->f[b + 2] != 'x')
 			continue;
-		c = d = b + 1;
-		while (d < ev->flen && ev->f[d] != ')')
-			d++;
-		if (d == ev->flen || !tp_num(ev->f + a, b - a, UINT32_MAX, &s) ||
+		c = b + 1;                      /* "0x..." */
+		d = hex_run(ev, b + 3, 8);
+		if (d == b + 3 || d == ev->flen || ev->f[d] != ')' || !tp_num(ev->f + a, b - a, UINT32_MAX, &s) ||
 		    !tp_num(ev->f + c, d - c, UINT32_MAX, &v))
 			continue;
 		*status = (uint32_t)s;
