@@ -280,3 +280,14 @@ completion_options() {
 		assert_output ""
 	done
 }
+
+@test "the README's and the man page's example lines are the sample's output" {
+	for f in README.md man/rpcrdma-trace.1; do
+		n=0
+		while read -r l; do
+			grep -qxF -- "$l" "$K/expected/trace.line" || fail "$f: '$l' is not in expected/trace.line"
+			n=$((n + 1))
+		done < <(grep -E '^[0-9]+\.[0-9]{6} xid 0x' "$TOP/$f")
+		[ "$n" -ge 2 ] || fail "$f: no example lines found"
+	done
+}
