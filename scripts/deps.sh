@@ -15,6 +15,8 @@ packages=(
 	libwireshark-dev libglib2.0-dev tshark wireshark-common
 	# tests
 	bats bats-assert bats-support jq xxd python3 man-db groff-base
+	# rpcrdma-stat --prom is checked with promtool check metrics
+	prometheus
 	# make bench; rpcrdma-bench --plot
 	valgrind time gnuplot-nox
 )

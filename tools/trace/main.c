@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-trace: RPC-over-RDMA as the Linux kernel saw it, from its rpcrdma
+ * trace events -- tracefs text (trace, trace_pipe), `trace-cmd report` or
+ * `perf script` output, a file or stdin, or live from tracefs.
+ * man/rpcrdma-trace.1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cliopt.h"
+#include "trpc.h"
+
+#define PROG "rpcrdma-trace"
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " -r FILE|- [options]\n"
+		"       " PROG " -i [options]\n"
+		"Rebuilds each RPC from the kernel's rpcrdma trace events (client xprtrdma_*,\n"
+		"server svcrdma_*): xid, chunk types and segments, credits asked and granted,\n"
+		"times, MR lifecycles, errors.\n"
+		"  -r, --read FILE     trace text: tracefs trace or trace_pipe, trace-cmd report,\n"
+		"                      perf script ('-': stdin)\n"
+		"  -i, --live          read tracefs' trace_pipe, enabling the rpcrdma events\n"
+		"                      (and disabling them at the end; root)\n"
+		"      --tracefs DIR   where tracefs is (default /sys/kernel/tracing)\n"
+		"  -t, --seconds N     with -i: stop after N seconds (default: at SIGINT)\n"
+		"  -V, --verbose       segments, times and the server's view under each RPC\n"
+		"  -j, --json          one JSON object per RPC\n"
+		"  -s, --stats         counts, latency by chunk types, credits, chunks, MRs, errors\n"
+		"  -c, --check         the rules an event stream can judge (credits exceeded, zero\n"
+		"                      grant, MR not invalidated, reply without call)\n"
+		"  -q, --quiet         no line per RPC (with --stats or --check)\n"
+		"  -h, --help          this help\n"
+		"      --version       the version\n"
+		"Exit status: 0, 1 --check found something or the input could not be read,\n"
+		"2 a usage error.\n");
+}
+
+static int write_str(const char *dir, const char *file, const char *s)
+{
+	char path[4096];
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, s, strlen(s)) < 0)
+		rc = -1;
+	close(fd);
+	return rc;
+}
+
+static int read_fd(struct tr_state *st, int fd, bool live, double seconds)
+{
+	char buf[65536];
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!stop) {
+		ssize_t n;
+
+		if (live) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			int pr = poll(&p, 1, 200);
+
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (seconds > 0 && (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 >=
+			    seconds)
+				break;
+			if (pr <= 0)
+				continue;
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, PROG ": %s: %s\n", st->src, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		tr_feed(st, buf, (size_t)n);
+		fflush(st->out);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "read", required_argument, NULL, 'r' },
+		{ "live", no_argument, NULL, 'i' },
+		{ "tracefs", required_argument, NULL, 'T' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = NULL, *tracefs = "/sys/kernel/tracing";
+	bool live = false, verbose = false, json = false, stats = false, check = false, quiet = false;
+	uint64_t seconds = 0;
+	struct tr_state *st;
+	int c, fd, rc = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:it:Vjscqh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'r': file = optarg; break;
+		case 'i': live = true; break;
+		case 'T': tracefs = optarg; break;
+		case 't':
+			if (cli_number(PROG, "--seconds", optarg, 1, 86400 * 365, &seconds))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'V': verbose = true; break;
+		case 'j': json = true; break;
+		case 's': stats = true; break;
+		case 'c': check = true; break;
+		case 'q': quiet = true; break;
+		case 'h': usage(stdout); return 0;
+		case 'v': printf(PROG " %s\n", RPCRDMA_TOOLS_VERSION); return 0;
+		default: return cli_getopt_failure(PROG, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(PROG, "unexpected argument '%s'", argv[optind]);
+	if (!file == !live)
+		return cli_usage_error(PROG, "one source: -r FILE (or -r - for stdin) or -i");
+	if (json && verbose)
+		return cli_usage_error(PROG, "--json and --verbose are two outputs: choose one");
+	if (seconds && !live)
+		return cli_usage_error(PROG, "--seconds is for -i");
+	if (quiet && !stats && !check)
+		return cli_usage_error(PROG, "--quiet leaves nothing to print without --stats or --check");
+
+	st = malloc(sizeof(*st));
+	if (!st) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	tr_init(st, stdout, json ? TR_JSON : verbose ? TR_VERBOSE : TR_LINE);
+	st->stats = stats;
+	st->check = check;
+	st->quiet = quiet;
+	if (live) {
+		char path[4096];
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
+		st->src = path;
+		if (write_str(tracefs, "events/rpcrdma/enable", "1") < 0) {
+			fprintf(stderr, PROG ": %s/events/rpcrdma/enable: %s (root, tracefs mounted, rpcrdma loaded?)\n",
+				tracefs, strerror(errno));
+			free(st);
+			return 1;
+		}
+		fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+			(void)write_str(tracefs, "events/rpcrdma/enable", "0");
+			free(st);
+			return 1;
+		}
+		fprintf(stderr, PROG ": reading %s, rpcrdma events enabled (SIGINT to stop)\n", path);
+		if (read_fd(st, fd, true, (double)seconds) < 0)
+			rc = 1;
+		close(fd);
+		if (write_str(tracefs, "events/rpcrdma/enable", "0") < 0)
+			fprintf(stderr, PROG ": could not disable the rpcrdma events: %s\n", strerror(errno));
+	} else {
+		if (strcmp(file, "-") == 0) {
+			fd = 0;
+			st->src = "stdin";
+		} else {
+			fd = open(file, O_RDONLY);
+			st->src = file;
+			if (fd < 0) {
+				fprintf(stderr, PROG ": %s: %s\n", file, strerror(errno));
+				free(st);
+				return 1;
+			}
+		}
+		if (read_fd(st, fd, false, 0) < 0)
+			rc = 1;
+		if (fd != 0)
+			close(fd);
+	}
+	tr_finish(st);
+	if (st->bad_lines || st->overlong || st->n_drift || st->n_unknown)
+		fprintf(stderr, PROG ": %s: %llu malformed lines, %llu lines over %d bytes, %u events with unexpected "
+			"fields, %u unknown event names (counted in --stats)\n", st->src,
+			(unsigned long long)st->bad_lines, (unsigned long long)st->overlong, TR_LINE_MAX, st->n_drift,
+			st->n_unknown);
+	if (check && tr_findings(st))
+		rc = 1;
+	fflush(stdout);
+	free(st);
+	return rc;
+}
