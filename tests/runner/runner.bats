@@ -145,9 +145,10 @@ with_real_suites() {
 	export RPCRDMA_SKIP_REASONS=$TOP/tests/skip-reasons.txt RPCRDMA_CHECK_ONLY="$*"
 }
 
-@test "removing a unit build's output fails make check (unit, asan, capunit, capunit-asan, transport, asan-transport, ping-unit, ping-asan)" {
+@test "removing a unit build's output fails make check (unit, asan, capunit, capunit-asan, transport, asan-transport, ping-unit, ping-asan, kernel-unit, kernel-asan)" {
 	for pair in unit:10-unit asan:11-unit-asan capunit:12-capture-unit capunit-asan:12-capture-unit \
-		    transport:12-transport asan-transport:12-transport ping-unit:25-ping ping-asan:25-ping; do
+		    transport:12-transport asan-transport:12-transport ping-unit:25-ping ping-asan:25-ping \
+		    kernel-unit:37-kernel kernel-asan:37-kernel; do
 		dir=${pair%%:*} s=${pair#*:}
 		[ -d "$REAL_BUILD/$dir" ] || { echo "no $REAL_BUILD/$dir to remove: make check first"; return 1; }
 		rm -rf "$BATS_TEST_TMPDIR/build"

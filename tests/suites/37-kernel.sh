@@ -7,6 +7,7 @@
 # the 300 s bound is the deadline of a hang, not the aim.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build} BIN=${BIN:-${BUILD:-$TOP/build}/bin}
+"$TOP/tests/unit/need-builds.sh" "$BUILD/kernel-unit" "$BUILD/kernel-asan" || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/unit/run-unit.sh" "$BUILD/kernel-unit" "plain " "$TOP/tests/kernel" > "$tmp/plain" 2>&1
 rc=$?
