@@ -199,6 +199,24 @@ struct seen {
 	unsigned t;                    /* -t given that many times */
 };
 
+/* --mpa-crc / --mpa-markers on|off|auto: iWARP framing forced or inferred */
+static int mpa_opt(int c, const char *arg, struct decode_opts *o, struct seen *seen)
+{
+	const char *name = c == CLI_L_MPA_CRC ? "--mpa-crc" : "--mpa-markers";
+	uint8_t *force = c == CLI_L_MPA_CRC ? &o->mpa_crc : &o->mpa_markers;
+
+	seen->capture_only = name;
+	if (!strcmp(arg, "on"))
+		*force = CAP_FORCE_ON;
+	else if (!strcmp(arg, "off"))
+		*force = CAP_FORCE_OFF;
+	else if (!strcmp(arg, "auto"))
+		*force = CAP_FORCE_AUTO;
+	else
+		return usage_error("%s: '%s' is not one of on, off, auto", name, arg);
+	return 0;
+}
+
 static int parse_one(int c, const char *arg, struct decode_opts *o,
 		     const char **files, struct seen *seen)
 {
@@ -276,21 +294,8 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		o->no_crc_check = true;
 		return 0;
 	case CLI_L_MPA_CRC:
-	case CLI_L_MPA_MARKERS: {
-		const char *name = c == CLI_L_MPA_CRC ? "--mpa-crc" : "--mpa-markers";
-		uint8_t *force = c == CLI_L_MPA_CRC ? &o->mpa_crc : &o->mpa_markers;
-		seen->capture_only = name;
-		if (!strcmp(arg, "on"))
-			*force = CAP_FORCE_ON;
-		else if (!strcmp(arg, "off"))
-			*force = CAP_FORCE_OFF;
-		else if (!strcmp(arg, "auto"))
-			*force = CAP_FORCE_AUTO;
-		else
-			return usage_error("%s: '%s' is not one of on, off, auto",
-					   name, arg);
-		return 0;
-	}
+	case CLI_L_MPA_MARKERS:
+		return mpa_opt(c, arg, o, seen);
 	case CLI_L_ROCE_PORT:
 		seen->capture_only = "--roce-port";
 		if (!num_opt("roce-port", arg, 1, 65535, &v))

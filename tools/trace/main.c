@@ -104,6 +104,42 @@ static int read_fd(struct tr_state *st, int fd, bool live, double seconds)
 	return 0;
 }
 
+/* -i: the rpcrdma events enabled, trace_pipe read until SIGINT/SIGTERM or
+ * --seconds, the events disabled again.  -1: nothing could be read (said);
+ * else the exit status.  The path stays valid: it names the source in the
+ * closing counts. */
+static int read_live(struct tr_state *st, const char *tracefs, uint64_t seconds)
+{
+	static char path[4096];
+	struct sigaction sa;
+	int fd, rc = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
+	st->src = path;
+	if (write_str(tracefs, "events/rpcrdma/enable", "1") < 0) {
+		fprintf(stderr, PROG ": %s/events/rpcrdma/enable: %s (root, tracefs mounted, rpcrdma loaded?)\n",
+			tracefs, strerror(errno));
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		(void)write_str(tracefs, "events/rpcrdma/enable", "0");
+		return -1;
+	}
+	fprintf(stderr, PROG ": reading %s, rpcrdma events enabled (SIGINT to stop)\n", path);
+	if (read_fd(st, fd, true, (double)seconds) < 0)
+		rc = 1;
+	close(fd);
+	if (write_str(tracefs, "events/rpcrdma/enable", "0") < 0)
+		fprintf(stderr, PROG ": could not disable the rpcrdma events: %s\n", strerror(errno));
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -167,34 +203,11 @@ int main(int argc, char **argv)
 	st->check = check;
 	st->quiet = quiet;
 	if (live) {
-		char path[4096];
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
-		st->src = path;
-		if (write_str(tracefs, "events/rpcrdma/enable", "1") < 0) {
-			fprintf(stderr, PROG ": %s/events/rpcrdma/enable: %s (root, tracefs mounted, rpcrdma loaded?)\n",
-				tracefs, strerror(errno));
+		rc = read_live(st, tracefs, seconds);
+		if (rc < 0) {
 			free(st);
 			return 1;
 		}
-		fd = open(path, O_RDONLY | O_NONBLOCK);
-		if (fd < 0) {
-			fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-			(void)write_str(tracefs, "events/rpcrdma/enable", "0");
-			free(st);
-			return 1;
-		}
-		fprintf(stderr, PROG ": reading %s, rpcrdma events enabled (SIGINT to stop)\n", path);
-		if (read_fd(st, fd, true, (double)seconds) < 0)
-			rc = 1;
-		close(fd);
-		if (write_str(tracefs, "events/rpcrdma/enable", "0") < 0)
-			fprintf(stderr, PROG ": could not disable the rpcrdma events: %s\n", strerror(errno));
 	} else {
 		if (strcmp(file, "-") == 0) {
 			fd = 0;

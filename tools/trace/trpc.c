@@ -14,6 +14,7 @@
  *  - MRs: xprtrdma_mr_map .. mr_localinv or mr_reminv .. mr_unmap by mr.id.
  */
 #include "trpc.h"
+#include "ttab.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,234 +28,6 @@ void tr_init(struct tr_state *st, FILE *out, enum tr_mode mode)
 	st->src = "-";
 }
 
-static void count_name(struct tr_count *tab, unsigned *n, uint64_t *other, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < *n; i++)
-		if (strcmp(tab[i].name, name) == 0) {
-			tab[i].n++;
-			return;
-		}
-	if (*n < TR_MAX_NAMES) {
-		snprintf(tab[*n].name, sizeof(tab[*n].name), "%s", name);
-		tab[(*n)++].n = 1;
-		return;
-	}
-	(*other)++;
-}
-
-static void drift(struct tr_state *st, const struct tp_event *ev)
-{
-	count_name(st->drift, &st->n_drift, &st->drift_other, ev->name);
-}
-
-/* the pid of the thread that wrote the event: the digits before the
- * " [CPU]" column (comm-PID in tracefs and trace-cmd, comm PID in perf) */
-static uint32_t line_pid(const char *line, size_t len, const struct tp_event *ev)
-{
-	size_t end = (size_t)(ev->f - line), i, e;
-	uint64_t v;
-
-	if (end > len)
-		return 0;
-	for (i = 0; i < end; i++)
-		if (line[i] == '[')
-			break;
-	if (i == end)
-		return 0;
-	e = i;
-	while (e > 0 && line[e - 1] == ' ')
-		e--;
-	i = e;
-	while (i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9')
-		i--;
-	if (i == e || !tp_num(line + i, e - i, UINT32_MAX, &v))
-		return 0;
-	return (uint32_t)v;
-}
-
-static struct tr_rpc *rpc_find(struct tr_state *st, uint32_t xid)
-{
-	unsigned h = (xid * 2654435761u) % TR_MAX_RPCS, i;
-
-	for (i = 0; i < TR_MAX_RPCS; i++) {
-		struct tr_rpc *r = &st->rpc[(h + i) % TR_MAX_RPCS];
-
-		if (!r->used)
-			return NULL;
-		if (r->xid == xid)
-			return r;
-	}
-	return NULL;
-}
-
-static void lat_add(struct tr_state *st, const struct tr_rpc *r)
-{
-	char key[40];
-	uint64_t us;
-	unsigned i;
-
-	if (!r->has_call || !r->has_reply || r->t_reply < r->t_marshal)
-		return;
-	us = (r->t_reply - r->t_marshal) / 1000u;
-	snprintf(key, sizeof(key), "%s/%s", r->rtype, r->wtype);
-	for (i = 0; i < st->n_lat; i++)
-		if (strcmp(st->lat[i].key, key) == 0)
-			break;
-	if (i == st->n_lat) {
-		if (st->n_lat == sizeof(st->lat) / sizeof(st->lat[0]))
-			return;
-		memcpy(st->lat[i].key, key, sizeof(key));
-		st->lat[i].min_us = UINT64_MAX;
-		st->n_lat++;
-	}
-	st->lat[i].n++;
-	st->lat[i].sum_us += us;
-	if (us > st->lat[i].max_us)
-		st->lat[i].max_us = us;
-	if (us < st->lat[i].min_us)
-		st->lat[i].min_us = us;
-}
-
-/* print, count and free (re-inserting the entries after it in its probe
- * run, so that lookups stay correct) */
-static void rpc_done(struct tr_state *st, struct tr_rpc *r)
-{
-	unsigned i, j;
-
-	if (r->has_call && r->has_srv)
-		st->rpcs_both++;
-	else if (r->has_call)
-		st->rpcs_client_only++;
-	else
-		st->rpcs_server_only++;
-	st->rpcs_out++;
-	lat_add(st, r);
-	if (!st->quiet)
-		tr_print_rpc(st, r);
-	r->used = false;
-	i = (unsigned)(r - st->rpc);
-	for (j = (i + 1) % TR_MAX_RPCS; st->rpc[j].used; j = (j + 1) % TR_MAX_RPCS) {
-		struct tr_rpc tmp = st->rpc[j];
-		unsigned h = (tmp.xid * 2654435761u) % TR_MAX_RPCS;
-
-		st->rpc[j].used = false;
-		while (st->rpc[h].used)
-			h = (h + 1) % TR_MAX_RPCS;
-		st->rpc[h] = tmp;
-	}
-}
-
-static struct tr_rpc *rpc_new(struct tr_state *st, uint32_t xid)
-{
-	unsigned h = (xid * 2654435761u) % TR_MAX_RPCS, i, n = 0;
-	struct tr_rpc *oldest = NULL;
-
-	for (i = 0; i < TR_MAX_RPCS; i++)
-		if (st->rpc[i].used) {
-			n++;
-			if (!oldest || st->rpc[i].seq < oldest->seq)
-				oldest = &st->rpc[i];
-		}
-	/* keep a quarter free: probe runs stay short */
-	if (n >= TR_MAX_RPCS - TR_MAX_RPCS / 4 && oldest) {
-		oldest->errors |= TRE_EVICTED;
-		st->evicted++;
-		if (oldest->has_call && !oldest->has_reply && st->outstanding)
-			st->outstanding--;
-		rpc_done(st, oldest);
-	}
-	while (st->rpc[h].used)
-		h = (h + 1) % TR_MAX_RPCS;
-	memset(&st->rpc[h], 0, sizeof(st->rpc[h]));
-	st->rpc[h].used = true;
-	st->rpc[h].xid = xid;
-	st->rpc[h].seq = ++st->seq;
-	st->rpc[h].read_latency_us = -1;
-	return &st->rpc[h];
-}
-
-static struct tr_pending *pend_get(struct tr_state *st, uint32_t task, uint32_t client, bool create)
-{
-	unsigned i;
-	struct tr_pending *freep = NULL;
-
-	for (i = 0; i < TR_MAX_PENDING; i++) {
-		struct tr_pending *p = &st->pend[i];
-
-		if (p->used && p->task == task && p->client == client)
-			return p;
-		if (!p->used && !freep)
-			freep = p;
-	}
-	if (!create)
-		return NULL;
-	if (!freep)
-		freep = &st->pend[task % TR_MAX_PENDING];       /* overwrite: counted below */
-	memset(freep, 0, sizeof(*freep));
-	freep->used = true;
-	freep->task = task;
-	freep->client = client;
-	return freep;
-}
-
-static void pid_set(struct tr_state *st, bool srv, uint32_t pid, uint32_t xid)
-{
-	struct tr_pid *tab = srv ? st->pid_srv : st->pid_cli;
-	unsigned i, victim = 0;
-
-	if (!pid)
-		return;
-	for (i = 0; i < TR_MAX_PIDS; i++) {
-		if (tab[i].seq && tab[i].pid == pid) {
-			victim = i;
-			break;
-		}
-		if (tab[i].seq < tab[victim].seq)
-			victim = i;
-	}
-	tab[victim].pid = pid;
-	tab[victim].xid = xid;
-	tab[victim].seq = ++st->seq;
-}
-
-static struct tr_rpc *pid_rpc(struct tr_state *st, bool srv, uint32_t pid)
-{
-	struct tr_pid *tab = srv ? st->pid_srv : st->pid_cli;
-	unsigned i;
-
-	if (!pid)
-		return NULL;
-	for (i = 0; i < TR_MAX_PIDS; i++)
-		if (tab[i].seq && tab[i].pid == pid)
-			return rpc_find(st, tab[i].xid);
-	return NULL;
-}
-
-static bool get_xid(const struct tp_event *ev, uint32_t *xid)
-{
-	uint64_t v;
-
-	if (!tp_kv_u64(ev, "xid", UINT32_MAX, &v))
-		return false;
-	*xid = (uint32_t)v;
-	return true;
-}
-
-static bool get_task(const struct tp_event *ev, uint32_t *task, uint32_t *client)
-{
-	return tp_task(ev, task, client);
-}
-
-static void add_seg(unsigned *n, struct tr_seg *segs, uint64_t *bytes, const struct tr_seg *s)
-{
-	if (*n < TR_MAX_SEGS)
-		segs[*n] = *s;
-	(*n)++;
-	*bytes += s->length;
-}
-
 static void on_chunk(struct tr_state *st, const struct tp_event *ev, int kind)
 {
 	uint32_t task, client;
@@ -262,14 +35,14 @@ static void on_chunk(struct tr_state *st, const struct tp_event *ev, int kind)
 	struct tr_pending *p;
 	uint64_t pos = 0;
 
-	if (!get_task(ev, &task, &client) || !tp_segment(ev, &s.length, &s.offset, &s.handle)) {
-		drift(st, ev);
+	if (!tt_get_task(ev, &task, &client) || !tp_segment(ev, &s.length, &s.offset, &s.handle)) {
+		tt_drift(st, ev);
 		return;
 	}
 	if (kind == 0 && tp_kv_u64(ev, "pos", UINT32_MAX, &pos))
 		s.position = (uint32_t)pos;
-	p = pend_get(st, task, client, true);
-	add_seg(&p->nseg[kind], p->seg[kind], &p->bytes[kind], &s);
+	p = tt_pend_get(st, task, client, true);
+	tt_add_seg(&p->nseg[kind], p->seg[kind], &p->bytes[kind], &s);
 	st->segs[kind]++;
 	st->chunk_bytes[kind] += s.length;
 }
@@ -298,24 +71,24 @@ static void on_marshal(struct tr_state *st, const struct tp_event *ev, uint32_t 
 	unsigned k;
 
 	(void)pid;
-	if (!get_xid(ev, &xid) || !get_task(ev, &task, &client)) {
-		drift(st, ev);
+	if (!tt_get_xid(ev, &xid) || !tt_get_task(ev, &task, &client)) {
+		tt_drift(st, ev);
 		return;
 	}
 	if (!st->seen_marshal) {
 		st->seen_marshal = true;
 		st->first_marshal_ns = ev->ts_ns;
 	}
-	r = rpc_find(st, xid);
+	r = tt_rpc_find(st, xid);
 	if (r && r->has_call && !r->has_reply) {
 		r->retransmits++;
 		st->retransmits++;
 		return;
 	}
 	if (r && r->has_call)
-		rpc_done(st, r);
+		tt_rpc_done(st, r);
 	if (!r || r->has_call)
-		r = rpc_new(st, xid);
+		r = tt_rpc_new(st, xid);
 	r->has_call = true;
 	r->task = task;
 	r->client = client;
@@ -336,8 +109,8 @@ static void on_marshal(struct tr_state *st, const struct tp_event *ev, uint32_t 
 		}
 	}
 	if (!tp_chunktypes(ev, r->rtype, sizeof(r->rtype), r->wtype, sizeof(r->wtype)))
-		drift(st, ev);
-	p = pend_get(st, task, client, false);
+		tt_drift(st, ev);
+	p = tt_pend_get(st, task, client, false);
 	if (p) {
 		for (k = 0; k < 3; k++) {
 			r->nseg[k] = p->nseg[k];
@@ -383,8 +156,8 @@ static void on_post_send(struct tr_state *st, const struct tp_event *ev)
 	uint32_t task, client;
 	struct tr_rpc *r;
 
-	if (!get_task(ev, &task, &client)) {
-		drift(st, ev);
+	if (!tt_get_task(ev, &task, &client)) {
+		tt_drift(st, ev);
 		return;
 	}
 	r = task_rpc(st, task, client);
@@ -397,14 +170,14 @@ static void on_reply(struct tr_state *st, const struct tp_event *ev, uint32_t pi
 	uint32_t xid, credits;
 	struct tr_rpc *r;
 
-	if (!get_xid(ev, &xid) || !tp_credits(ev, &credits)) {
-		drift(st, ev);
+	if (!tt_get_xid(ev, &xid) || !tp_credits(ev, &credits)) {
+		tt_drift(st, ev);
 		return;
 	}
-	r = rpc_find(st, xid);
+	r = tt_rpc_find(st, xid);
 	if (!r || !r->has_call) {
 		if (!r)
-			r = rpc_new(st, xid);
+			r = tt_rpc_new(st, xid);
 		r->errors |= TRE_NO_CALL;
 		/* a call marshalled before the trace began looks the same:
 		 * judged only after the trace's first marshal */
@@ -431,19 +204,19 @@ static void on_reply(struct tr_state *st, const struct tp_event *ev, uint32_t pi
 	 * to the reply, which is printed at the thread's next reply or at
 	 * the end */
 	{
-		struct tr_rpc *prev = pid_rpc(st, false, pid);
+		struct tr_rpc *prev = tt_pid_rpc(st, false, pid);
 
 		if (prev && prev != r && prev->has_reply && (prev->has_call || prev->errors & TRE_NO_CALL))
-			rpc_done(st, prev);
+			tt_rpc_done(st, prev);
 	}
-	pid_set(st, false, pid, xid);
+	tt_pid_set(st, false, pid, xid);
 	if (!pid)
-		rpc_done(st, r);
+		tt_rpc_done(st, r);
 }
 
 static void on_decode_seg(struct tr_state *st, uint32_t pid)
 {
-	struct tr_rpc *r = pid_rpc(st, false, pid);
+	struct tr_rpc *r = tt_pid_rpc(st, false, pid);
 
 	if (r)
 		r->reply_segs++;
@@ -457,25 +230,25 @@ static void on_decode_rqst(struct tr_state *st, const struct tp_event *ev, uint3
 	const char *p;
 	size_t pl;
 
-	if (!get_xid(ev, &xid)) {
-		drift(st, ev);
+	if (!tt_get_xid(ev, &xid)) {
+		tt_drift(st, ev);
 		return;
 	}
-	r = rpc_find(st, xid);
+	r = tt_rpc_find(st, xid);
 	if (r && r->has_srv && r->has_reply)
 		r = NULL;               /* the xid again: a new call */
 	if (!r)
-		r = rpc_new(st, xid);
+		r = tt_rpc_new(st, xid);
 	r->has_srv = true;
 	r->t_srv = ev->ts_ns;
 	if (tp_kv_u64(ev, "vers", UINT32_MAX, &v))
 		r->vers = (uint32_t)v;
 	else
-		drift(st, ev);
+		tt_drift(st, ev);
 	if (tp_kv_u64(ev, "credits", UINT32_MAX, &v))
 		r->credits_asked = (uint32_t)v;
 	else
-		drift(st, ev);
+		tt_drift(st, ev);
 	if (tp_kv_u64(ev, "hdrlen", UINT32_MAX, &v))
 		r->srv_hdrlen = (uint32_t)v;
 	if (tp_kv(ev, "proc", &p, &pl)) {
@@ -484,7 +257,7 @@ static void on_decode_rqst(struct tr_state *st, const struct tp_event *ev, uint3
 		memcpy(r->proc, p, pl);
 		r->proc[pl] = '\0';
 	}
-	pid_set(st, true, pid, xid);
+	tt_pid_set(st, true, pid, xid);
 }
 
 static void srv_done_if_alone(struct tr_state *st, struct tr_rpc *r)
@@ -492,12 +265,12 @@ static void srv_done_if_alone(struct tr_state *st, struct tr_rpc *r)
 	/* a request whose client is not in the trace: printed once its
 	 * reply is sent */
 	if (!r->has_call)
-		rpc_done(st, r);
+		tt_rpc_done(st, r);
 }
 
 static void on_srv(struct tr_state *st, const struct tp_event *ev, uint32_t pid, const char *what)
 {
-	struct tr_rpc *r = pid_rpc(st, true, pid);
+	struct tr_rpc *r = tt_pid_rpc(st, true, pid);
 	uint64_t v;
 
 	if (!r)
@@ -518,111 +291,6 @@ static void on_srv(struct tr_state *st, const struct tp_event *ev, uint32_t pid,
 	}
 }
 
-static struct tr_mr *mr_get(struct tr_state *st, uint32_t id, bool create)
-{
-	unsigned h = id % TR_MAX_MRS, i;
-
-	for (i = 0; i < TR_MAX_MRS; i++) {
-		struct tr_mr *m = &st->mr[(h + i) % TR_MAX_MRS];
-
-		if (m->used && m->id == id)
-			return m;
-		if (!m->used) {
-			if (!create)
-				return NULL;
-			memset(m, 0, sizeof(*m));
-			m->used = true;
-			m->id = id;
-			return m;
-		}
-	}
-	if (create)
-		st->mr_table_full++;
-	return NULL;
-}
-
-static void mr_free(struct tr_state *st, struct tr_mr *m)
-{
-	unsigned i = (unsigned)(m - st->mr), j;
-
-	m->used = false;
-	for (j = (i + 1) % TR_MAX_MRS; st->mr[j].used; j = (j + 1) % TR_MAX_MRS) {
-		struct tr_mr tmp = st->mr[j];
-		unsigned h = tmp.id % TR_MAX_MRS;
-
-		st->mr[j].used = false;
-		while (st->mr[h].used)
-			h = (h + 1) % TR_MAX_MRS;
-		st->mr[h] = tmp;
-	}
-}
-
-static void on_mr(struct tr_state *st, const struct tp_event *ev, const char *op)
-{
-	uint64_t id;
-	uint32_t task = 0, client = 0;
-	struct tr_mr *m;
-	bool has_task = get_task(ev, &task, &client);
-
-	if (!tp_kv_u64(ev, "mr.id", UINT32_MAX, &id) && !tp_kv_u64(ev, "mr_id", UINT32_MAX, &id)) {
-		drift(st, ev);
-		return;
-	}
-	if (strcmp(op, "map") == 0) {
-		uint32_t len, handle = 0;
-		uint64_t off;
-
-		st->mr_map++;
-		m = mr_get(st, (uint32_t)id, true);
-		if (!m)
-			return;
-		(void)tp_segment(ev, &len, &off, &handle);
-		m->handle = handle;
-		m->invalidated = false;
-		m->task = task;
-		m->client = client;
-		m->offered = false;
-		m->conn = has_task && task == 0 && client == UINT32_MAX;
-		m->t_map = ev->ts_ns;
-		return;
-	}
-	m = mr_get(st, (uint32_t)id, false);
-	if (strcmp(op, "fastreg") == 0) {
-		st->mr_fastreg++;
-	} else if (strcmp(op, "localinv") == 0 || strcmp(op, "reminv") == 0) {
-		if (op[0] == 'l')
-			st->mr_localinv++;
-		else
-			st->mr_reminv++;
-		if (m)
-			m->invalidated = true;
-	} else if (strcmp(op, "unmap") == 0 || strcmp(op, "recycle") == 0) {
-		if (op[0] == 'u')
-			st->mr_unmap++;
-		if (!m)
-			return;
-		if (!m->invalidated) {
-			if (m->conn) {
-				st->mr_conn_released++;
-			} else if (!m->offered) {
-				/* registered for a call whose marshal then failed
-				 * (xprtrdma_marshal_failed, e.g. no MR free): never
-				 * offered to the server, nothing to invalidate */
-				st->mr_unoffered++;
-			} else {
-				st->mr_not_inval++;
-				st->f_mr++;
-				if (st->check)
-					fprintf(st->out, "check: mr-not-invalidated: mr.id=%u handle 0x%08x (task %u) "
-						"released at %" PRIu64 ".%06" PRIu64 " without a local or remote invalidation\n",
-						m->id, m->handle, m->task, ev->ts_ns / 1000000000u,
-						(ev->ts_ns % 1000000000u) / 1000u);
-			}
-		}
-		mr_free(st, m);
-	}
-}
-
 /* the chunks encoded for a marshal that failed: not the call's (the
  * kernel counts them in mountstats all the same) */
 static void on_failed_marshal(struct tr_state *st, const struct tp_event *ev)
@@ -631,9 +299,9 @@ static void on_failed_marshal(struct tr_state *st, const struct tp_event *ev)
 	struct tr_pending *p;
 	unsigned k;
 
-	if (!get_task(ev, &task, &client))
+	if (!tt_get_task(ev, &task, &client))
 		return;
-	p = pend_get(st, task, client, false);
+	p = tt_pend_get(st, task, client, false);
 	if (!p)
 		return;
 	for (k = 0; k < 3; k++)
@@ -649,9 +317,9 @@ static void on_xid_err(struct tr_state *st, const struct tp_event *ev, uint32_t 
 	int64_t ret;
 
 	(*counter)++;
-	if (!get_xid(ev, &xid))
+	if (!tt_get_xid(ev, &xid))
 		return;
-	r = rpc_find(st, xid);
+	r = tt_rpc_find(st, xid);
 	if (!r)
 		return;
 	r->errors |= bit;
@@ -741,14 +409,14 @@ void tr_line(struct tr_state *st, const char *line, size_t len)
 		return;
 	}
 	st->events++;
-	pid = line_pid(line, len, &ev);
+	pid = tt_line_pid(line, len, &ev);
 	n = ev.name;
 	if (strcmp(n, "tracing_mark_write") == 0 || strcmp(n, "print") == 0) {
 		st->markers++;
 		return;
 	}
 	if (!known_event(n)) {
-		count_name(st->unknown, &st->n_unknown, &st->unknown_other, n);
+		tt_count_name(st->unknown, &st->n_unknown, &st->unknown_other, n);
 		return;
 	}
 	st->ev_known++;
@@ -767,7 +435,7 @@ void tr_line(struct tr_state *st, const char *line, size_t len)
 	else if (strcmp(n, "xprtrdma_decode_seg") == 0)
 		on_decode_seg(st, pid);
 	else if (strncmp(n, "xprtrdma_mr_", 12) == 0)
-		on_mr(st, &ev, n + 12);
+		tt_on_mr(st, &ev, n + 12);
 	else if (strcmp(n, "xprtrdma_marshal_failed") == 0) {
 		on_failed_marshal(st, &ev);
 		on_xid_err(st, &ev, TRE_MARSHAL, &st->marshal_fail);
@@ -849,15 +517,10 @@ void tr_finish(struct tr_state *st)
 			oldest->errors |= TRE_NO_REPLY;
 			st->no_reply++;
 		}
-		rpc_done(st, oldest);
+		tt_rpc_done(st, oldest);
 	}
 	if (st->stats)
 		tr_print_stats(st);
 	if (st->check)
 		tr_print_check(st);
-}
-
-uint64_t tr_findings(const struct tr_state *st)
-{
-	return st->f_credits + st->f_zero + st->f_mr + st->f_nocall;
 }
