@@ -31,7 +31,8 @@ lost_line() {
 	[ "$stderr" != "${stderr/more than 64 advertised segments outstanding/}" ]
 	[ "$stderr" != "${stderr/output incomplete/}" ]
 	refute_output --partial 'write-chunk-segments-changed'
-	[ "${stderr##*$'\n'}" = "0 violations" ]
+	# a verdict on what was read, said to be no more than that
+	[ "${stderr##*$'\n'}" = "0 violations in the 11 frames read (output incomplete: not a verdict on the whole capture)" ]
 	run lost_line "$S" --stats -r "$C/rocev2-segs-full.pcap"
 	assert_output --partial ', 2 calls with untracked chunks, '
 	run --separate-stderr "$S" -r "$C/rocev2-segs-full.pcap"
@@ -121,7 +122,7 @@ lost_line() {
 	for bin in "$D" "$S"; do
 		run --separate-stderr "$bin" --check -r "$C/iwarp-lost-segment-replies.pcap"
 		assert_failure 3
-		[ "${stderr##*$'\n'}" = "0 violations" ]
+		[ "${stderr##*$'\n'}" = "0 violations in the 641 frames read (output incomplete: not a verdict on the whole capture)" ]
 		run --separate-stderr "$bin" -r "$C/iwarp-lost-segment-replies.pcap"
 		[ "${#lines[@]}" -eq 639 ]
 		# 319 replies matched to their calls, one (to the lost call) not

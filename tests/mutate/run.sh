@@ -32,6 +32,11 @@ fi
 # the copy: the tree as it is (tracked and new files, edits included) and
 # the build made so far, so that make rebuilds only what a mutant touches
 mkdir -p "$tree"
+# the seed texts beside the copy, where they stand beside the checkout
+# (../shared/specs: 26-conform reads them)
+if [ -d "$top/../shared" ] && [ ! -e "$work/shared" ]; then
+	ln -s "$(cd "$top/../shared" && pwd)" "$work/shared"
+fi
 (cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 ls -d 2>/dev/null | tar -cf - -T -) |
 	tar -xf - -C "$tree"
 if [ -d "$BUILD" ] && [ ! -d "$tree/build" ]; then
