@@ -150,3 +150,7 @@ echo "1..$n"
 # the messages of issue 30 item 5 and -B, by their words
 bats --tap "$TOP/tests/readme/messages.bats" > "$T/messages.tap" 2>&1
 awk -f "$TOP/tests/tap-merge.awk" "$T/readme.tap" "$T/messages.tap"
+rc=$?
+# a failing test fails the suite's status too, not only its count
+grep -q '^not ok' "$T/readme.tap" "$T/messages.tap" && rc=1
+exit $rc
