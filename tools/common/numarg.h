@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * numarg.h - numbers in command-line arguments, shared by the tools' option
- * parsers: decimal or 0x hex, digits only (no sign, no spaces, no locale).
+ * parsers and rpcrdma-trace's fields: decimal or 0x hex, digits only (no sign, no
+ * spaces, no locale).
  */
 #ifndef RPCRDMA_NUMARG_H
 #define RPCRDMA_NUMARG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Decimal, or hex with 0x: digits only, at most max.  false otherwise. */
 bool parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* The same over the n bytes at s (a field of a longer line, no NUL). */
+bool parse_u64_n(const char *s, size_t n, uint64_t max, uint64_t *out);
 
 #endif

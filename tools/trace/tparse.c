@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "numarg.h"
+
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -16,33 +18,7 @@ static bool is_name(char c)
 
 bool tp_num(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0, base = 10;
-	size_t i = 0;
-
-	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == n)
-		return false;
-	for (; i < n; i++) {
-		uint64_t d;
-		char c = s[i];
-
-		if (is_digit(c))
-			d = (uint64_t)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (uint64_t)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (uint64_t)(c - 'A' + 10);
-		else
-			return false;
-		if (d > max || v > (max - d) / base)
-			return false;
-		v = v * base + d;
-	}
-	*out = v;
-	return true;
+	return parse_u64_n(s, n, max, out);
 }
 
 /* "SECONDS.FRACTION:" then spaces then "NAME:" (NAME may carry one
