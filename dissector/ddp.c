@@ -39,7 +39,7 @@ struct ddp_call {
 
 struct ddp_item {
 	uint32_t off, len, chunk;
-	uint8_t *data;            /* file scope; NULL: not kept (memory limit) */
+	uint8_t *data;            /* rpcrdma_big_alloc; NULL: not kept (memory limit) */
 	uint64_t got;             /* bytes the capture held */
 	bool dropped;             /* some were seen but not kept */
 };
@@ -202,7 +202,7 @@ static struct ddp_done *first_pass(packet_info *pinfo, uint32_t requester,
 				it->dropped = true;
 				continue;
 			}
-			it->data = wmem_alloc0(wmem_file_scope(), it->len);
+			it->data = rpcrdma_big_alloc(it->len, true);
 			it->got = rpcrdma_reasm_copy(pinfo, requester,
 				wl->segs + wl->first[ch], wl->nsegs[ch], pinfo->num,
 				it->data, &it->dropped);
