@@ -300,16 +300,21 @@ tvbuff_t *rpcrdma_ddp_reply(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return reply;          /* RPC cannot decode it without the call */
 	if (d->res != RPCRDMA_DDP_OK)
 		return NULL;
-	buf = wmem_alloc0(pinfo->pool, newlen);
+	buf = wmem_alloc(pinfo->pool, newlen);   /* every byte written below */
 	for (i = 0; i < d->nitems; i++) {
 		const struct ddp_item *it = &d->items[i];
+		unsigned padded = (it->len + 3u) & ~3u;
 
 		tvb_memcpy(reply, buf + out, (int)at, it->off - at);
 		out += it->off - at;
 		at = it->off;
-		if (it->data)
+		if (it->data) {
 			memcpy(buf + out, it->data, it->len);
-		out += (it->len + 3u) & ~3u;   /* XDR padding: zeros */
+			memset(buf + out + it->len, 0, padded - it->len);
+		} else {
+			memset(buf + out, 0, padded);   /* not kept: zeros */
+		}
+		out += padded;                   /* XDR padding: zeros */
 	}
 	tvb_memcpy(reply, buf + out, (int)at, len - at);
 	t = tvb_new_child_real_data(tvb, buf, newlen, (int)newlen);

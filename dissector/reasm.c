@@ -45,47 +45,116 @@ static void reset(void)
 
 /*
  * Chunk bytes (RDMA Write and Read Response payloads, the DDP items put
- * back into replies) are kept in malloc'd buffers outside the file-scope
- * allocator, all freed when the capture is closed.  Issue 27: kept in
- * wmem's file scope, the 4 KiB pieces freed when their reply was done left
- * its block allocator recycling scattered chunks for every later small
- * allocation of the capture (Wireshark's own too), and tshark with the
- * plugin spent ~10% more CPU than without it in cache misses there and in
- * page faults; malloc hands the freed buffers straight back to the next
- * pieces.  Each buffer is linked into one list so that closing frees all.
+ * back into replies) are kept outside wmem's file scope, all freed when the
+ * capture is closed.  Issue 27: kept in the file scope, the pieces freed
+ * when their reply was done left wmem's block allocator recycling scattered
+ * chunks for every later small allocation of the capture (Wireshark's own
+ * too); with malloc, glibc's _int_malloc sorted its bins on every buffer of
+ * this size.  Here: buffers in power-of-two sizes (256 bytes to 64 KiB)
+ * carved from 1 MiB slabs, a freed one kept on its size's list for the
+ * next (the freed Write pieces of a reply are the next Writes' pieces);
+ * larger ones malloc'd on their own and linked for the close.
  */
-struct big {
-	struct big *prev, *next;
-	/* the bytes follow */
-};
-static struct big bigs = { &bigs, &bigs };
+#define BIG_SLAB (1u << 20)
+#define BIG_MIN_SHIFT 8u
+#define BIG_MAX_SHIFT 16u
+#ifdef __SANITIZE_ADDRESS__       /* each its own malloc: ASan sees overruns */
+#define BIG_ALONE(n) ((void)(n), 1)
+#else
+#define BIG_ALONE(n) ((n) > (1u << BIG_MAX_SHIFT))
+#endif
+
+struct big_free { struct big_free *next; };
+struct big_slab { struct big_slab *next; };
+struct big_large { struct big_large *prev, *next; };
+
+static struct big_free *big_lists[BIG_MAX_SHIFT + 1];
+static struct big_slab *big_slabs;
+static size_t big_used = BIG_SLAB;        /* in the newest slab */
+static struct big_large big_large = { &big_large, &big_large };
+
+static unsigned big_shift(size_t n)
+{
+	unsigned s = BIG_MIN_SHIFT;
+
+	while (((size_t)1 << s) < n)
+		s++;
+	return s;
+}
 
 void *rpcrdma_big_alloc(size_t n, bool zero)
 {
-	struct big *b = zero ? g_malloc0(sizeof *b + n) : g_malloc(sizeof *b + n);
+	void *p;
 
-	b->next = bigs.next;
-	b->prev = &bigs;
-	bigs.next->prev = b;
-	bigs.next = b;
-	return b + 1;
+	if (BIG_ALONE(n)) {
+		struct big_large *l = g_malloc(sizeof *l + n);
+
+		l->next = big_large.next;
+		l->prev = &big_large;
+		big_large.next->prev = l;
+		big_large.next = l;
+		p = l + 1;
+	} else {
+		unsigned s = big_shift(n);
+		size_t sz = (size_t)1 << s;
+
+		if (big_lists[s]) {
+			p = big_lists[s];
+			big_lists[s] = big_lists[s]->next;
+		} else {
+			if (big_used + sz > BIG_SLAB) {
+				struct big_slab *sl = g_malloc(BIG_SLAB);
+
+				sl->next = big_slabs;
+				big_slabs = sl;
+				big_used = 64;   /* past the link, aligned */
+			}
+			p = (uint8_t *)big_slabs + big_used;
+			big_used += sz;
+		}
+	}
+	if (zero)
+		memset(p, 0, n);
+	return p;
 }
 
-void rpcrdma_big_free(void *p)
+/* n: the size it was allocated with */
+void rpcrdma_big_free(void *p, size_t n)
 {
-	struct big *b = (struct big *)p - 1;
-
 	if (!p)
 		return;
-	b->prev->next = b->next;
-	b->next->prev = b->prev;
-	g_free(b);
+	if (BIG_ALONE(n)) {
+		struct big_large *l = (struct big_large *)p - 1;
+
+		l->prev->next = l->next;
+		l->next->prev = l->prev;
+		g_free(l);
+	} else {
+		unsigned s = big_shift(n);
+		struct big_free *f = p;
+
+		f->next = big_lists[s];
+		big_lists[s] = f;
+	}
 }
 
 static void big_free_all(void)
 {
-	while (bigs.next != &bigs)
-		rpcrdma_big_free(bigs.next + 1);
+	while (big_large.next != &big_large) {
+		struct big_large *l = big_large.next;
+
+		big_large.next = l->next;
+		g_free(l);
+	}
+	big_large.prev = &big_large;
+	while (big_slabs) {
+		struct big_slab *sl = big_slabs;
+
+		big_slabs = sl->next;
+		g_free(sl);
+	}
+	big_used = BIG_SLAB;
+	memset(big_lists, 0, sizeof big_lists);
 }
 
 void rpcrdma_reasm_init(void)
@@ -215,7 +284,7 @@ void rpcrdma_reasm_release(uint32_t owner, const struct rpcrdma_segment *segs,
 		for (; p; p = p->next) {
 			if (!p->data)
 				continue;
-			rpcrdma_big_free(p->data);
+			rpcrdma_big_free(p->data, p->len);
 			p->data = NULL;
 			rpcrdma_reasm_unhold(p->len);
 		}

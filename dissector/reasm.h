@@ -13,7 +13,7 @@
 /* Chunk bytes kept for the capture: malloc'd outside wmem, all freed when
  * the capture is closed (reasm.c) */
 void *rpcrdma_big_alloc(size_t n, bool zero);
-void rpcrdma_big_free(void *p);
+void rpcrdma_big_free(void *p, size_t n);   /* n: as allocated */
 
 /* Transfers in progress, one map per kind so that sequence spaces never mix */
 enum rpcrdma_pend {
