@@ -144,8 +144,6 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 			clen = chunk_len(segs + ch[i].first, ch[i].n);
 			if (clen == 0 || clen > ZERO_FILL_MAX)
 				return NULL;
-			t = tvb_new_child_real_data(tvb,
-				wmem_alloc0(pinfo->pool, clen), clen, (int)clen);
 			proto_tree_add_expert_format(rt, pinfo, &ei_missing, tvb,
 				0, 0, "chunk_not_captured: read chunk at position "
 				"%u (%u bytes): no RDMA Read of it seen%s; "
@@ -155,9 +153,14 @@ tvbuff_t *rpcrdma_rebuild_call(tvbuff_t *tvb, packet_info *pinfo,
 			zero_filled = true;
 		}
 		pad = (4 - (clen & 3)) & 3;
-		nb = wmem_alloc0(pinfo->pool, (size_t)len + clen + pad);
+		/* every byte written once: no zeroing of the whole (issue 27) */
+		nb = wmem_alloc(pinfo->pool, (size_t)len + clen + pad);
 		memcpy(nb, buf, pos);
-		tvb_memcpy(t, nb + pos, 0, clen);
+		if (t)
+			tvb_memcpy(t, nb + pos, 0, clen);
+		else
+			memset(nb + pos, 0, clen);
+		memset(nb + pos + clen, 0, pad);
 		memcpy(nb + pos + clen + pad, buf + pos, len - pos);
 		buf = nb;
 		len += clen + pad;

@@ -39,7 +39,7 @@ struct ddp_call {
 
 struct ddp_item {
 	uint32_t off, len, chunk;
-	uint8_t *data;            /* file scope; NULL: not kept (memory limit) */
+	uint8_t *data;            /* rpcrdma_big_alloc; NULL: not kept (memory limit) */
 	uint64_t got;             /* bytes the capture held */
 	bool dropped;             /* some were seen but not kept */
 };
@@ -202,7 +202,7 @@ static struct ddp_done *first_pass(packet_info *pinfo, uint32_t requester,
 				it->dropped = true;
 				continue;
 			}
-			it->data = wmem_alloc0(wmem_file_scope(), it->len);
+			it->data = rpcrdma_big_alloc(it->len, true);
 			it->got = rpcrdma_reasm_copy(pinfo, requester,
 				wl->segs + wl->first[ch], wl->nsegs[ch], pinfo->num,
 				it->data, &it->dropped);
@@ -300,16 +300,21 @@ tvbuff_t *rpcrdma_ddp_reply(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return reply;          /* RPC cannot decode it without the call */
 	if (d->res != RPCRDMA_DDP_OK)
 		return NULL;
-	buf = wmem_alloc0(pinfo->pool, newlen);
+	buf = wmem_alloc(pinfo->pool, newlen);   /* every byte written below */
 	for (i = 0; i < d->nitems; i++) {
 		const struct ddp_item *it = &d->items[i];
+		unsigned padded = (it->len + 3u) & ~3u;
 
 		tvb_memcpy(reply, buf + out, (int)at, it->off - at);
 		out += it->off - at;
 		at = it->off;
-		if (it->data)
+		if (it->data) {
 			memcpy(buf + out, it->data, it->len);
-		out += (it->len + 3u) & ~3u;   /* XDR padding: zeros */
+			memset(buf + out + it->len, 0, padded - it->len);
+		} else {
+			memset(buf + out, 0, padded);   /* not kept: zeros */
+		}
+		out += padded;                   /* XDR padding: zeros */
 	}
 	tvb_memcpy(reply, buf + out, (int)at, len - at);
 	t = tvb_new_child_real_data(tvb, buf, newlen, (int)newlen);

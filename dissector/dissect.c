@@ -54,12 +54,16 @@ static bool strong(const struct rpcrdma_msg *m, unsigned len)
 	}
 }
 
-static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial)
+/* Does this payload look like ours?  *learnt is set when the answer came
+ * from known_peers (it depends on what the capture held before it). */
+static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial,
+		   bool *learnt)
 {
 	struct rpcrdma_msg m;
 	unsigned len;
 	const uint8_t *buf;
 
+	*learnt = false;
 	if (tvb_captured_length(tvb) < 8)
 		return false;
 	buf = bytes_of(tvb, &len);
@@ -77,20 +81,28 @@ static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 					GUINT_TO_POINTER(1));
 		return true;
 	}
+	*learnt = true;
 	return wmem_map_lookup(known_peers,
 			       GUINT_TO_POINTER(peer_key(pinfo))) != NULL;
 }
 
+/* The answer is kept per frame only where it came from known_peers (which
+ * holds the whole capture on a later pass): everything else decide() says
+ * from the bytes alone, the same on every pass, so the common message costs
+ * no per-frame record (issue 27). */
 static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 {
-	void *cached = p_get_proto_data(wmem_file_scope(), pinfo,
-					proto_rpcrdma, rpcrdma_key(KEY_CLAIM, tvb));
-	bool yes;
+	bool yes, learnt;
 
-	if (cached)
-		return GPOINTER_TO_UINT(cached) == 2;
-	yes = decide(tvb, pinfo, partial);
-	if (!PINFO_FD_VISITED(pinfo))
+	if (PINFO_FD_VISITED(pinfo)) {
+		void *cached = p_get_proto_data(wmem_file_scope(), pinfo,
+			proto_rpcrdma, rpcrdma_key(KEY_CLAIM, tvb));
+
+		if (cached)
+			return GPOINTER_TO_UINT(cached) == 2;
+	}
+	yes = decide(tvb, pinfo, partial, &learnt);
+	if (learnt && !PINFO_FD_VISITED(pinfo))
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
 				 rpcrdma_key(KEY_CLAIM, tvb), GUINT_TO_POINTER(yes ? 2 : 1));
 	return yes;
@@ -110,20 +122,21 @@ bool rpcrdma_claims_partial(tvbuff_t *tvb, packet_info *pinfo)
  * side that sent the connection's first well-formed call is the client; a
  * well-formed call from the other side, or a reply from the client, goes
  * the backward way; anything else, and everything before the first call,
- * counts as forward.  Decided on the first pass and kept per message
- * (1 forward, 2 backward). */
+ * counts as forward.  Decided on the first pass; a backward message keeps
+ * a record (2), a forward one none. */
 static bool backward(tvbuff_t *tvb, packet_info *pinfo,
 		     const struct rpcrdma_msg *m, const struct rpcrdma_where *w)
 {
 	guint32 key = rpcrdma_key(KEY_BIDI, tvb);
-	unsigned v = GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo,
-						       proto_rpcrdma, key));
 	struct rpcrdma_conn *c = w->conn;
 	int me = (int)w->dir;
+	unsigned v = 1;
 
-	if (v || PINFO_FD_VISITED(pinfo))
-		return v == 2;
-	v = 1;
+	/* only the backward ones are recorded: no record is forward (the
+	 * common message costs no per-frame record, issue 27) */
+	if (PINFO_FD_VISITED(pinfo))
+		return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(),
+			pinfo, proto_rpcrdma, key)) == 2;
 	if (c && m->direction == RPCRDMA_CALL && m->action == RPCRDMA_ACCEPT) {
 		if (c->client < 0)
 			c->client = (int8_t)me;
@@ -133,8 +146,10 @@ static bool backward(tvbuff_t *tvb, packet_info *pinfo,
 		   me == c->client) {
 		v = 2;
 	}
-	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, key,
-			 GUINT_TO_POINTER(v));
+	if (v == 2 && !p_get_proto_data(wmem_file_scope(), pinfo,
+					proto_rpcrdma, key))
+		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, key,
+				 GUINT_TO_POINTER(v));
 	return v == 2;
 }
 

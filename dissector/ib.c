@@ -143,24 +143,34 @@ static tvbuff_t *send_last(tvbuff_t *tvb, packet_info *pinfo,
  * packet whose PSN this side already used for a Send we claimed, within the
  * last RETX_WINDOW PSNs of that side, is shown as a retransmission and not
  * decoded as a new message (rpcrdma-decode counts it once too: cap_ib.c).
+ *
+ * Only the window matters, so each side keeps a ring of RETX_WINDOW slots
+ * (PSN modulo the window: the Send PSN that used it, and its first frame)
+ * in its connection, allocated on its first Send: a constant cost per Send
+ * and memory per connection, where a map of every Send ever claimed grew
+ * with the capture (issue 27).  A slot keeps the PSN furthest ahead, so a
+ * PSN inside the window is found whenever a map would have found it.
  */
 #define RETX_WINDOW 1024u
-static wmem_map_t *send_psn;     /* RPCRDMA_KEY(side, PSN) -> first frame */
-static wmem_map_t *send_top;     /* side -> highest Send PSN + 1 */
+struct rpcrdma_sent {
+	uint32_t top;                    /* highest Send PSN + 1; 0: none yet */
+	uint32_t psn[RETX_WINDOW];
+	uint32_t frame[RETX_WINDOW];     /* 0: slot unused */
+};
 
 static uint32_t retransmitted(tvbuff_t *tvb, packet_info *pinfo, uint32_t psn,
 			      const struct rpcrdma_where *w)
 {
-	uint32_t side = rpcrdma_side_id(w, w->dir), top, first;
-	uint64_t k = RPCRDMA_KEY(side, psn);
+	const struct rpcrdma_sent *r;
+	uint32_t top, first, slot = psn % RETX_WINDOW;
 
 	if (PINFO_FD_VISITED(pinfo))
 		return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo,
 			proto_rpcrdma, rpcrdma_key(KEY_RETX, tvb)));
-	if (!side)
+	if (!w->conn || !(r = w->conn->sent[w->dir & 1u]))
 		return 0;
-	first = GPOINTER_TO_UINT(wmem_map_lookup(send_psn, &k));
-	top = GPOINTER_TO_UINT(wmem_map_lookup(send_top, GUINT_TO_POINTER(side)));
+	first = r->psn[slot] == psn ? r->frame[slot] : 0;
+	top = r->top;
 	if (!first || first == pinfo->num || PSN(top - 1 - psn) >= RETX_WINDOW)
 		return 0;
 	p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
@@ -171,19 +181,23 @@ static uint32_t retransmitted(tvbuff_t *tvb, packet_info *pinfo, uint32_t psn,
 /* A Send packet we claimed: remember its PSN */
 static void sent(packet_info *pinfo, uint32_t psn, const struct rpcrdma_where *w)
 {
-	uint32_t side = rpcrdma_side_id(w, w->dir), top;
-	uint64_t *k;
+	struct rpcrdma_sent *r;
+	uint32_t top, slot = psn % RETX_WINDOW;
 
-	if (PINFO_FD_VISITED(pinfo) || !side)
+	if (PINFO_FD_VISITED(pinfo) || !w->conn)
 		return;
-	k = wmem_new(wmem_file_scope(), uint64_t);
-	*k = RPCRDMA_KEY(side, psn);
-	if (!wmem_map_lookup(send_psn, k))
-		wmem_map_insert(send_psn, k, GUINT_TO_POINTER(pinfo->num));
-	top = GPOINTER_TO_UINT(wmem_map_lookup(send_top, GUINT_TO_POINTER(side)));
+	r = w->conn->sent[w->dir & 1u];
+	if (!r)
+		r = w->conn->sent[w->dir & 1u] =
+			wmem_new0(wmem_file_scope(), struct rpcrdma_sent);
+	if (!r->frame[slot] ||
+	    (r->psn[slot] != psn && PSN(psn - r->psn[slot]) < 0x800000u)) {
+		r->psn[slot] = psn;          /* the first frame of this PSN */
+		r->frame[slot] = pinfo->num;
+	}
+	top = r->top;
 	if (!top || PSN(psn + 1 - top) < 0x800000u)   /* ahead of the top */
-		wmem_map_insert(send_top, GUINT_TO_POINTER(side),
-				GUINT_TO_POINTER(PSN(psn + 1) ? PSN(psn + 1) : 0x1000000u));
+		r->top = PSN(psn + 1) ? PSN(psn + 1) : 0x1000000u;
 }
 
 static gboolean show_retx(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -266,10 +280,6 @@ static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
 void rpcrdma_ib_register(void)
 {
-	send_psn = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-					  g_int64_hash, g_int64_equal);
-	send_top = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-					  g_direct_hash, g_direct_equal);
 }
 
 void rpcrdma_ib_handoff(void)

@@ -11,7 +11,7 @@ struct piece {
 	uint64_t offset;
 	uint32_t len;
 	uint32_t frame;
-	uint8_t *data;             /* file scope copy; NULL: bytes not kept */
+	uint8_t *data;             /* rpcrdma_big_alloc copy; NULL: not kept */
 	bool dropped;              /* not kept: the memory limit was reached */
 	struct piece *next;        /* same handle, newest first */
 };
@@ -43,6 +43,120 @@ static void reset(void)
 	held = 0;
 }
 
+/*
+ * Chunk bytes (RDMA Write and Read Response payloads, the DDP items put
+ * back into replies) are kept outside wmem's file scope, all freed when the
+ * capture is closed.  Issue 27: kept in the file scope, the pieces freed
+ * when their reply was done left wmem's block allocator recycling scattered
+ * chunks for every later small allocation of the capture (Wireshark's own
+ * too); with malloc, glibc's _int_malloc sorted its bins on every buffer of
+ * this size.  Here: buffers in power-of-two sizes (256 bytes to 64 KiB)
+ * carved from 1 MiB slabs, a freed one kept on its size's list for the
+ * next (the freed Write pieces of a reply are the next Writes' pieces);
+ * larger ones malloc'd on their own and linked for the close.
+ */
+#define BIG_SLAB (1u << 20)
+#define BIG_MIN_SHIFT 8u
+#define BIG_MAX_SHIFT 16u
+#ifdef __SANITIZE_ADDRESS__       /* each its own malloc: ASan sees overruns */
+#define BIG_ALONE(n) ((void)(n), 1)
+#else
+#define BIG_ALONE(n) ((n) > (1u << BIG_MAX_SHIFT))
+#endif
+
+struct big_free { struct big_free *next; };
+struct big_slab { struct big_slab *next; };
+struct big_large { struct big_large *prev, *next; };
+
+static struct big_free *big_lists[BIG_MAX_SHIFT + 1];
+static struct big_slab *big_slabs;
+static size_t big_used = BIG_SLAB;        /* in the newest slab */
+static struct big_large big_large = { &big_large, &big_large };
+
+static unsigned big_shift(size_t n)
+{
+	unsigned s = BIG_MIN_SHIFT;
+
+	while (((size_t)1 << s) < n)
+		s++;
+	return s;
+}
+
+void *rpcrdma_big_alloc(size_t n, bool zero)
+{
+	void *p;
+
+	if (BIG_ALONE(n)) {
+		struct big_large *l = g_malloc(sizeof *l + n);
+
+		l->next = big_large.next;
+		l->prev = &big_large;
+		big_large.next->prev = l;
+		big_large.next = l;
+		p = l + 1;
+	} else {
+		unsigned s = big_shift(n);
+		size_t sz = (size_t)1 << s;
+
+		if (big_lists[s]) {
+			p = big_lists[s];
+			big_lists[s] = big_lists[s]->next;
+		} else {
+			if (big_used + sz > BIG_SLAB) {
+				struct big_slab *sl = g_malloc(BIG_SLAB);
+
+				sl->next = big_slabs;
+				big_slabs = sl;
+				big_used = 64;   /* past the link, aligned */
+			}
+			p = (uint8_t *)big_slabs + big_used;
+			big_used += sz;
+		}
+	}
+	if (zero)
+		memset(p, 0, n);
+	return p;
+}
+
+/* n: the size it was allocated with */
+void rpcrdma_big_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (BIG_ALONE(n)) {
+		struct big_large *l = (struct big_large *)p - 1;
+
+		l->prev->next = l->next;
+		l->next->prev = l->prev;
+		g_free(l);
+	} else {
+		unsigned s = big_shift(n);
+		struct big_free *f = p;
+
+		f->next = big_lists[s];
+		big_lists[s] = f;
+	}
+}
+
+static void big_free_all(void)
+{
+	while (big_large.next != &big_large) {
+		struct big_large *l = big_large.next;
+
+		big_large.next = l->next;
+		g_free(l);
+	}
+	big_large.prev = &big_large;
+	while (big_slabs) {
+		struct big_slab *sl = big_slabs;
+
+		big_slabs = sl->next;
+		g_free(sl);
+	}
+	big_used = BIG_SLAB;
+	memset(big_lists, 0, sizeof big_lists);
+}
+
 void rpcrdma_reasm_init(void)
 {
 	int i;
@@ -53,6 +167,7 @@ void rpcrdma_reasm_init(void)
 	for (i = 0; i < PEND_COUNT_; i++)
 		pending[i] = map64();
 	register_init_routine(reset);
+	register_cleanup_routine(big_free_all);
 }
 
 bool rpcrdma_reasm_hold(uint64_t n)
@@ -145,10 +260,12 @@ void rpcrdma_reasm_add(packet_info *pinfo, tvbuff_t *tvb,
 	p->offset = io->offset;
 	p->len = len;
 	p->frame = pinfo->num;
-	if (rpcrdma_reasm_hold(len))
-		p->data = (uint8_t *)tvb_memdup(wmem_file_scope(), tvb, 0, len);
-	else
+	if (rpcrdma_reasm_hold(len)) {
+		p->data = rpcrdma_big_alloc(len, false);
+		tvb_memcpy(tvb, p->data, 0, len);
+	} else {
 		p->dropped = true;
+	}
 	p->next = wmem_map_lookup(pieces, &k);
 	wmem_map_insert(pieces, key_new(k), p);
 	if (kind == RPCRDMA_CHUNK_MSG)
@@ -167,7 +284,7 @@ void rpcrdma_reasm_release(uint32_t owner, const struct rpcrdma_segment *segs,
 		for (; p; p = p->next) {
 			if (!p->data)
 				continue;
-			wmem_free(wmem_file_scope(), p->data);
+			rpcrdma_big_free(p->data, p->len);
 			p->data = NULL;
 			rpcrdma_reasm_unhold(p->len);
 		}

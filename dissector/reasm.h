@@ -10,6 +10,11 @@
  * side (a packet whose connection is unknown). */
 #define RPCRDMA_KEY(side_id, v) ((uint64_t)(side_id) << 32 | (uint32_t)(v))
 
+/* Chunk bytes kept for the capture: malloc'd outside wmem, all freed when
+ * the capture is closed (reasm.c) */
+void *rpcrdma_big_alloc(size_t n, bool zero);
+void rpcrdma_big_free(void *p, size_t n);   /* n: as allocated */
+
 /* Transfers in progress, one map per kind so that sequence spaces never mix */
 enum rpcrdma_pend {
 	PEND_SEQ,      /* next PSN (IB) or MSN (iWARP) of a multi-packet

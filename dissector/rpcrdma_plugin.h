@@ -84,6 +84,7 @@ struct rpcrdma_conn {
 	address addr[2];           /* side 0 sent the first packet seen */
 	uint32_t port[2];          /* each side's TCP port, or its QP (IB) */
 	int8_t client;             /* side that sent the first call; -1 */
+	struct rpcrdma_sent *sent[2]; /* each side's recent Send PSNs (ib.c) */
 };
 struct rpcrdma_where {             /* a packet's connection and direction */
 	struct rpcrdma_conn *conn; /* NULL: not known */
