@@ -32,7 +32,7 @@ PLANS=${RPCRDMA_SUITE_PLANS:-$here/suite-plans.txt}
 REASONS=${RPCRDMA_SKIP_REASONS:-$here/skip-reasons.txt}
 jobs=${RPCRDMA_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
-pass=0 fail=0 skip=0 san=0
+pass=0 fail=0 skip=0 san=0 total_cpu=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # python3: Debian's own (/usr/bin/python3, which scripts/deps.sh installs;
@@ -75,11 +75,12 @@ fi
 
 # report NAME: print a finished suite's output and count its results
 report() {
-	local name=$1 rc took log=$tmp/$1.log p s f a
-	read -r rc took < "$tmp/$name.rc"
+	local name=$1 rc took cpu log=$tmp/$1.log p s f a
+	read -r rc took cpu < "$tmp/$name.rc"
 	echo "# suite $name"
 	cat "$log"
-	echo "# suite $name: $took s"
+	echo "# suite $name: $took s (cpu $cpu s)"
+	total_cpu=$((total_cpu + cpu))
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -153,7 +154,13 @@ for suite in "${suites[@]}"; do
 	(
 		t=$SECONDS
 		"$suite" > "$tmp/$name.log" 2>&1
-		echo "$? $((SECONDS - t))" > "$tmp/$name.rc.tmp"
+		rc=$?
+		# the CPU time the suite took (its processes', user + system):
+		# what a loaded host does not change, as wall time does
+		# (times itself, not in a pipe: a forked shell has no children's times)
+		times > "$tmp/$name.times"
+		cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } } END { printf "%.0f", s }' "$tmp/$name.times")
+		echo "$rc $((SECONDS - t)) $cpu" > "$tmp/$name.rc.tmp"
 		mv "$tmp/$name.rc.tmp" "$tmp/$name.rc"
 	) &
 	running=$((running + 1))
@@ -167,6 +174,7 @@ wait
 report_finished
 
 [ ${#left_out[@]} -gt 0 ] && echo "# not run (RPCRDMA_CHECK_ONLY/EXCLUDE): ${left_out[*]}"
+echo "# suites' CPU time: $total_cpu s in all, $SECONDS s of wall time"
 echo "$san of the $pass passes are sanitizer re-runs (ASan+UBSan) of the same assertions"
 line="$pass passed, $fail failed"
 [ "$skip" -gt 0 ] && line="$line, $skip skipped"
