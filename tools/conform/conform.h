@@ -126,6 +126,8 @@ enum cf_kind {
 #define CF_F_V2      0x02u     /* needs a responder speaking Version Two */
 #define CF_F_ECHO    0x04u     /* needs the ECHO program (tools/ulb) */
 #define CF_F_DDP     0x08u     /* needs a DDP-eligible argument (ECHO, NFSv3) */
+#define CF_F_NFS     0x20u     /* runs through NFS too (an NFSv3 READ, an
+				 * NFSv4.1 back channel) when the program is NFS */
 #define CF_F_CALL    0x10u     /* a call the responder must answer: dropping it
 				 * silently is a lost reply (V1 §5.5.4) */
 

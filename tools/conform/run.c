@@ -55,6 +55,8 @@ void cf_rec_reset(struct cf_run *r)
 	r->event[0] = '\0';
 	r->on_backward = NULL;
 	r->backward_seen = false;
+	r->setup_pending = false;
+	r->setup_idx = -1;
 	r->attrib_conn = false;
 	r->nstray = 0;
 }
@@ -161,6 +163,7 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 	bool good_reply = m->action == RPCRDMA_ACCEPT && !call && m->rdma_proc != RDMA_ERROR;
 	const char *role = call ? "backward" : is_case_xid(r, xid) ? "case" :
 			   r->probe_pending && xid == r->probe_xid ? "probe" :
+			   r->setup_pending && xid == r->setup_xid ? "setup" :
 			   r->attrib_conn && c && c == r->watch ? "case" : "other";
 	int idx;
 
@@ -191,6 +194,8 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 		}
 	} else if (!strcmp(role, "probe")) {
 		r->probe_answered = true;
+	} else if (!strcmp(role, "setup") && r->setup_idx < 0) {
+		r->setup_idx = idx;
 	}
 	xprt_loop_stop(r->loop);
 }
@@ -228,6 +233,21 @@ static void on_call(struct xprt_rcvd_call *req, void *arg)
 	r->backward_seen = true;
 	if (r->on_backward)
 		r->on_backward(r, req);
+	if (r->t.prof == CF_PROF_NFS3) {
+		/* the NFSv4.1 back channel's CB_NULL (RFC 8881 §20.1): an
+		 * empty SUCCESS; any other callback: PROC_UNAVAIL */
+		struct rpc_msg_hdr h;
+
+		if (rpc_decode_header(req->msg, req->len, &h) != RPC_OK || h.msg_type != RPC_CALL)
+			return;
+		n = rpc_encode_accepted_reply(out, sizeof(out), h.xid,
+					      h.prog != CF_NFS41_CB_PROG ? RPC_PROG_UNAVAIL :
+					      h.proc == 0 ? RPC_SUCCESS : RPC_PROC_UNAVAIL);
+		if (n)
+			xprt_reply(req, out, n, 0, 0);
+		xprt_loop_stop(r->loop);
+		return;
+	}
 	st = echo_decode_call(req->msg, req->len, true, &a);
 	if (st == ECHO_CALL_NOT_RPC)
 		return;

@@ -150,7 +150,8 @@ void cf_run_case(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		cf_skip(o, "the responder is gone (%s)", r->gone_why);
 		return;
 	}
-	if ((c->flags & CF_F_ECHO) && r->t.prof != CF_PROF_ECHO) {
+	if ((c->flags & CF_F_ECHO) && r->t.prof != CF_PROF_ECHO &&
+	    !((c->flags & CF_F_NFS) && r->t.prof == CF_PROF_NFS3)) {
 		cf_skip(o, "needs the ECHO program (docs/echo-ulb.md); the responder serves %s",
 			r->t.prof == CF_PROF_NFS3 ? "NFSv3" : "another program");
 		return;

@@ -34,4 +34,45 @@ size_t cf_target_callback(const struct cf_target *t, uint32_t xid, uint32_t coun
 /* The data pattern of the calls above */
 void cf_pattern(uint8_t *p, size_t len, uint32_t seed);
 
+/* -------- target_nfs.c: NFS calls that drive a real NFS server's write
+ * chunks, reply chunks and back channel (RFC 1813, RFC 7530, RFC 8881) -------- */
+#include <stdbool.h>
+#define CF_NFS_FHMAX 128u              /* NFSv4 nfs_fh4 */
+#define CF_NFS41_CONN_BACK_CHAN 0x2u   /* CREATE_SESSION4_FLAG_CONN_BACK_CHAN */
+#define CF_NFS41_CB_PROG 0x40000000u   /* our csa_cb_program */
+/* an RPC call header with AUTH_SYS (root) credentials; 0 when cap is short */
+size_t cf_nfs_call_hdr(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog, uint32_t vers,
+		       uint32_t proc);
+/* NFSv4.0 COMPOUND { PUTROOTFH, LOOKUP each component of path, GETFH } */
+size_t cf_nfs4_lookup_call(uint8_t *buf, size_t cap, uint32_t xid, const char *path);
+/* its reply (the RPC message): the file handle (at most 64 bytes, NFSv3's
+ * limit), or -1 and why */
+int cf_nfs4_lookup_reply(const uint8_t *p, size_t len, uint8_t *fh, size_t *fhlen,
+			 char *why, size_t cap);
+/* NFSv3 READ3args */
+size_t cf_nfs3_read_call(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t *fh,
+			 size_t fhlen, uint64_t offset, uint32_t count);
+struct cf_read3 {
+	uint32_t status, count, data_len;
+	bool eof, have_size;
+	uint64_t size;                 /* the file's, from post_op_attr */
+	size_t data_off;               /* where the data (after its length word) starts */
+	size_t rest;                   /* bytes of the message from data_off on */
+};
+/* an NFSv3 READ reply (the RPC message) up to its data; -1 and why unless
+ * accepted, NFS3_OK and whole up to the data's length word */
+int cf_nfs3_read_reply(const uint8_t *p, size_t len, struct cf_read3 *res, char *why,
+		       size_t cap);
+/* NFSv4.1 COMPOUND { EXCHANGE_ID } (SP4_NONE, the owner from seed) */
+size_t cf_nfs41_exchange_id(uint8_t *buf, size_t cap, uint32_t xid, uint32_t seed);
+int cf_nfs41_exchange_id_reply(const uint8_t *p, size_t len, uint64_t *clientid,
+			       uint32_t *seq, char *why, size_t cap);
+/* NFSv4.1 COMPOUND { CREATE_SESSION } with CONN_BACK_CHAN, cb_program
+ * CF_NFS41_CB_PROG, AUTH_NONE on the back channel */
+size_t cf_nfs41_create_session(uint8_t *buf, size_t cap, uint32_t xid, uint64_t clientid,
+			       uint32_t seq);
+/* its csr_flags */
+int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint32_t *flags, char *why,
+				  size_t cap);
+
 #endif
