@@ -320,10 +320,10 @@ void cf_report_list(struct obuf *out, bool json, const struct cf_select *s)
 			json_arr_begin(&j);
 			if (c->flags & CF_F_V2)
 				json_str(&j, "v2");
-			if (c->flags & CF_F_ECHO)
+			if ((c->flags & CF_F_ECHO) && (c->flags & CF_F_NFS))
+				json_str(&j, "echo or NFS with --file");
+			else if (c->flags & CF_F_ECHO)
 				json_str(&j, "echo");
-			if (c->flags & CF_F_NFS)
-				json_str(&j, "nfs");
 			if (c->flags & CF_F_DDP)
 				json_str(&j, "ddp");
 			json_arr_end(&j);

@@ -61,6 +61,15 @@ void cf_rec_reset(struct cf_run *r)
 	r->nstray = 0;
 }
 
+void cf_rec_drop(struct cf_run *r, unsigned from)
+{
+	while (r->nrec > from) {
+		r->nrec--;
+		free(r->rec[r->nrec].copy);
+		r->rec[r->nrec].copy = NULL;
+	}
+}
+
 static int rec_add(struct cf_run *r, struct cf_conn *c, bool received, const char *role,
 		   const uint8_t *buf, size_t len)
 {
@@ -195,7 +204,10 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 	} else if (!strcmp(role, "probe")) {
 		r->probe_answered = true;
 	} else if (!strcmp(role, "setup") && r->setup_idx < 0) {
-		r->setup_idx = idx;
+		/* kept apart from the recording, which may be full */
+		r->setup_idx = 0;
+		r->setup_len = len < sizeof(r->setup_ans) ? len : sizeof(r->setup_ans);
+		memcpy(r->setup_ans, buf, r->setup_len);
 	}
 	xprt_loop_stop(r->loop);
 }
@@ -234,15 +246,15 @@ static void on_call(struct xprt_rcvd_call *req, void *arg)
 	if (r->on_backward)
 		r->on_backward(r, req);
 	if (r->t.prof == CF_PROF_NFS3) {
-		/* the NFSv4.1 back channel's CB_NULL (RFC 8881 §20.1): an
-		 * empty SUCCESS; any other callback: PROC_UNAVAIL */
+		/* the NFSv4.1 back channel (RFC 8881 §20): CB_NULL, and
+		 * the CB_COMPOUND of a delegation recall */
 		struct rpc_msg_hdr h;
 
 		if (rpc_decode_header(req->msg, req->len, &h) != RPC_OK || h.msg_type != RPC_CALL)
 			return;
-		n = rpc_encode_accepted_reply(out, sizeof(out), h.xid,
-					      h.prog != CF_NFS41_CB_PROG ? RPC_PROG_UNAVAIL :
-					      h.proc == 0 ? RPC_SUCCESS : RPC_PROC_UNAVAIL);
+		n = h.prog != CF_NFS41_CB_PROG ?
+		    rpc_encode_accepted_reply(out, sizeof(out), h.xid, RPC_PROG_UNAVAIL) :
+		    cf_nfs41_cb_reply(req->msg, req->len, out, sizeof(out));
 		if (n)
 			xprt_reply(req, out, n, 0, 0);
 		xprt_loop_stop(r->loop);

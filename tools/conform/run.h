@@ -72,6 +72,7 @@ struct cf_run {
 	struct xprt_handlers h;
 	struct cf_target t;
 	struct cf_conn v1, v2, fresh, check;
+	struct cf_conn nfs_b;               /* run_nfs.c: a second NFSv4.1 client */
 	enum cf_v2_state v2_state;
 	uint32_t v2_low, v2_high;          /* from an ERR_VERS to a V2 call */
 	uint32_t next_xid;              /* cases: xid_base + n */
@@ -109,12 +110,19 @@ struct cf_run {
 	 * message): its answer is recorded with role "setup" */
 	uint32_t setup_xid;
 	bool setup_pending;
-	int setup_idx;
+	int setup_idx;                      /* >= 0: answered (its copy below) */
+	uint8_t setup_ans[CF_REC_KEEP];
+	size_t setup_len;
 	/* the NFS file's handle, found once (0 unknown, 1 found, -1 not) */
 	int nfs_fh_state;
 	uint8_t nfs_fh[64];
 	size_t nfs_fhlen;
 	char nfs_fh_why[200];
+	/* the last backward call an NFS case drew (knfsd grants no second
+	 * delegation on a file whose delegation it recalled) */
+	uint8_t nfs_bc[1024];
+	size_t nfs_bc_len;
+	char nfs_bc_case[48];
 	uint32_t backward_xid;
 	bool backward_seen;
 };
@@ -172,6 +180,8 @@ void cf_fault(struct cf_obs *o, const char *req, const char *fmt, ...)
 
 void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 void cf_rec_reset(struct cf_run *r);
+/* forget the messages recorded from index `from` on (a retry said in the note) */
+void cf_rec_drop(struct cf_run *r, unsigned from);
 void cf_run_init_handlers(struct cf_run *r);
 
 /* run_cases.c: the cases other than a single message */

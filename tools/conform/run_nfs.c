@@ -55,8 +55,8 @@ static int setup_call(struct cf_run *r, struct cf_conn *k, const uint8_t *rpc, s
 		snprintf(why, cap, "%.140s", r->disconnected ? r->event : "no answer within the timeout");
 		return -1;
 	}
-	a = r->rec[r->setup_idx].copy;
-	alen = r->rec[r->setup_idx].r.kept;
+	a = r->setup_ans;
+	alen = r->setup_len;
 	if (cf_decode_answer(a, alen, &m, &wv) != RPCRDMA_ACCEPT || m.rdma_proc != RDMA_MSG) {
 		char t[160];
 
@@ -304,72 +304,211 @@ static void nfs_xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
 	cf_send(r, k, "case", buf, n, NULL);
 }
 
+/* A client's state gone (errors do not matter): knfsd forgets a file
+ * whose delegation was recalled only once nothing holds it */
+static void nfs41_destroy(struct cf_run *r, struct cf_conn *k, const uint8_t sessionid[16],
+			  uint64_t clientid)
+{
+	uint8_t rpc[256];
+	const uint8_t *a;
+	size_t alen, n;
+	uint32_t xid;
+	char why[160];
+
+	if (!k->x)
+		return;
+	xid = cf_xid(r);
+	n = cf_nfs41_destroy(rpc, sizeof(rpc), xid, sessionid, 0);
+	setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
+	xid = cf_xid(r);
+	n = cf_nfs41_destroy(rpc, sizeof(rpc), xid, NULL, clientid);
+	setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
+}
+
+static bool never(const struct cf_run *r, unsigned want)
+{
+	(void)r;
+	(void)want;
+	return false;
+}
+
 static bool backward_done(const struct cf_run *r, unsigned want)
 {
 	return r->nanswers >= want && r->backward_seen;
 }
 
-void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
+/* One NFSv4.1 client on connection k: EXCHANGE_ID, CREATE_SESSION with
+ * CONN_BACK_CHAN (sessionid out); -1 after cf_skip */
+static int nfs41_client(struct cf_run *r, struct cf_conn *k, const char *who, uint64_t *clientid,
+			uint8_t sessionid[16], struct cf_obs *o)
 {
-	struct cf_conn *k = cf_conn_for(r, c, o);
-	bool spaces = c->kind == CF_K_BIDI_XID_SPACES;
-	uint8_t rpc[512], buf[1024];
-	const uint8_t *a, *b;
-	size_t alen, blen, n;
-	uint64_t clientid;
-	uint32_t seq, flags, xid;
+	uint8_t rpc[512];
+	const uint8_t *a;
+	size_t alen, n;
+	uint32_t seq, flags, xid = cf_xid(r);
 	char why[160];
-	struct rpcrdma_msg m;
 
-	if (!k)
-		return;
-	xid = cf_xid(r);
 	n = cf_nfs41_exchange_id(rpc, sizeof(rpc), xid, r->o->xid_base ^ xid);
 	if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) < 0 ||
-	    cf_nfs41_exchange_id_reply(a, alen, &clientid, &seq, why, sizeof(why)) < 0) {
-		cf_skip(o, "NFSv4.1 EXCHANGE_ID: %s", why);
-		return;
+	    cf_nfs41_exchange_id_reply(a, alen, clientid, &seq, why, sizeof(why)) < 0) {
+		cf_skip(o, "NFSv4.1 EXCHANGE_ID (%s): %s", who, why);
+		return -1;
 	}
-	/* the case's message: CREATE_SESSION with CONN_BACK_CHAN, after which
-	 * the server probes the back channel (CB_NULL) */
 	xid = cf_xid(r);
-	n = cf_nfs41_create_session(rpc, sizeof(rpc), xid, clientid, seq);
-	n = cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	if (spaces)
-		r->on_backward = nfs_xid_hook;
-	cf_case_xid(r, xid);
-	o->sent_has_xid = o->sent_has_vers = true;
-	o->sent_vers = k->vers;
-	o->sent_action = (int)rpcrdma_decode(buf, n, &m);
-	if (cf_send(r, k, "case", buf, n, o) == 0)
-		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
-	r->on_backward = NULL;
-	cf_finish(r, k, o, true);
-	a = cf_answer_for(r, xid, &alen);
-	if (!a || cf_decode_answer(a, alen, &m, &seq) != RPCRDMA_ACCEPT ||
-	    m.rdma_proc != RDMA_MSG)
-		return;                 /* graded on the answer (or its absence) */
-	if (cf_nfs41_create_session_reply(rpcrdma_payload(&m), m.payload_len, &flags, why,
-					  sizeof(why)) < 0) {
-		cf_skip(o, "NFSv4.1 CREATE_SESSION: %s", why);
-		return;
+	n = cf_nfs41_create_session(rpc, sizeof(rpc), xid, *clientid, seq);
+	if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) < 0 ||
+	    cf_nfs41_create_session_reply(a, alen, sessionid, &flags, why, sizeof(why)) < 0) {
+		cf_skip(o, "NFSv4.1 CREATE_SESSION (%s): %s", who, why);
+		return -1;
 	}
 	if (!(flags & CF_NFS41_CONN_BACK_CHAN)) {
 		cf_skip(o, "the server did not bind the connection to the back channel "
 			"(csr_flags 0x%x)", flags);
-		return;
+		return -1;
 	}
-	b = cf_backward_call(r, &blen);
-	if (!b) {
-		cf_skip(o, "the server sent no backward call (CB_NULL) within %d ms of "
-			"CREATE_SESSION", r->o->timeout_ms);
-		return;
+	xid = cf_xid(r);
+	n = cf_nfs41_reclaim_complete(rpc, sizeof(rpc), xid, sessionid, 1);
+	if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) < 0 ||
+	    cf_nfs41_reclaim_complete_reply(a, alen, why, sizeof(why)) < 0) {
+		cf_skip(o, "NFSv4.1 RECLAIM_COMPLETE (%s): %s", who, why);
+		return -1;
 	}
-	snprintf(o->note, sizeof(o->note), "NFSv4.1 CREATE_SESSION with CONN_BACK_CHAN; the "
-		 "server's backward call: xid 0x%08x", r->backward_xid);
+	return 0;
+}
+
+/* The backward call: knfsd sends no CB_NULL to an NFSv4.1 client
+ * (nfsd4_run_cb_work: "Don't send probe messages for 4.1 or later"), so
+ * the case makes it recall a delegation: client A (the case's connection,
+ * with a back channel) OPENs the file for READ with a read delegation;
+ * client B (a second connection) OPENs it for WRITE, which conflicts
+ * (RFC 8881 §10.4.4): the server sends A a CB_COMPOUND { CB_SEQUENCE,
+ * CB_RECALL } on A's connection (answered NFS4_OK by run.c's on_call).
+ * B's OPEN is the case's message; A returns the delegation and closes. */
+void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
+{
+	struct cf_conn *k = cf_conn_for(r, c, o), *b = &r->nfs_b;
+	bool spaces = c->kind == CF_K_BIDI_XID_SPACES;
+	uint8_t rpc[512], buf[1024], sa[16], sb[16], osid[16], dsid[16];
+	const uint8_t *a, *bc;
+	size_t alen, blen, n;
+	uint64_t ca, cb;
+	uint32_t xid, deleg = 0, seq, ngrace = 0, nnodeleg = 0;
+	bool bclient = false;
+	char why[160];
+	struct rpcrdma_msg m;
+	struct xprt_error err;
+
+	if (!k || nfs_fh(r, k, o) < 0 || nfs41_client(r, k, "A", &ca, sa, o) < 0)
+		return;
+	/* NFS4ERR_GRACE: the server's grace period after its start (RFC 8881
+	 * §8.4.2.1: the client retries later), once a second, counted */
+	for (seq = 2;; seq++) {
+		unsigned mark = r->nrec;
+
+		xid = cf_xid(r);
+		n = cf_nfs41_open(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh, r->nfs_fhlen, ca,
+				  false);
+		if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) == 0 &&
+		    cf_nfs41_open_reply(a, alen, osid, &deleg, dsid, why, sizeof(why)) == 0) {
+			if (deleg == 1 || deleg == 2 || nnodeleg >= 3)
+				break;
+			/* no delegation: knfsd refuses one on a file whose
+			 * last delegation was recalled until it forgets the
+			 * file (the previous case); close, try again */
+			nnodeleg++;
+			seq++;
+			xid = cf_xid(r);
+			n = cf_nfs41_return(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh,
+					    r->nfs_fhlen, osid, NULL);
+			setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
+			cf_rec_drop(r, mark);
+			cf_wait(r, never, 0, cf_now_ms() + 1000);
+			continue;
+		}
+		if (!strstr(why, "OPEN: NFS4 status 10013") || ngrace >= 30) {
+			cf_skip(o, "NFSv4.1 OPEN for READ: %s%s", why, ngrace ? " (grace: retried)" : "");
+			goto out;
+		}
+		ngrace++;
+		cf_rec_drop(r, mark);   /* the recording keeps the last try */
+		cf_wait(r, never, 0, cf_now_ms() + 1000);
+	}
+	if ((deleg != 1 && deleg != 2) && !spaces && r->nfs_bc_len) {
+		/* knfsd remembers that the file's delegation was recalled
+		 * (a conflict) and grants none on it until it forgets the
+		 * file, which took longer than 20 s in the test bed: the
+		 * backward call graded is the one an earlier case of this
+		 * run drew, said so */
+		o->react_set = true;
+		o->react = CF_R_REPLY;
+		snprintf(o->note, sizeof(o->note), "no new delegation on the file (%u tries a second "
+			 "apart): graded the CB_RECALL that %s drew in this run", nnodeleg + 1,
+			 r->nfs_bc_case);
+		cf_grade_backward_form(o, r->nfs_bc, r->nfs_bc_len, k->vers);
+		goto out;
+	}
+	if (deleg != 1 && deleg != 2) {
+		cf_skip(o, "the server granted no delegation on the file (type %u, %u tries a "
+			"second apart): nothing to recall", deleg, nnodeleg + 1);
+		goto out;
+	}
+	/* client B on a connection of its own */
+	cf_conn_close(r, b);
+	if (cf_conn_open(r, b, 1, &err) < 0) {
+		cf_skip(o, "a second connection: %.120s", err.msg);
+		goto out;
+	}
+	if (nfs41_client(r, b, "B", &cb, sb, o) < 0)
+		goto out_b;
+	bclient = true;
+	xid = cf_xid(r);
+	n = cf_nfs41_open(rpc, sizeof(rpc), xid, sb, 2, r->nfs_fh, r->nfs_fhlen, cb, true);
+	n = cf_build(b, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
+	if (spaces)
+		r->on_backward = nfs_xid_hook;
+	cf_case_xid(r, xid);
+	o->sent_has_xid = o->sent_has_vers = true;
+	o->sent_vers = b->vers;
+	o->sent_action = (int)rpcrdma_decode(buf, n, &m);
+	if (cf_send(r, b, "case", buf, n, o) == 0)
+		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
+	r->on_backward = NULL;
+	/* B's OPEN may wait for the recall: the answer is not the point */
+	r->watch = k;
+	cf_finish(r, k, o, r->answer_idx < 0);
+	bc = cf_backward_call(r, &blen);
+	if (!bc) {
+		cf_skip(o, "the server sent no backward call (CB_RECALL) within %d ms of a "
+			"conflicting OPEN", r->o->timeout_ms);
+		goto out_b;
+	}
+	r->nfs_bc_len = blen < sizeof(r->nfs_bc) ? blen : sizeof(r->nfs_bc);
+	memcpy(r->nfs_bc, bc, r->nfs_bc_len);
+	snprintf(r->nfs_bc_case, sizeof(r->nfs_bc_case), "%s", c->name);
+	snprintf(o->note, sizeof(o->note), "NFSv4.1: a read delegation recalled by a conflicting "
+		 "OPEN; the server's backward call: xid 0x%08x", r->backward_xid);
+	if (ngrace || nnodeleg) {
+		size_t l = strlen(o->note);
+
+		snprintf(o->note + l, sizeof(o->note) - l, " (OPEN tried again: %u NFS4ERR_GRACE, "
+			 "%u without a delegation)", ngrace, nnodeleg);
+	}
 	if (!spaces)
-		cf_grade_backward_form(o, b, blen, k->vers);
+		cf_grade_backward_form(o, bc, blen, k->vers);
 	else if (r->ncase_xid < 2 || !cf_answer_for(r, r->case_xid[1], &alen))
 		cf_fault(o, "D-CONF-8", "the forward call with the backward call's "
 			 "xid 0x%08x was not answered", r->backward_xid);
+out_b:
+	if (bclient)
+		nfs41_destroy(r, b, sb, cb);
+	cf_conn_close(r, b);
+out:
+	if (k->x) {
+		/* give the delegation back and close (errors do not matter) */
+		xid = cf_xid(r);
+		n = cf_nfs41_return(rpc, sizeof(rpc), xid, sa, seq + 1, r->nfs_fh, r->nfs_fhlen, osid,
+				    deleg == 1 || deleg == 2 ? dsid : NULL);
+		setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
+		nfs41_destroy(r, k, sa, ca);
+	}
 }

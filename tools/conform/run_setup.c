@@ -53,6 +53,7 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	r->v2.name = "v2";
 	r->fresh.name = "fresh";
 	r->check.name = "check";
+	r->nfs_b.name = "nfs-b";
 	memset(&xo, 0, sizeof(xo));
 	xo.host = o->host;
 	xo.port = o->port;

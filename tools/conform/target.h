@@ -71,8 +71,33 @@ int cf_nfs41_exchange_id_reply(const uint8_t *p, size_t len, uint64_t *clientid,
  * CF_NFS41_CB_PROG, AUTH_NONE on the back channel */
 size_t cf_nfs41_create_session(uint8_t *buf, size_t cap, uint32_t xid, uint64_t clientid,
 			       uint32_t seq);
-/* its csr_flags */
-int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint32_t *flags, char *why,
-				  size_t cap);
+/* its sessionid and csr_flags */
+int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint8_t sessionid[16],
+				  uint32_t *flags, char *why, size_t cap);
+/* COMPOUND { SEQUENCE (slot 0, seq), RECLAIM_COMPLETE }: a new client
+ * has nothing to reclaim; until it says so, knfsd answers its OPENs
+ * NFS4ERR_GRACE (RFC 8881 §18.51.3) */
+size_t cf_nfs41_reclaim_complete(uint8_t *buf, size_t cap, uint32_t xid,
+				 const uint8_t sessionid[16], uint32_t seq);
+int cf_nfs41_reclaim_complete_reply(const uint8_t *p, size_t len, char *why, size_t cap);
+/* COMPOUND { SEQUENCE (slot 0, seq), PUTFH fh, OPEN (CLAIM_FH, NOCREATE) }:
+ * READ asking for a read delegation, or WRITE (which recalls it) */
+size_t cf_nfs41_open(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+		     uint32_t seq, const uint8_t *fh, size_t fhlen, uint64_t clientid, bool write);
+/* its open stateid, the delegation type (0 none, 1 read, 2 write) and stateid */
+int cf_nfs41_open_reply(const uint8_t *p, size_t len, uint8_t open_sid[16], uint32_t *deleg,
+			uint8_t deleg_sid[16], char *why, size_t cap);
+/* COMPOUND { SEQUENCE, PUTFH, DELEGRETURN (unless deleg_sid is NULL), CLOSE } */
+size_t cf_nfs41_return(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+		       uint32_t seq, const uint8_t *fh, size_t fhlen, const uint8_t open_sid[16],
+		       const uint8_t deleg_sid[16]);
+/* COMPOUND { DESTROY_SESSION sessionid } or, sessionid NULL,
+ * { DESTROY_CLIENTID clientid }: a client's state gone at once */
+size_t cf_nfs41_destroy(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+			uint64_t clientid);
+/* the reply to a backward call (the RPC message): CB_NULL SUCCESS; a
+ * CB_COMPOUND whose first op is CB_SEQUENCE: that slot and NFS4_OK for
+ * every op; other procedures PROC_UNAVAIL.  0: not a call we can answer */
+size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t cap);
 
 #endif

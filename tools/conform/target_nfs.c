@@ -23,6 +23,14 @@
 #define OP_PUTROOTFH 24u
 #define OP_EXCHANGE_ID 42u
 #define OP_CREATE_SESSION 43u
+#define OP_CLOSE 4u
+#define OP_DELEGRETURN 8u
+#define OP_OPEN 18u
+#define OP_PUTFH 22u
+#define OP_SEQUENCE 53u
+#define OP_RECLAIM_COMPLETE 58u
+#define CB_OP_RECALL 4u
+#define CB_OP_SEQUENCE 11u
 
 static size_t put32(uint8_t *p, uint32_t v)
 {
@@ -391,14 +399,16 @@ size_t cf_nfs41_create_session(uint8_t *buf, size_t cap, uint32_t xid, uint64_t 
 	return w.full ? 0 : w.n;
 }
 
-int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint32_t *flags, char *why,
-				  size_t cap)
+int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint8_t sessionid[16],
+				  uint32_t *flags, char *why, size_t cap)
 {
 	struct xr r;
 
 	if (compound_body(p, len, &r, why, cap) < 0 ||
 	    op_ok(&r, OP_CREATE_SESSION, "CREATE_SESSION", why, cap) < 0)
 		return -1;
+	if (r.len - r.off >= 16)
+		memcpy(sessionid, r.p + r.off, 16);
 	rskip(&r, 16 + 4);              /* sessionid, sequence */
 	*flags = r32(&r);
 	if (r.bad) {
@@ -406,4 +416,199 @@ int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint32_t *flags,
 		return -1;
 	}
 	return 0;
+}
+
+/* COMPOUND (minor version 1) { SEQUENCE (slot 0), PUTFH fh, ... }: the
+ * header up to the third op; returns the writer's length */
+static size_t seq_putfh(struct xw *w, uint32_t xid, const uint8_t sessionid[16], uint32_t seq,
+			const uint8_t *fh, size_t fhlen, uint32_t nops)
+{
+	size_t n = cf_nfs_call_hdr(w->p, w->cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
+
+	w->n = n;
+	w->full = n == 0;
+	w32(w, 0);
+	w32(w, 1);
+	w32(w, nops);
+	w32(w, OP_SEQUENCE);
+	wopaque(w, sessionid, 16, false);
+	w32(w, seq);
+	w32(w, 0);                      /* slotid */
+	w32(w, 0);                      /* highest_slotid */
+	w32(w, 0);                      /* cachethis */
+	w32(w, OP_PUTFH);
+	wopaque(w, fh, fhlen, true);
+	return w->n;
+}
+
+size_t cf_nfs41_reclaim_complete(uint8_t *buf, size_t cap, uint32_t xid,
+				 const uint8_t sessionid[16], uint32_t seq)
+{
+	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
+	struct xw w = { buf, cap, n, n == 0 };
+
+	w32(&w, 0);
+	w32(&w, 1);
+	w32(&w, 2);
+	w32(&w, OP_SEQUENCE);
+	wopaque(&w, sessionid, 16, false);
+	w32(&w, seq);
+	w32(&w, 0);
+	w32(&w, 0);
+	w32(&w, 0);
+	w32(&w, OP_RECLAIM_COMPLETE);
+	w32(&w, 0);                     /* rca_one_fs: false */
+	return w.full ? 0 : w.n;
+}
+
+int cf_nfs41_reclaim_complete_reply(const uint8_t *p, size_t len, char *why, size_t cap)
+{
+	struct xr r;
+
+	if (compound_body(p, len, &r, why, cap) < 0 ||
+	    op_ok(&r, OP_SEQUENCE, "SEQUENCE", why, cap) < 0)
+		return -1;
+	rskip(&r, 16 + 4 * 5);
+	return op_ok(&r, OP_RECLAIM_COMPLETE, "RECLAIM_COMPLETE", why, cap);
+}
+
+size_t cf_nfs41_open(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+		     uint32_t seq, const uint8_t *fh, size_t fhlen, uint64_t clientid, bool write)
+{
+	struct xw w = { buf, cap, 0, false };
+	static const char owner[] = "rpcrdma-conform";
+
+	seq_putfh(&w, xid, sessionid, seq, fh, fhlen, 3);
+	w32(&w, OP_OPEN);
+	w32(&w, 0);                     /* seqid: unused in 4.1 */
+	/* READ with WANT_READ_DELEG (RFC 8881 §18.16.3), or WRITE */
+	w32(&w, write ? 2u : 1u | 0x0100u);
+	w32(&w, 0);                     /* share_deny */
+	w32(&w, (uint32_t)(clientid >> 32));
+	w32(&w, (uint32_t)clientid);
+	wopaque(&w, owner, sizeof(owner) - 1, true);
+	w32(&w, 0);                     /* OPEN4_NOCREATE */
+	w32(&w, 4);                     /* CLAIM_FH */
+	return w.full ? 0 : w.n;
+}
+
+int cf_nfs41_open_reply(const uint8_t *p, size_t len, uint8_t open_sid[16], uint32_t *deleg,
+			uint8_t deleg_sid[16], char *why, size_t cap)
+{
+	struct xr r;
+	uint32_t nbm;
+
+	if (compound_body(p, len, &r, why, cap) < 0 ||
+	    op_ok(&r, OP_SEQUENCE, "SEQUENCE", why, cap) < 0)
+		return -1;
+	rskip(&r, 16 + 4 * 5);
+	if (op_ok(&r, OP_PUTFH, "PUTFH", why, cap) < 0 || op_ok(&r, OP_OPEN, "OPEN", why, cap) < 0)
+		return -1;
+	if (r.len - r.off >= 16)
+		memcpy(open_sid, r.p + r.off, 16);
+	rskip(&r, 16 + 20 + 4);         /* stateid, change_info4, rflags */
+	nbm = r32(&r);
+	if (nbm > 8)
+		r.bad = true;
+	rskip(&r, 4 * (size_t)nbm);     /* attrset */
+	*deleg = r32(&r);
+	if (*deleg == 1 || *deleg == 2) {
+		if (r.len - r.off >= 16)
+			memcpy(deleg_sid, r.p + r.off, 16);
+		rskip(&r, 16);
+	}
+	if (r.bad) {
+		snprintf(why, cap, "OPEN4resok cut short");
+		return -1;
+	}
+	return 0;
+}
+
+size_t cf_nfs41_return(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+		       uint32_t seq, const uint8_t *fh, size_t fhlen, const uint8_t open_sid[16],
+		       const uint8_t deleg_sid[16])
+{
+	struct xw w = { buf, cap, 0, false };
+
+	seq_putfh(&w, xid, sessionid, seq, fh, fhlen, deleg_sid ? 4 : 3);
+	if (deleg_sid) {
+		w32(&w, OP_DELEGRETURN);
+		wopaque(&w, deleg_sid, 16, false);
+	}
+	w32(&w, OP_CLOSE);
+	w32(&w, 0);
+	wopaque(&w, open_sid, 16, false);
+	return w.full ? 0 : w.n;
+}
+
+size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t cap)
+{
+	struct rpc_msg_hdr h;
+	struct xr r;
+	struct xw w = { buf, cap, 0, false };
+	uint32_t tl, nops, i;
+	uint8_t sid[16];
+	uint32_t seq, slot, high;
+
+	if (rpc_decode_header(call, len, &h) != RPC_OK || h.msg_type != RPC_CALL)
+		return 0;
+	w.n = rpc_encode_accepted_reply(buf, cap, h.xid, h.proc > 1 ? RPC_PROC_UNAVAIL :
+					RPC_SUCCESS);
+	if (!w.n || h.proc == 0 || h.proc > 1)
+		return w.n;
+	/* CB_COMPOUND4args: tag, minorversion, callback_ident, ops; the
+	 * first a CB_SEQUENCE (RFC 8881 §20.9), whose slot we echo; every
+	 * other op (knfsd: one CB_RECALL) answered NFS4_OK */
+	r.p = call;
+	r.len = len;
+	r.off = h.body_off;
+	r.bad = false;
+	ropaque(&r, 1024, &tl);
+	r32(&r);
+	r32(&r);
+	nops = r32(&r);
+	if (r32(&r) != CB_OP_SEQUENCE || r.len - r.off < 16 || nops > 16)
+		return 0;
+	memcpy(sid, r.p + r.off, 16);
+	r.off += 16;
+	seq = r32(&r);
+	slot = r32(&r);
+	high = r32(&r);
+	if (r.bad)
+		return 0;
+	w32(&w, 0);                     /* NFS4_OK */
+	w32(&w, 0);                     /* tag */
+	w32(&w, nops);
+	w32(&w, CB_OP_SEQUENCE);
+	w32(&w, 0);
+	wopaque(&w, sid, 16, false);
+	w32(&w, seq);
+	w32(&w, slot);
+	w32(&w, high);
+	w32(&w, high);
+	for (i = 1; i < nops; i++) {
+		w32(&w, CB_OP_RECALL);
+		w32(&w, 0);
+	}
+	return w.full ? 0 : w.n;
+}
+
+size_t cf_nfs41_destroy(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
+			uint64_t clientid)
+{
+	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
+	struct xw w = { buf, cap, n, n == 0 };
+
+	w32(&w, 0);
+	w32(&w, 1);
+	w32(&w, 1);
+	if (sessionid) {
+		w32(&w, 44);            /* DESTROY_SESSION */
+		wopaque(&w, sessionid, 16, false);
+	} else {
+		w32(&w, 57);            /* DESTROY_CLIENTID */
+		w32(&w, (uint32_t)(clientid >> 32));
+		w32(&w, (uint32_t)clientid);
+	}
+	return w.full ? 0 : w.n;
 }

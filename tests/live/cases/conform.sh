@@ -4,7 +4,8 @@
 #   - against rpcrdma-echo -s: every case passes (none allowed, noted or skipped);
 #   - against rpcrdma-echo -s --misbehave=MODE: exactly the cases MODE concerns
 #     fail (the ones whose message libcodec judges so: "sent_verdict");
-#   - against the kernel's NFS server on 198.18.0.1:20049: the run completes,
+#   - against the kernel's NFS server on 198.18.0.1:20049 (--file: a file of
+#     the export for the cases driven through NFS): the run completes,
 #     the kernel still serves NFS afterwards (an NFSv3 mount over RDMA, a write
 #     and a read), and every deviation the report lists is confirmed in the
 #     capture of the same run, decoded with rpcrdma-decode.
@@ -167,7 +168,10 @@ for _ in $(seq 100); do
     grep -q 'listening on' "$out/tcpdump.err" 2>/dev/null && break
     sleep 0.1
 done
-conform kernel-$kind 20049
+# the file whose NFSv3 READ drives the write- and reply-chunk cases and
+# whose NFSv4.1 read delegation, recalled, is the backward call
+head -c 16384 /dev/urandom > /srv/export/conform-read
+conform kernel-$kind 20049 --file /srv/export/conform-read
 rc=$?
 sleep 1.5                        # past tcpdump's 1 s buffer timeout
 kill -INT "$td" 2>/dev/null
