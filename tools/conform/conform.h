@@ -17,9 +17,14 @@
  *   grade.c    pure: what the responder did (struct cf_obs) against what
  *              the rule requires -> struct cf_grade
  *   target.c   the Upper Layer the probes and chunk cases speak (ECHO,
- *              NFSv3): RPC calls built with libcodec and the ECHO ULB
+ *              NFSv3): RPC calls built with libcodec and the ECHO ULB;
+ *              target_nfs.c the NFS calls (NFSv3 READ, NFSv4 LOOKUP,
+ *              NFSv4.1 sessions, OPEN, the back channel's replies) that
+ *              drive a real NFS server's chunks and backward calls
  *   report.c   one line per case, totals per draft, --json (JSON Lines)
- *   run.c, run_cases.c   the cases over the transport (tools/transport)
+ *   run.c, run_cases.c, run_chunks.c, run_nfs.c   the cases over the
+ *              transport (tools/transport); run_nfs.c: the write-chunk,
+ *              reply-chunk and backward cases through NFS
  *   main.c     options, the safety rule (--yes), exit status
  * The rules and grading of every case: docs/conformance.md.
  */

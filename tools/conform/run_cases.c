@@ -243,17 +243,20 @@ static void xid_reuse(struct cf_run *r, const struct cf_case *c, struct cf_obs *
 void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uint32_t vers)
 {
 	struct rpcrdma_msg m;
+	uint32_t wv = blen >= 8 ? (uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 |
+				  (uint32_t)b[6] << 8 | b[7] : 0;
 
-	if (rpcrdma_decode(b, blen, &m) != RPCRDMA_ACCEPT) {
+	if (blen >= 8 && wv != vers) {
+		/* first: in another version it need not even decode as ours */
+		cf_fault(o, "BIDI-5.1-vers", "the backward call is in version %u on a "
+			 "version %u connection", wv, vers);
+	} else if (rpcrdma_decode(b, blen, &m) != RPCRDMA_ACCEPT) {
 		if (m.reason == RPCRDMA_R_XID_MISMATCH)
 			cf_fault(o, "BIDI-5.1-xid", "the backward call's RPC header does not "
 				 "start with its rdma_xid");
 		else
 			cf_fault(o, "D-CONF-9", "the backward call is malformed: %s",
 				 rpcrdma_reason_text(m.reason));
-	} else if (m.rdma_vers != vers) {
-		cf_fault(o, "BIDI-5.1-vers", "the backward call is in version %u on a "
-			 "version %u connection", m.rdma_vers, vers);
 	} else if (!m.rdma_credit) {
 		cf_fault(o, "V1-7.2.1-credit", "the backward call's rdma_credit is 0");
 	} else if (m.direction != RPCRDMA_CALL) {
