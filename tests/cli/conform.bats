@@ -358,3 +358,13 @@ completion_options() {
 	assert_line --regexp '^  NOTE     V1 §5\.2\.1 +D-CONF-10 .*\[reply-xid\]$'
 	assert_output --regexp 'answer\(s\) with an xid that matches nothing sent \(the first 0x[0-9a-f]{8}\)'
 }
+
+@test "a new connection whose first message is lost is made again once, and the report says so" {
+	RPCRDMA_FAKE=lose-first-send run "$C" --only inline-over,reply-xid $A
+	assert_success
+	assert_output --partial "retried: a new connection, once: the first probe of a new connection went unanswered"
+	assert_line "retried 1 connection(s) once: the first message of a new connection went unanswered"
+	RPCRDMA_FAKE=lose-first-send run "$C" --json --only inline-over,reply-xid $A
+	assert_output --partial '"retried":1,"retry_why":"the first probe of a new connection went unanswered"'
+	assert_output --partial '"retried_connections":1'
+}

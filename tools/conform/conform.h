@@ -234,6 +234,11 @@ struct cf_obs {
 	char allowed_why[160];
 	unsigned stray;            /* answers whose xid matches nothing sent */
 	uint32_t stray_xid;        /* the first of them */
+	/* a new connection whose first probe went unanswered was made again,
+	 * once (knfsd over siw was seen to lose a new connection's first
+	 * Send): counted and printed, never silent */
+	unsigned retried;
+	char retry_why[160];
 	bool skipped;              /* the case could not be run */
 	char skip_why[160];
 };
@@ -277,6 +282,7 @@ struct cf_totals {
 	unsigned n[CF_NDRAFTS][CF_NRESULTS];
 	unsigned fail_must[CF_NDRAFTS], fail_should[CF_NDRAFTS];
 	unsigned stray;            /* answers whose xid matched nothing sent */
+	unsigned retried;          /* connections made again (cf_obs.retried) */
 	bool crashed;              /* a case saw the listener go */
 };
 struct cf_report {

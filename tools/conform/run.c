@@ -444,6 +444,8 @@ static int conn_warm(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct 
 		 * keeps both) */
 		if (attempt || cf_conn_open(r, c, vers, &err) < 0)
 			return -1;
+		o->retried++;
+		snprintf(o->retry_why, sizeof(o->retry_why), "%.150s", o->event);
 		r->disconnected = false;
 	}
 	r->probe_pending = false;
