@@ -56,6 +56,14 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "--port 70000"
 	run "$C" --program nfs4 $A
 	usage_error "--program nfs4: give auto, echo or nfs"
+	run "$C" --fh 0g $A
+	usage_error "--fh 0g: give the file handle in hex, 1 to 64 bytes"
+	run "$C" --fh abc $A
+	usage_error "--fh abc: give the file handle in hex"
+	run "$C" --fh "$(printf 'ab%.0s' $(seq 65))" $A
+	usage_error "give the file handle in hex, 1 to 64 bytes"
+	run "$C" --file '' $A
+	usage_error "--file : give the file's path on the server"
 	run "$C" -v -q $A
 	usage_error "-v and -q cannot be used together"
 	run "$C" $A 198.18.0.2
@@ -304,7 +312,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 17 ]
+	[ "$(parser_long_options | wc -l)" -eq 19 ]
 }
 
 @test "completion offers every option; values for --program" {
@@ -349,4 +357,14 @@ completion_options() {
 	assert_success
 	assert_line --regexp '^  NOTE     V1 §5\.2\.1 +D-CONF-10 .*\[reply-xid\]$'
 	assert_output --regexp 'answer\(s\) with an xid that matches nothing sent \(the first 0x[0-9a-f]{8}\)'
+}
+
+@test "a new connection whose first message is lost is made again once, and the report says so" {
+	RPCRDMA_FAKE=lose-first-send run "$C" --only inline-over,reply-xid $A
+	assert_success
+	assert_output --partial "retried: a new connection, once: the first probe of a new connection went unanswered"
+	assert_line "retried 1 connection(s) once: the first message of a new connection went unanswered"
+	RPCRDMA_FAKE=lose-first-send run "$C" --json --only inline-over,reply-xid $A
+	assert_output --partial '"retried":1,"retry_why":"the first probe of a new connection went unanswered"'
+	assert_output --partial '"retried_connections":1'
 }

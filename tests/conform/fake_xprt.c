@@ -20,8 +20,11 @@ struct fake_cfg fake_cfg_now;
 bool fake_gone;
 static bool configured;
 
+static unsigned fake_nconn_first;   /* connections that sent a first message */
+
 void fake_xprt_config(const struct fake_cfg *c)
 {
+	fake_nconn_first = 0;
 	configured = true;
 	fake_cfg_now = *c;
 	if (!fake_cfg_now.versions)
@@ -133,6 +136,7 @@ static void config_from_env(void)
 		c.answer_short = strstr(e, "answer-short") != NULL;
 		c.stray_answer = strstr(e, "stray-answer") != NULL;
 		c.late_drop_ms = strstr(e, "late-drop") ? 300 : 0;
+		c.lose_first_of = strstr(e, "lose-first-send") ? 3 : 0;
 	}
 	fake_xprt_config(&c);
 }
@@ -347,6 +351,9 @@ int xprt_send_raw(struct xprt *x, const uint8_t *buf, size_t len, struct xprt_er
 		set_err(err, XPRT_E_USAGE, "larger than the send buffers");
 		return -1;
 	}
+	if (!x->nsent++ && fake_cfg_now.lose_first_of && ++fake_nconn_first ==
+	    fake_cfg_now.lose_first_of)
+		return 0;               /* sent, never arrives */
 	return fake_model_recv(x, buf, len);
 }
 

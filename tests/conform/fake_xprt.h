@@ -26,6 +26,8 @@ struct fake_cfg {
 					 * as zero (as knfsd answers 4 and 7) */
 	bool stray_answer;              /* every RPC reply followed by a second
 					 * one with an xid nobody sent */
+	unsigned lose_first_of;         /* the first Send of the Nth connection
+					 * (1-based) is lost (the siw race) */
 	uint32_t late_drop_ms;          /* drop-bad: the connection goes silent
 					 * at once, its disconnect is seen this
 					 * much later (rxe under load) */

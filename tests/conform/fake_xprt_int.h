@@ -43,6 +43,7 @@ struct xprt {
 	void *ctx;
 	struct xprt_peer_info peer;
 	bool up, hung;
+	unsigned nsent;                    /* messages sent on it */
 	int64_t drop_at;                   /* late_drop_ms: when it is seen (ms) */
 	/* the model's CALLBACK in progress */
 	uint32_t cb_xid, cb_vers, cb_count, cb_done, cb_ok, cb_bxid;

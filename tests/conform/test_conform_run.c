@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <rpcrdma/rpc.h>
 #include "fake_xprt.h"
 #include "run.h"
 #include "tap.h"
@@ -33,6 +34,9 @@ static struct result res[MAXC];
 
 static const char *only_case;          /* run_all: this case alone (NULL: all) */
 
+static unsigned nretried;       /* connections made again, over a run_all() */
+static char retry_text[160];
+
 static int run_all(const struct fake_cfg *fc, enum cf_profile prof, char *profile_seen)
 {
 	static struct cf_run r;
@@ -42,6 +46,8 @@ static int run_all(const struct fake_cfg *fc, enum cf_profile prof, char *profil
 	size_t i;
 
 	fake_xprt_config(fc);
+	nretried = 0;
+	retry_text[0] = '\0';
 	memset(&sel, 0, sizeof(sel));
 	memset(&o, 0, sizeof(o));
 	o.host = "198.18.0.1";
@@ -65,6 +71,10 @@ static int run_all(const struct fake_cfg *fc, enum cf_profile prof, char *profil
 			continue;
 		cf_run_case(&r, &cases[i], &ob);
 		cf_grade(&cases[i], &ob, &g);
+		if (ob.retried) {
+			nretried += ob.retried;
+			snprintf(retry_text, sizeof(retry_text), "%s", ob.retry_why);
+		}
 		memcpy(res[i].name, cases[i].name, sizeof(res[i].name));
 		res[i].res = g.result;
 		res[i].level = g.level;
@@ -150,6 +160,85 @@ static const struct result *get(const char *name)
 		if (!strcmp(res[i].name, name))
 			return &res[i];
 	return NULL;
+}
+
+/* A backward call as V1 §4 (struct rpcrdma1_header, RDMA_MSG, three empty
+ * chunk lists) and RFC 5531 (call header): rdma_xid, vers, credit, the RPC
+ * xid and msg_type as given */
+static size_t bc_msg(uint8_t *b, uint32_t xid, uint32_t vers, uint32_t credit, uint32_t rpc_xid,
+		     uint32_t mtype)
+{
+	const uint32_t w[] = { xid, vers, credit, 0 /* RDMA_MSG */, 0, 0, 0,
+			       rpc_xid, mtype, 2, 0x40000000u, 1, 1, 0, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		b[4 * i] = (uint8_t)(w[i] >> 24);
+		b[4 * i + 1] = (uint8_t)(w[i] >> 16);
+		b[4 * i + 2] = (uint8_t)(w[i] >> 8);
+		b[4 * i + 3] = (uint8_t)w[i];
+	}
+	return 4 * i;
+}
+
+/* the grader of the backward call's form (BIDI §5.1, V1 §7.2.1), which the
+ * NFS form (knfsd's CB_RECALL) shares with the ECHO one: each rule can fail */
+static void test_backward_form(void)
+{
+	static const struct {
+		uint32_t vers, credit, rpc_xid, mtype;
+		const char *req;
+	} t[] = {
+		{ 1, 2, 0x11, 0, NULL },
+		{ 1, 0, 0x11, 0, "V1-7.2.1-credit" },
+		{ 2, 2, 0x11, 0, "BIDI-5.1-vers" },
+		{ 1, 2, 0x12, 0, "BIDI-5.1-xid" },
+	};
+	uint8_t b[128];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cf_obs o;
+
+		memset(&o, 0, sizeof(o));
+		n = bc_msg(b, 0x11, t[i].vers, t[i].credit, t[i].rpc_xid, t[i].mtype);
+		cf_grade_backward_form(&o, b, n, 1);
+		tap_ok(t[i].req ? o.fault_req && !strcmp(o.fault_req, t[i].req) : !o.fault[0],
+		       "backward call form: vers %u credit %u rpc xid 0x%x -> %s (%s)", t[i].vers,
+		       t[i].credit, t[i].rpc_xid, t[i].req ? t[i].req : "no fault",
+		       o.fault[0] ? o.fault : "none");
+	}
+}
+
+/* the NFSv3 READ reply as the write-chunk graders read it (RFC 1813
+ * §3.3.6 READ3resok): with the data moved to a write chunk the stream ends
+ * at the data's length word; bytes after it are what V1-4.4.6.1-resp-pad
+ * and V1-5.3.2-write fail on */
+static void test_read3_reply(void)
+{
+	uint8_t b[256];
+	struct cf_read3 rr;
+	char why[160];
+	size_t n = rpc_encode_accepted_reply(b, sizeof(b), 7, RPC_SUCCESS), base = n;
+	const uint32_t w[] = { 0 /* NFS3_OK */, 0 /* no attributes */, 5 /* count */, 1 /* eof */,
+			       5 /* data<> length */ };
+	size_t i;
+
+	for (i = 0; i < 5; i++, n += 4) {
+		b[n] = b[n + 1] = b[n + 2] = 0;
+		b[n + 3] = (uint8_t)w[i];
+	}
+	tap_ok(cf_nfs3_read_reply(b, n, &rr, why, sizeof(why)) == 0 && rr.count == 5 &&
+	       rr.data_len == 5 && rr.rest == 0, "READ3 reply, data moved out: nothing after "
+	       "the length word");
+	memset(b + n, 0, 8);
+	tap_ok(cf_nfs3_read_reply(b, n + 8, &rr, why, sizeof(why)) == 0 && rr.rest == 8,
+	       "READ3 reply with the data and its pad left inline: 8 bytes counted");
+	b[base + 3] = 70;               /* NFS3ERR_STALE */
+	tap_ok(cf_nfs3_read_reply(b, n, &rr, why, sizeof(why)) < 0 && strstr(why, "status 70"),
+	       "READ3 reply NFS3ERR_STALE: not served (%s)", why);
+	tap_ok(cf_nfs3_read_reply(b, base + 2, &rr, why, sizeof(why)) < 0,
+	       "READ3 reply cut inside its status: refused (%s)", why);
 }
 
 int main(void)
@@ -261,5 +350,18 @@ int main(void)
 	x = get("read-chunk-roundup");
 	tap_ok(x && x->res == CF_FAIL && x->react == CF_R_GARBAGE_ARGS, "no round-up of an odd "
 	       "read chunk: FAIL (%s)", x ? x->observed : "?");
+
+	/* the siw race: a new connection's first Send lost; the suite makes
+	 * the connection again, once, and says so */
+	memset(&fc, 0, sizeof(fc));
+	fc.lose_first_of = 3;
+	run_all(&fc, CF_PROF_ECHO, NULL);
+	tap_ok(count(CF_FAIL) == 0 && count(CF_SKIP) == 0, "a lost first Send on a new "
+	       "connection: nothing fails, nothing skipped (%u passed)", count(CF_PASS));
+	tap_ok(nretried == 1 && strstr(retry_text, "unanswered"), "and the connection made again "
+	       "once is counted (%u: %s)", nretried, retry_text);
+
+	test_backward_form();
+	test_read3_reply();
 	return tap_done();
 }

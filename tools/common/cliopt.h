@@ -47,7 +47,8 @@ int cli_number32(const char *prog, const char *name, const char *arg,
 	R(ADDR, "addr") R(ADDRESS, "address") R(BACKWARD, "backward") \
 	R(BUFFER_SIZE, "buffer-size") \
 	R(CHUNK, "chunk") R(CONVERSATION, "conversation") R(COUNT, "count") \
-	R(DEPTH, "depth") R(DURATION, "duration") R(HEX, "hex") \
+	R(DEPTH, "depth") R(DURATION, "duration") R(FH, "fh") R(FILE, "file") \
+	R(HEX, "hex") \
 	R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \
 	R(INTERVAL, "interval") R(ITERS, "iters") R(JSON_FILE, "json-file") \
 	R(MISBEHAVE, "misbehave") R(MPA_CRC, "mpa-crc") \

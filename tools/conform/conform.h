@@ -17,9 +17,14 @@
  *   grade.c    pure: what the responder did (struct cf_obs) against what
  *              the rule requires -> struct cf_grade
  *   target.c   the Upper Layer the probes and chunk cases speak (ECHO,
- *              NFSv3): RPC calls built with libcodec and the ECHO ULB
+ *              NFSv3): RPC calls built with libcodec and the ECHO ULB;
+ *              target_nfs.c the NFS calls (NFSv3 READ, NFSv4 LOOKUP,
+ *              NFSv4.1 sessions, OPEN, the back channel's replies) that
+ *              drive a real NFS server's chunks and backward calls
  *   report.c   one line per case, totals per draft, --json (JSON Lines)
- *   run.c, run_cases.c   the cases over the transport (tools/transport)
+ *   run.c, run_cases.c, run_chunks.c, run_nfs.c   the cases over the
+ *              transport (tools/transport); run_nfs.c: the write-chunk,
+ *              reply-chunk and backward cases through NFS
  *   main.c     options, the safety rule (--yes), exit status
  * The rules and grading of every case: docs/conformance.md.
  */
@@ -126,6 +131,8 @@ enum cf_kind {
 #define CF_F_V2      0x02u     /* needs a responder speaking Version Two */
 #define CF_F_ECHO    0x04u     /* needs the ECHO program (tools/ulb) */
 #define CF_F_DDP     0x08u     /* needs a DDP-eligible argument (ECHO, NFSv3) */
+#define CF_F_NFS     0x20u     /* runs through NFS too (an NFSv3 READ, an
+				 * NFSv4.1 back channel) when the program is NFS */
 #define CF_F_CALL    0x10u     /* a call the responder must answer: dropping it
 				 * silently is a lost reply (V1 §5.5.4) */
 
@@ -227,6 +234,11 @@ struct cf_obs {
 	char allowed_why[160];
 	unsigned stray;            /* answers whose xid matches nothing sent */
 	uint32_t stray_xid;        /* the first of them */
+	/* a new connection whose first probe went unanswered was made again,
+	 * once (knfsd over siw was seen to lose a new connection's first
+	 * Send): counted and printed, never silent */
+	unsigned retried;
+	char retry_why[160];
 	bool skipped;              /* the case could not be run */
 	char skip_why[160];
 };
@@ -270,6 +282,7 @@ struct cf_totals {
 	unsigned n[CF_NDRAFTS][CF_NRESULTS];
 	unsigned fail_must[CF_NDRAFTS], fail_should[CF_NDRAFTS];
 	unsigned stray;            /* answers whose xid matched nothing sent */
+	unsigned retried;          /* connections made again (cf_obs.retried) */
 	bool crashed;              /* a case saw the listener go */
 };
 struct cf_report {

@@ -41,6 +41,10 @@ static void usage(FILE *f)
 	      "      --program auto|echo|nfs\n"
 	      "                             what the suite's own calls speak: the ECHO\n"
 	      "                             program, NFSv3, or auto (default: ECHO, else NFSv3)\n"
+	      "      --file PATH            NFS: a file on the server (at least 4.6 KiB) whose\n"
+	      "                             READ drives the write- and reply-chunk cases,\n"
+	      "                             looked up with NFSv4 (PUTROOTFH, LOOKUP, GETFH)\n"
+	      "      --fh HEX               NFS: that file's NFSv3 file handle instead\n"
 	      "      --yes                  run against a host outside the test bed's\n"
 	      "                             addresses (198.18.0.0/15, 2001:2::/48, loopback)\n"
 	      "\n"
@@ -126,7 +130,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	struct live_cli lc = { .prog = CF_PROG, .x = &c->x, .bad_value = bad_value,
 		.takes = LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT };
 	static const char own_names[] =
-		"address=a program only skip timeout=t json json-file verbose=v "
+		"address=a program fh file only skip timeout=t json json-file verbose=v "
 		"quiet=q strict yes list=l help=h version";
 	struct option own[24], longs[40];
 	char shorts[40];
@@ -164,6 +168,27 @@ static int parse(int argc, char **argv, struct cli *c)
 			else
 				return opt_error("--program", optarg, "give auto, echo or nfs");
 			break;
+		case CLI_L_FILE:
+			if (!*optarg || strlen(optarg) > 1000)
+				return opt_error("--file", optarg, "give the file's path on the server");
+			c->o.nfs_file = optarg;
+			break;
+		case CLI_L_FH: {
+			size_t len = strlen(optarg), k;
+
+			if (!len || len % 2 || len / 2 > sizeof(c->o.nfs_fh) ||
+			    strspn(optarg, "0123456789abcdefABCDEF") != len)
+				return opt_error("--fh", optarg, "give the file handle in hex, "
+						 "1 to 64 bytes");
+			for (k = 0; k < len / 2; k++) {
+				unsigned hx;
+
+				sscanf(optarg + 2 * k, "%2x", &hx);
+				c->o.nfs_fh[k] = (uint8_t)hx;
+			}
+			c->o.nfs_fhlen = len / 2;
+			break;
+		}
 		case CLI_L_ONLY:
 		case CLI_L_SKIP: {
 			bool only = ch == CLI_L_ONLY;

@@ -94,6 +94,10 @@ static void json_case(struct obuf *out, const struct cf_case *c, const struct cf
 	json_kstr(&j, "observed", g->observed);
 	if (g->result != CF_SKIP)
 		json_kstr(&j, "reaction", cf_react_name(o->react));
+	if (o->retried) {
+		json_ku64(&j, "retried", o->retried);
+		json_kstr(&j, "retry_why", o->retry_why);
+	}
 	if (o->sent_action >= 0)
 		json_kstr(&j, "sent_verdict", rpcrdma_action_name((enum rpcrdma_action)o->sent_action));
 	json_key(&j, "xids");
@@ -155,6 +159,7 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 	unsigned i;
 
 	r->t.n[c->draft][g->result]++;
+	r->t.retried += o->retried;
 	if (o->react == CF_R_CRASH && g->result != CF_SKIP)
 		r->t.crashed = true;
 	if (g->result == CF_FAIL) {
@@ -211,6 +216,11 @@ void cf_report_case(struct cf_report *r, const struct cf_case *c, const struct c
 			 g->result == CF_SKIP ? "skipped" : "observed", g->observed);
 		ob_puts(r->out, line);
 	}
+	if (o->retried) {
+		snprintf(line, sizeof(line), "           retried: a new connection, once: %.150s\n",
+			 o->retry_why);
+		ob_puts(r->out, line);
+	}
 	if (r->verbose || g->result == CF_FAIL || g->result == CF_NOTE)
 		for (i = 0; i < nmsgs && (r->verbose || i < 4); i++)
 			hexline(r->out, msgs[i].role, &msgs[i]);
@@ -260,6 +270,7 @@ void cf_report_end(struct cf_report *r)
 			json_ku64(&j, "skipped", n[CF_SKIP]);
 			json_obj_end(&j);
 		}
+		json_ku64(&j, "retried_connections", r->t.retried);
 		jrec_end(r, &j);
 	}
 	if (!r->json) {
@@ -268,6 +279,13 @@ void cf_report_end(struct cf_report *r)
 			totals_line(r->out, cf_draft_name(d), r->t.n[d], r->t.fail_must[d],
 				    r->t.fail_should[d]);
 		totals_line(r->out, "total", all, must, should);
+		if (r->t.retried) {
+			char line[200];
+
+			snprintf(line, sizeof(line), "retried %u connection(s) once: the first "
+				 "message of a new connection went unanswered\n", r->t.retried);
+			ob_puts(r->out, line);
+		}
 	}
 	ob_flush(r->out);
 }
@@ -320,7 +338,9 @@ void cf_report_list(struct obuf *out, bool json, const struct cf_select *s)
 			json_arr_begin(&j);
 			if (c->flags & CF_F_V2)
 				json_str(&j, "v2");
-			if (c->flags & CF_F_ECHO)
+			if ((c->flags & CF_F_ECHO) && (c->flags & CF_F_NFS))
+				json_str(&j, "echo or NFS with --file");
+			else if (c->flags & CF_F_ECHO)
 				json_str(&j, "echo");
 			if (c->flags & CF_F_DDP)
 				json_str(&j, "ddp");

@@ -55,8 +55,19 @@ void cf_rec_reset(struct cf_run *r)
 	r->event[0] = '\0';
 	r->on_backward = NULL;
 	r->backward_seen = false;
+	r->setup_pending = false;
+	r->setup_idx = -1;
 	r->attrib_conn = false;
 	r->nstray = 0;
+}
+
+void cf_rec_drop(struct cf_run *r, unsigned from)
+{
+	while (r->nrec > from) {
+		r->nrec--;
+		free(r->rec[r->nrec].copy);
+		r->rec[r->nrec].copy = NULL;
+	}
 }
 
 static int rec_add(struct cf_run *r, struct cf_conn *c, bool received, const char *role,
@@ -161,6 +172,7 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 	bool good_reply = m->action == RPCRDMA_ACCEPT && !call && m->rdma_proc != RDMA_ERROR;
 	const char *role = call ? "backward" : is_case_xid(r, xid) ? "case" :
 			   r->probe_pending && xid == r->probe_xid ? "probe" :
+			   r->setup_pending && xid == r->setup_xid ? "setup" :
 			   r->attrib_conn && c && c == r->watch ? "case" : "other";
 	int idx;
 
@@ -191,6 +203,11 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len,
 		}
 	} else if (!strcmp(role, "probe")) {
 		r->probe_answered = true;
+	} else if (!strcmp(role, "setup") && r->setup_idx < 0) {
+		/* kept apart from the recording, which may be full */
+		r->setup_idx = 0;
+		r->setup_len = len < sizeof(r->setup_ans) ? len : sizeof(r->setup_ans);
+		memcpy(r->setup_ans, buf, r->setup_len);
 	}
 	xprt_loop_stop(r->loop);
 }
@@ -228,6 +245,21 @@ static void on_call(struct xprt_rcvd_call *req, void *arg)
 	r->backward_seen = true;
 	if (r->on_backward)
 		r->on_backward(r, req);
+	if (r->t.prof == CF_PROF_NFS3) {
+		/* the NFSv4.1 back channel (RFC 8881 §20): CB_NULL, and
+		 * the CB_COMPOUND of a delegation recall */
+		struct rpc_msg_hdr h;
+
+		if (rpc_decode_header(req->msg, req->len, &h) != RPC_OK || h.msg_type != RPC_CALL)
+			return;
+		n = h.prog != CF_NFS41_CB_PROG ?
+		    rpc_encode_accepted_reply(out, sizeof(out), h.xid, RPC_PROG_UNAVAIL) :
+		    cf_nfs41_cb_reply(req->msg, req->len, out, sizeof(out));
+		if (n)
+			xprt_reply(req, out, n, 0, 0);
+		xprt_loop_stop(r->loop);
+		return;
+	}
 	st = echo_decode_call(req->msg, req->len, true, &a);
 	if (st == ECHO_CALL_NOT_RPC)
 		return;
@@ -412,6 +444,8 @@ static int conn_warm(struct cf_run *r, struct cf_conn *c, uint32_t vers, struct 
 		 * keeps both) */
 		if (attempt || cf_conn_open(r, c, vers, &err) < 0)
 			return -1;
+		o->retried++;
+		snprintf(o->retry_why, sizeof(o->retry_why), "%.150s", o->event);
 		r->disconnected = false;
 	}
 	r->probe_pending = false;

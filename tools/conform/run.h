@@ -35,6 +35,12 @@ struct cf_opts {
 	 * in the same process, xprt_listen_opts) */
 	void (*on_loop)(struct xprt_loop *l, void *arg);
 	void *on_loop_arg;
+	/* NFS (--program nfs): the file whose READ drives the write-chunk and
+	 * reply-chunk cases: its handle (--fh), or its path on the server
+	 * (--file), looked up with NFSv4 PUTROOTFH/LOOKUP/GETFH */
+	const char *nfs_file;
+	uint8_t nfs_fh[64];
+	size_t nfs_fhlen;              /* 0: none given */
 };
 
 struct cf_run;
@@ -66,6 +72,7 @@ struct cf_run {
 	struct xprt_handlers h;
 	struct cf_target t;
 	struct cf_conn v1, v2, fresh, check;
+	struct cf_conn nfs_b;               /* run_nfs.c: a second NFSv4.1 client */
 	enum cf_v2_state v2_state;
 	uint32_t v2_low, v2_high;          /* from an ERR_VERS to a V2 call */
 	uint32_t next_xid;              /* cases: xid_base + n */
@@ -99,6 +106,23 @@ struct cf_run {
 	uint32_t stray_xid;
 	/* run_cases.c: a backward call arrives during a case */
 	void (*on_backward)(struct cf_run *r, struct xprt_rcvd_call *req);
+	/* run_nfs.c: a call of the suite's own setup (not the case's
+	 * message): its answer is recorded with role "setup" */
+	uint32_t setup_xid;
+	bool setup_pending;
+	int setup_idx;                      /* >= 0: answered (its copy below) */
+	uint8_t setup_ans[CF_REC_KEEP];
+	size_t setup_len;
+	/* the NFS file's handle, found once (0 unknown, 1 found, -1 not) */
+	int nfs_fh_state;
+	uint8_t nfs_fh[64];
+	size_t nfs_fhlen;
+	char nfs_fh_why[200];
+	/* the last backward call an NFS case drew (knfsd grants no second
+	 * delegation on a file whose delegation it recalled) */
+	uint8_t nfs_bc[1024];
+	size_t nfs_bc_len;
+	char nfs_bc_case[48];
 	uint32_t backward_xid;
 	bool backward_seen;
 };
@@ -156,6 +180,8 @@ void cf_fault(struct cf_obs *o, const char *req, const char *fmt, ...)
 
 void cf_run_vector(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 void cf_rec_reset(struct cf_run *r);
+/* forget the messages recorded from index `from` on (a retry said in the note) */
+void cf_rec_drop(struct cf_run *r, unsigned from);
 void cf_run_init_handlers(struct cf_run *r);
 
 /* run_cases.c: the cases other than a single message */
@@ -177,6 +203,17 @@ int cf_mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write, str
 /* released while its connection is up; one that went has released it */
 void cf_mem_put(struct cf_conn *k, struct cf_mem *mm);
 void cf_read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* the write list of a reply: its chunks; the first's segments (up to cap) */
+unsigned cf_write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
+		       struct rpcrdma_segment *segs, unsigned cap);
+#define CF_CANARY 0xeeu                /* what registered memory holds before */
+
+/* run_nfs.c: the write-chunk, reply-chunk and backward-call cases through
+ * NFS (an NFSv3 READ; an NFSv4.1 session with a back channel) */
+void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* the backward call's form (BIDI §5.1, V1 §7.2.1) on connection version vers */
+void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uint32_t vers);
 void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 
 #endif

@@ -238,6 +238,32 @@ static void xid_reuse(struct cf_run *r, const struct cf_case *c, struct cf_obs *
 	cf_finish(r, k, o, true);
 }
 
+/* The form of a backward call (BIDI §5.1, V1 §7.2.1), whoever made the
+ * responder send it (ECHO CALLBACK, or an NFSv4.1 server's CB_NULL) */
+void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uint32_t vers)
+{
+	struct rpcrdma_msg m;
+	uint32_t wv = blen >= 8 ? (uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 |
+				  (uint32_t)b[6] << 8 | b[7] : 0;
+
+	if (blen >= 8 && wv != vers) {
+		/* first: in another version it need not even decode as ours */
+		cf_fault(o, "BIDI-5.1-vers", "the backward call is in version %u on a "
+			 "version %u connection", wv, vers);
+	} else if (rpcrdma_decode(b, blen, &m) != RPCRDMA_ACCEPT) {
+		if (m.reason == RPCRDMA_R_XID_MISMATCH)
+			cf_fault(o, "BIDI-5.1-xid", "the backward call's RPC header does not "
+				 "start with its rdma_xid");
+		else
+			cf_fault(o, "D-CONF-9", "the backward call is malformed: %s",
+				 rpcrdma_reason_text(m.reason));
+	} else if (!m.rdma_credit) {
+		cf_fault(o, "V1-7.2.1-credit", "the backward call's rdma_credit is 0");
+	} else if (m.direction != RPCRDMA_CALL) {
+		cf_fault(o, "BIDI-5.1-xid", "the backward call's msg_type is not CALL");
+	}
+}
+
 /* BIDI §5.1, §2.4.1: ECHO CALLBACK makes the responder call us back */
 static void xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
 {
@@ -281,17 +307,23 @@ static bool backward_done(const struct cf_run *r, unsigned want)
  * whether our reply was matched (docs/echo-ulb.md §1) */
 static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 {
-	struct cf_conn *k = cf_conn_for(r, c, o);
+	struct cf_conn *k;
 	uint8_t rpc[128], buf[256], data[16];
-	uint32_t xid = cf_xid(r), x0 = cf_xid(r);
+	uint32_t xid, x0;
 	bool spaces = c->kind == CF_K_BIDI_XID_SPACES;
-	struct rpcrdma_msg m;
 	const uint8_t *b;
 	size_t n, blen;
 	long r0, r1;
 
+	if (r->t.prof == CF_PROF_NFS3 && (c->flags & CF_F_NFS)) {
+		cf_nfs_backward(r, c, o);
+		return;
+	}
+	k = cf_conn_for(r, c, o);
 	if (!k)
 		return;
+	xid = cf_xid(r);
+	x0 = cf_xid(r);
 	cf_pattern(data, sizeof(data), xid);
 	n = cf_target_callback(&r->t, xid, 1, data, sizeof(data), rpc, sizeof(rpc));
 	n = cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
@@ -320,16 +352,7 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 		return;
 	}
 	if (c->kind == CF_K_BIDI_CALL_FORM) {
-		if (rpcrdma_decode(b, blen, &m) != RPCRDMA_ACCEPT)
-			cf_fault(o, "D-CONF-9", "the backward call is malformed: %s",
-				 rpcrdma_reason_text(m.reason));
-		else if (m.rdma_vers != k->vers)
-			cf_fault(o, "BIDI-5.1-vers", "the backward call is in version %u on a "
-				 "version %u connection", m.rdma_vers, k->vers);
-		else if (!m.rdma_credit)
-			cf_fault(o, "V1-7.2.1-credit", "the backward call's rdma_credit is 0");
-		else if (m.direction != RPCRDMA_CALL)
-			cf_fault(o, "BIDI-5.1-xid", "the backward call's msg_type is not CALL");
+		cf_grade_backward_form(o, b, blen, k->vers);
 		return;
 	}
 	if (r->ncase_xid < 3 || !cf_answer_for(r, r->case_xid[1], &blen))

@@ -13,7 +13,7 @@
 #include "echo_ulb.h"
 #include "run.h"
 
-#define CANARY 0xeeu
+#define CANARY CF_CANARY
 
 int cf_mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write, struct cf_obs *o)
 {
@@ -110,8 +110,8 @@ void cf_read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 
 /* The write list of an accepted answer: chunks, segments of the first and
  * their lengths */
-static unsigned write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
-			   struct rpcrdma_segment *segs, unsigned cap)
+unsigned cf_write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
+		       struct rpcrdma_segment *segs, unsigned cap)
 {
 	struct rpcrdma_chunk_iter it;
 	struct rpcrdma_seg_iter ch;
@@ -140,7 +140,7 @@ static void grade_write_list(const struct cf_run *r, const struct cf_case *c,
 	uint8_t want[8];
 	unsigned nch, got;
 
-	nch = write_list(m, &got, back, 4);
+	nch = cf_write_list(m, &got, back, 4);
 	switch (c->kind) {
 	case CF_K_WRITE_USED:
 		if (nch != 1 || got != 1 || back[0].rdma_length != len ||
@@ -237,7 +237,7 @@ static void grade_reply_chunk(const struct cf_case *c, struct cf_obs *o,
  * §5.3.2, §5.3.3) */
 void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 {
-	struct cf_conn *k = cf_conn_for(r, c, o);
+	struct cf_conn *k;
 	uint8_t rpc[6000], buf[1024];
 	uint32_t xid = cf_xid(r), wv, len = c->kind == CF_K_WRITE_NOPAD ? 5 : 256, seglen = len;
 	unsigned nseg = 1, i;
@@ -251,6 +251,11 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	bool reply_chunk = c->kind == CF_K_REPLY_CHUNK || c->kind == CF_K_REPLY_CHUNK_SHORT;
 	bool null = c->kind == CF_K_WRITE_UNUSED || c->kind == CF_K_REPLY_CHUNK_SHORT;
 
+	if (r->t.prof == CF_PROF_NFS3 && (c->flags & CF_F_NFS)) {
+		cf_nfs_write_chunk(r, c, o);
+		return;
+	}
+	k = cf_conn_for(r, c, o);
 	if (!k)
 		return;
 	memset(&rm, 0, sizeof(rm));

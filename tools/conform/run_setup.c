@@ -53,6 +53,7 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	r->v2.name = "v2";
 	r->fresh.name = "fresh";
 	r->check.name = "check";
+	r->nfs_b.name = "nfs-b";
 	memset(&xo, 0, sizeof(xo));
 	xo.host = o->host;
 	xo.port = o->port;
@@ -150,7 +151,8 @@ void cf_run_case(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 		cf_skip(o, "the responder is gone (%s)", r->gone_why);
 		return;
 	}
-	if ((c->flags & CF_F_ECHO) && r->t.prof != CF_PROF_ECHO) {
+	if ((c->flags & CF_F_ECHO) && r->t.prof != CF_PROF_ECHO &&
+	    !((c->flags & CF_F_NFS) && r->t.prof == CF_PROF_NFS3)) {
 		cf_skip(o, "needs the ECHO program (docs/echo-ulb.md); the responder serves %s",
 			r->t.prof == CF_PROF_NFS3 ? "NFSv3" : "another program");
 		return;
