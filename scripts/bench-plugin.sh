@@ -7,7 +7,8 @@
 # best wall-clock and CPU (user+sys) times are kept.  The target (plugin
 # <= 1.10 x without, and <= 1.05 x with NFS disabled on both sides: the
 # plugin's own cost) is judged on CPU time: on a shared machine wall-clock
-# time mostly measures the other jobs.  Exits 1 when either is missed.
+# time mostly measures the other jobs; and in instructions (callgrind),
+# which load does not change.  Prints each aim met or MISSED; exits 0.
 set -u
 build=${1:-${BUILD:-build}}
 build=$(cd "$build" && pwd)
@@ -72,4 +73,51 @@ printf '  %-40s %8s %8s   (target: cpu <= 1.05)\n' "ratio with/without, NFS disa
 echo "  (the built-in cannot pair RPC replies with calls on RoCEv2, so without the"
 echo "   plugin NFS replies go undecoded; the plugin decodes them: most of the gap)"
 echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk -v r="$ratio_c" -v n="$ratio_n" 'BEGIN {exit !(r <= 1.10 && n <= 1.05)}'
+
+# the same ratios in instructions (callgrind): what a loaded host does not
+# change.  The first CG_FRAMES frames (default 50,000); tshark's start-up,
+# counted on a one-frame capture of each configuration, taken off, so the
+# ratio is of dissection alone.
+cg_frames=${CG_FRAMES:-20000}
+if command -v valgrind >/dev/null && [ "$cg_frames" -gt 0 ]; then
+	editcap -r "$cap" "$tmp/cg.pcap" "1-$cg_frames" 2>/dev/null
+	editcap -r "$cap" "$tmp/cg1.pcap" 1 2>/dev/null
+	chmod a+r "$tmp"/cg*.pcap
+	# instr DIR CAPTURE [tshark options]: instructions of one tshark run
+	instr() {
+		local dir=$1 c=$2; shift 2
+		rm -f "$tmp/cg.out"
+		"${user[@]}" WIRESHARK_PLUGIN_DIR="$dir" valgrind --tool=callgrind \
+			--callgrind-out-file="$tmp/cg.out" tshark -n "$@" -r "$c" >/dev/null 2>&1
+		awk '/^summary:/ {print $2}' "$tmp/cg.out" 2>/dev/null
+	}
+	chmod 777 "$tmp"
+	# cg DIR [options]: instructions over the slice less start-up
+	cg() {
+		local dir=$1 a b; shift
+		a=$(instr "$dir" "$tmp/cg.pcap" "$@"); b=$(instr "$dir" "$tmp/cg1.pcap" "$@")
+		awk -v a="$a" -v b="$b" 'BEGIN { if (a == "" || b == "") print ""; else printf "%.0f", a - b }'
+	}
+	i_off=$(cg /nonexistent); i_on=$(cg "$build/plugins")
+	n_off=$(cg /nonexistent --disable-protocol nfs); n_on=$(cg "$build/plugins" --disable-protocol nfs)
+	if [ -n "$i_off" ] && [ -n "$i_on" ] && [ -n "$n_off" ] && [ -n "$n_on" ]; then
+		iratio=$(awk -v a="$i_on" -v b="$i_off" 'BEGIN {printf "%.3f", a / b}')
+		nratio=$(awk -v a="$n_on" -v b="$n_off" 'BEGIN {printf "%.3f", a / b}')
+		echo "  instructions (callgrind), the first $cg_frames frames, tshark's start-up taken off:"
+		printf '  %-40s %14s %14s %8s\n' "" "without" "with" "ratio"
+		printf '  %-40s %14s %14s %8s   (target <= 1.10)\n' "NFS enabled" "$i_off" "$i_on" "$iratio"
+		printf '  %-40s %14s %14s %8s   (target <= 1.05)\n' "NFS disabled" "$n_off" "$n_on" "$nratio"
+		printf '  %-40s %14.0f %14.0f\n' "per frame" "$(awk -v a="$i_off" -v f="$cg_frames" 'BEGIN {print a / f}')" \
+			"$(awk -v a="$i_on" -v f="$cg_frames" 'BEGIN {print a / f}')"
+	else
+		echo "  instructions (callgrind): not measured (a callgrind run of tshark failed)"
+	fi
+fi
+# the aims, met or missed (make bench reports them; it does not fail on a
+# timing: the guide's rule, and a loaded host would make it flaky)
+verdict() { awk -v r="$2" -v t="$3" -v n="$1" 'BEGIN { if (r == "") exit; printf "aim: %s <= %s: %s, %s\n", n, t, r, (r + 0 <= t + 0 ? "met" : "MISSED") }'; }
+verdict "plugin cpu ratio" "$ratio_c" 1.10
+verdict "plugin cpu ratio, NFS disabled" "$ratio_n" 1.05
+verdict "plugin instruction ratio" "${iratio:-}" 1.10
+verdict "plugin instruction ratio, NFS disabled" "${nratio:-}" 1.05
+exit 0
