@@ -75,7 +75,7 @@ echo "   plugin NFS replies go undecoded; the plugin decodes them: most of the g
 echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # the same ratios in instructions (callgrind): what a loaded host does not
-# change.  The first CG_FRAMES frames (default 50,000); tshark's start-up,
+# change.  The first CG_FRAMES frames (default 20,000); tshark's start-up,
 # counted on a one-frame capture of each configuration, taken off, so the
 # ratio is of dissection alone.
 cg_frames=${CG_FRAMES:-20000}
