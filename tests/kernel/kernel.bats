@@ -262,6 +262,8 @@ mrs_orphaned mrs_allocated local_inv_needed empty_sendctx_q reply_waits_for_send
 		"$K/nfs3-rxe.mountstats-after" "$S"
 	assert_success
 	assert_output --partial "; 0 disagree"
+	# awk's $15 counts "xprt:" and "rdma": the line's number 13, reply_chunk_count
+	# (the kernel's order, the man page's THE LAYOUTS; --prom's HELP "number 13")
 	awk '/xprt:/ { $15 = $15 + 1 } 1' "$K/nfs3-rxe.mountstats-after" > "$W/ms"
 	run bash "$TOP/tests/kernel/ms-agree.sh" "$K/nfs3-rxe.trace" "$W/cap.json" "$K/nfs3-rxe.mountstats-before" "$W/ms" "$S"
 	assert_failure
