@@ -251,9 +251,7 @@ int main(int argc, char *argv[])
 		.own_names = "size=s all=a iters=n duration=D tx-depth=t lat bw "
 			     "chunk program=P program-version=V null timeout "
 			     "report_gbits json out_json_file plot",
-		.own_short = "s:an:D:t:P:V:",
 		.own = parse_one, .ctx = &cl, .usage = usage,
-		.version = RPCRDMA_TOOLS_VERSION,
 	};
 	struct bench_opts *o = &cl.o;
 	int rc = live_getopt(&lc, &lp, argc, argv);
