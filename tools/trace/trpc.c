@@ -15,6 +15,7 @@
  */
 #include "trpc.h"
 #include "ttab.h"
+#include "minmax.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -194,11 +195,7 @@ static void on_reply(struct tr_state *st, const struct tp_event *ev, uint32_t pi
 		st->f_zero++;
 	}
 	credits_step(st, ev->ts_ns, credits);
-	if (!st->have_grant || credits < st->grant_min)
-		st->grant_min = credits;
-	if (!st->have_grant || credits > st->grant_max)
-		st->grant_max = credits;
-	st->have_grant = true;
+	u32_minmax_add(&st->have_grant, &st->grant_min, &st->grant_max, credits);
 	st->granted = credits;
 	/* xprtrdma_decode_seg lines follow in this thread: they are counted
 	 * to the reply, which is printed at the thread's next reply or at
