@@ -22,6 +22,38 @@ $(BUILD)/obj/%.o: %.c $(TOOLS_HDRS) $(CODEC_HDRS)
 $(DECODE_BIN): $(DECODE_OBJS) $(CODEC_A) | $(BIN)/.dir
 	$(CC) $(LDFLAGS) -o $@ $(DECODE_OBJS) $(CODEC_A) -lpcap -lz -lm
 
+# $(call kernel_view_tool,NAME,DIR,UNIT,FUZZ[,FUZZ_FLAGS]): a tool of the
+# kernel's own view (rpcrdma-stat, rpcrdma-trace: tools/stat/module.mk,
+# tools/trace/module.mk): $(BIN)/NAME from tools/DIR/*.c over tools/common
+# and libcodec, no transport, no libpcap; its parser (every file but main.c)
+# under its unit test tests/kernel/UNIT.c, plain and under ASan+UBSan, and
+# under its libFuzzer target tests/fuzz/FUZZ.c (built with FUZZ_FLAGS).
+define kernel_view_tool
+$(1)_SRCS := $$(sort $$(wildcard tools/$(2)/*.c))
+$(1)_LIB_SRCS := $$(filter-out tools/$(2)/main.c,$$($(1)_SRCS)) $$(TOOLS_COMMON_SRCS)
+$(1)_HDRS := $$(wildcard tools/$(2)/*.h)
+$(1)_OBJS := $$(patsubst %.c,$$(BUILD)/obj/%.o,$$($(1)_SRCS) $$(TOOLS_COMMON_SRCS))
+$(1)_BIN := $$(BIN)/$(1)
+ALL_TARGETS += $$($(1)_BIN)
+LIVE_TOOL_BINS += $$($(1)_BIN)
+$$($(1)_BIN): $$($(1)_OBJS) $$(CODEC_A) | $$(BIN)/.dir
+	$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CODEC_A) -lm
+
+CHECK_DEPS += $$(BUILD)/kernel-unit/$(3) $$(BUILD)/kernel-asan/$(3)
+$$(BUILD)/kernel-unit/$(3): tests/kernel/$(3).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) tests/unit/tap.c \
+		$$(CODEC_A) | $$(BUILD)/kernel-unit/.dir
+	$$(CC) $$(ALL_CFLAGS) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Itests/unit -o $$@ $$< \
+		$$($(1)_LIB_SRCS) tests/unit/tap.c $$(CODEC_A) -lm
+$$(BUILD)/kernel-asan/$(3): tests/kernel/$(3).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) tests/unit/tap.c \
+		$$(CODEC_SRCS) | $$(BUILD)/kernel-asan/.dir
+	$$(CC) $$(STD) -O1 -g $$(WARN) $$(SAN_FLAGS) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Itests/unit \
+		-Ilibcodec/src -o $$@ $$< $$($(1)_LIB_SRCS) tests/unit/tap.c $$(CODEC_SRCS) -lm
+$$(BUILD)/fuzz/$(4): tests/fuzz/$(4).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) $$(CODEC_SRCS) | $$(BUILD)/fuzz/.dir
+	$$(CLANG) $$(STD) -O1 -g $$(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(5) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Ilibcodec/src -o $$@ $$< $$($(1)_LIB_SRCS) \
+		$$(CODEC_SRCS) -lm
+endef
+
 # the transport and ULBs first (tools/transport/module.mk defines live_tool),
 # then each live tool's own fragment
 LIVE_TOOL_BINS :=

@@ -31,6 +31,10 @@ live_parser_long_options() {     # $1 = the file with own_names
 live_parser_short_options() {    # $1 = the file with .own_short
 	{
 		grep -oE '\.own_short = "[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/; s/://g'
+		# a long name's letter ("size=S") is its short option too
+		# (tools/common/live_opt.c, own_letters())
+		sed -n '/own_names\(\[\]\)\? =/,/[;,]$/p' "$1" | grep -oE '"[^"]*"' |
+			tr -d '"' | tr ' ' '\n' | sed -n 's/^[^=]*=\(.\)$/\1/p'
 		live_common_lines "$1" | grep -oE "}, '[a-zA-Z0-9]' }" | grep -oE "[a-zA-Z0-9]"
 		echo h
 	} | grep -oE '[a-zA-Z0-9]' | sed 's/^/-/' | sort -u

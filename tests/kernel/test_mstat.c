@@ -106,6 +106,8 @@ static void bad_inputs(void)
 	    "ms:3: xprt: rdma number 7 (recvs) is 'x9'");
 	bad("a sign where the kernel prints none", with_xprt("0 0 1 2 3 -40 39 0 40 0 1 2 3 4096 8192 5 6 7 8 9"),
 	    "number 6 (sends)");
+	bad("0x hex, which the option parsers take and the kernel never prints",
+	    with_xprt("0 0 1 2 3 0x28 39 0 40 0 1 2 3 4096 8192 5 6 7 8 9"), "number 6 (sends) is '0x28'");
 	bad("2^64", with_xprt("0 0 1 2 3 18446744073709551616 39 0 40 0 1 2 3 4096 8192 5 6 7 8 9"),
 	    "not a decimal number of 64 bits");
 	tap_ok(parse(with_xprt("0 0 1 2 3 18446744073709551615 39 0 40 0 1 2 3 4096 8192 5 6 7 8 9")) == 0 &&
@@ -144,6 +146,7 @@ static void counter_files(void)
 	tap_ok(ms_parse_counter_file("1 2\n", 4, "f", &v, err, sizeof(err)) < 0 && strstr(err, "more than one"),
 	       "two numbers refused");
 	tap_ok(ms_parse_counter_file("-1\n", 3, "f", &v, err, sizeof(err)) < 0, "a negative counter refused");
+	tap_ok(ms_parse_counter_file("0x10\n", 5, "f", &v, err, sizeof(err)) < 0, "a 0x hex counter refused");
 	tap_ok(ms_parse_counter_file("1\0", 2, "f", &v, err, sizeof(err)) < 0 && strstr(err, "NUL"), "a NUL refused");
 }
 

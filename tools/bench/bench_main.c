@@ -83,10 +83,25 @@ static void usage(FILE *f)
 
 #define usage_error(...) cli_usage_error(BENCH_PROG, __VA_ARGS__)
 
-static bool num_opt(const char *name, const char *arg, uint64_t min,
-		    uint64_t max, uint64_t *out)
+/* the options that take a number: its name in messages and its range */
+static const struct {
+	int opt;
+	const char *name;
+	uint64_t min, max;
+} num_opts[] = {
+	{ 's', "-s", 0, ECHO_DATA_MAX }, { 'n', "-n", 1, 100000000 }, { 'D', "-D", 1, 86400 },
+	{ 't', "-t", 1, 1024 }, { 'V', "-V", 0, UINT32_MAX }, { CLI_L_TIMEOUT, "--timeout", 1, 3600000 },
+};
+
+/* option c's number into *v when c takes one: 0, or the usage error's
+ * exit status */
+static int num_opt(int c, const char *arg, uint64_t *v)
 {
-	return cli_number(BENCH_PROG, name, arg, min, max, out) == 0;
+	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		if (num_opts[i].opt == c)
+			return cli_number(BENCH_PROG, num_opts[i].name, arg, num_opts[i].min,
+					  num_opts[i].max, v);
+	return 0;
 }
 
 struct cli {
@@ -102,30 +117,24 @@ static int parse_one(int c, const char *arg, void *ctx)
 	struct cli *cl = ctx;
 	struct bench_opts *o = &cl->o;
 	enum xprt_chunk_mode m;
-	uint64_t v;
+	uint64_t v = 0;
 
+	if (num_opt(c, arg, &v))
+		return EXIT_USAGE;
 	switch (c) {
 	case 's':
-		if (!num_opt("-s", arg, 0, ECHO_DATA_MAX, &v))
-			return EXIT_USAGE;
 		o->sizes[0] = (uint32_t)v;
 		cl->size_given = true;
 		return 0;
 	case 'a': cl->all = true; return 0;
 	case 'n':
-		if (!num_opt("-n", arg, 1, 100000000, &v))
-			return EXIT_USAGE;
 		o->iters = v;
 		cl->iters_given = true;
 		return 0;
 	case 'D':
-		if (!num_opt("-D", arg, 1, 86400, &v))
-			return EXIT_USAGE;
 		o->duration = (double)v;
 		return 0;
 	case 't':
-		if (!num_opt("-t", arg, 1, 1024, &v))
-			return EXIT_USAGE;
 		o->depth = (unsigned)v;
 		return 0;
 	case CLI_L_LAT: o->lat = true; return 0;
@@ -146,15 +155,11 @@ static int parse_one(int c, const char *arg, void *ctx)
 		o->prog = (uint32_t)v;
 		return 0;
 	case 'V':
-		if (!num_opt("-V", arg, 0, UINT32_MAX, &v))
-			return EXIT_USAGE;
 		o->vers = (uint32_t)v;
 		cl->vers_given = true;
 		return 0;
 	case CLI_L_NULL: o->null_proc = true; return 0;
 	case CLI_L_TIMEOUT:
-		if (!num_opt("--timeout", arg, 1, 3600000, &v))
-			return EXIT_USAGE;
 		o->timeout_ms = (int)v;
 		return 0;
 	case CLI_L_REPORT_GBITS: o->gbits = true; return 0;
@@ -251,9 +256,7 @@ int main(int argc, char *argv[])
 		.own_names = "size=s all=a iters=n duration=D tx-depth=t lat bw "
 			     "chunk program=P program-version=V null timeout "
 			     "report_gbits json out_json_file plot",
-		.own_short = "s:an:D:t:P:V:",
 		.own = parse_one, .ctx = &cl, .usage = usage,
-		.version = RPCRDMA_TOOLS_VERSION,
 	};
 	struct bench_opts *o = &cl.o;
 	int rc = live_getopt(&lc, &lp, argc, argv);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cap_state.h"
+#include "minmax.h"
 #include "msgprint.h"
 #include "nfs4_ops.h"
 
@@ -54,12 +55,8 @@ void cap_stats_msg(struct cap_stats_conv *s, uint32_t vers, uint32_t proc,
 
 void cap_stats_credit(struct cap_stats_rpc *r, uint32_t credit)
 {
-	if (!r->have_credit || credit < r->cmin)
-		r->cmin = credit;
-	if (!r->have_credit || credit > r->cmax)
-		r->cmax = credit;
+	u32_minmax_add(&r->have_credit, &r->cmin, &r->cmax, credit);
 	r->cfinal = credit;
-	r->have_credit = true;
 }
 
 int cap_stats_latency(struct cap_state *st, const struct cap_call *k,

@@ -63,10 +63,31 @@ static const struct option long_names[] = {
 };
 #define NLONG (sizeof(long_names) / sizeof(long_names[0]))
 
+static const char *const kinds[] = {
+	[no_argument] = "none", [required_argument] = "required",
+	[optional_argument] = "optional",
+};
+
+/* the entry of the name spec[0..len) (of kind `kind`[0..klen) when klen):
+ * its index, or NLONG */
+static size_t long_entry(const char *spec, size_t len, const char *kind, size_t klen)
+{
+	size_t i;
+
+	for (i = 0; i < NLONG; i++) {
+		const char *k = kinds[long_names[i].has_arg];
+
+		if (strlen(long_names[i].name) == len && !strncmp(long_names[i].name, spec, len) &&
+		    (!klen || (strlen(k) == klen && !strncmp(k, kind, klen))))
+			break;
+	}
+	return i;
+}
+
 int cli_longs(const char *spec, struct option *out, size_t n)
 {
-	size_t k = 0, i, len;
-	const char *end;
+	size_t k = 0, i, len, klen;
+	const char *end, *kind;
 
 	while (*spec) {
 		if (*spec == ' ') {
@@ -74,18 +95,18 @@ int cli_longs(const char *spec, struct option *out, size_t n)
 			continue;
 		}
 		end = spec + strcspn(spec, " ");
-		len = strcspn(spec, " =");
-		for (i = 0; i < NLONG; i++)
-			if (strlen(long_names[i].name) == len &&
-			    !strncmp(long_names[i].name, spec, len))
-				break;
+		len = strcspn(spec, " =/");
+		kind = spec + len + (spec[len] == '/');
+		klen = spec[len] == '/' ? strcspn(kind, " =") : 0;
+		i = long_entry(spec, len, kind, klen);
 		if (i == NLONG || k + 1 >= n)
 			return -1;
 		out[k] = long_names[i];
-		if (spec + len < end) {        /* "=x": the tool's letter */
-			if (end - (spec + len) != 2)
+		spec = kind + klen;
+		if (spec < end) {              /* "=x": the tool's letter */
+			if (end - spec != 2)
 				return -1;
-			out[k].val = (unsigned char)spec[len + 1];
+			out[k].val = (unsigned char)spec[1];
 		}
 		k++;
 		spec = end;

@@ -36,31 +36,33 @@ int cli_number32(const char *prog, const char *name, const char *arg,
  * every tool.  A tool's parser names the ones it takes (cli_longs());
  * getopt_long returns CLI_L_<NAME> for each (or the tool's letter for it).
  * The common transport options (tools/common/live_opt.c) are not here:
- * their values go straight into struct xprt_opts. */
+ * their values go straight into struct xprt_opts.
+ * Two names are of another kind in one tool each, listed last as their own
+ * entries (a tool asks for one with its kind, "check/none": cli_longs()):
+ * rpcrdma-trace's --check takes no value (rpcrdma-decode's
+ * --check[=inline] does), rpcrdma-stat's --server[=DIR] takes one
+ * (rpcrdma-echo's --server does not). */
 #define CLI_LONG_NAMES(N, R, O) \
 	N(ALL, "all") N(BW, "bw") N(HELP, "help") N(JSON, "json") N(LAT, "lat") \
-	N(LIST, "list") N(NO_CRC_CHECK, "no-crc-check") N(NULL, "null") \
-	N(NUMERIC, "numeric") N(PROBE, "probe") N(PROBE_INLINE, "probe-inline") \
-	N(QUIET, "quiet") N(REPORT_GBITS, "report_gbits") N(SERVER, "server") \
-	N(STATS, "stats") N(STRICT, "strict") N(VERBOSE, "verbose") \
-	N(VERSION, "version") N(YES, "yes") \
+	N(LIST, "list") N(LIVE, "live") N(NO_CRC_CHECK, "no-crc-check") \
+	N(NO_MOUNTS, "no-mounts") N(NULL, "null") N(NUMERIC, "numeric") N(PROBE, "probe") \
+	N(PROBE_INLINE, "probe-inline") N(PROM, "prom") N(QUIET, "quiet") \
+	N(REPORT_GBITS, "report_gbits") N(SERVER, "server") N(STATS, "stats") \
+	N(STRICT, "strict") N(VERBOSE, "verbose") N(VERSION, "version") N(YES, "yes") \
 	R(ADDR, "addr") R(ADDRESS, "address") R(BACKWARD, "backward") \
-	R(BUFFER_SIZE, "buffer-size") \
-	R(CHUNK, "chunk") R(CONVERSATION, "conversation") R(COUNT, "count") \
-	R(DEPTH, "depth") R(DURATION, "duration") R(FH, "fh") R(FILE, "file") \
-	R(HEX, "hex") \
-	R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \
+	R(BUFFER_SIZE, "buffer-size") R(CHUNK, "chunk") R(CONVERSATION, "conversation") \
+	R(COUNT, "count") R(DEPTH, "depth") R(DURATION, "duration") R(FH, "fh") R(FILE, "file") \
+	R(HEX, "hex") R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \
 	R(INTERVAL, "interval") R(ITERS, "iters") R(JSON_FILE, "json-file") \
-	R(MISBEHAVE, "misbehave") R(MPA_CRC, "mpa-crc") \
-	R(MPA_MARKERS, "mpa-markers") R(ONLY, "only") \
-	R(OUT_JSON_FILE, "out_json_file") R(PLOT, "plot") \
-	R(PROCEDURE, "procedure") R(PROGRAM, "program") \
-	R(PROGRAM_VERSION, "program-version") R(RDMA_VERSION, "rdma-version") \
-	R(READ, "read") R(ROCE_PORT, "roce-port") R(RPC_VERSION, "rpc-version") \
-	R(SIZE, "size") R(SKIP, "skip") R(TIME_FORMAT, "time-format") \
-	R(TIMEOUT, "timeout") R(TX_DEPTH, "tx-depth") R(WRITE, "write") \
-	R(XID, "xid") \
-	O(CHECK, "check")
+	R(MISBEHAVE, "misbehave") R(MPA_CRC, "mpa-crc") R(MPA_MARKERS, "mpa-markers") \
+	R(ONLY, "only") R(OUT_JSON_FILE, "out_json_file") R(PLOT, "plot") \
+	R(PROCEDURE, "procedure") R(PROGRAM, "program") R(PROGRAM_VERSION, "program-version") \
+	R(RDMA_VERSION, "rdma-version") R(READ, "read") R(ROCE_PORT, "roce-port") \
+	R(RPC_VERSION, "rpc-version") R(SECONDS, "seconds") R(SIZE, "size") R(SKIP, "skip") \
+	R(TIME_FORMAT, "time-format") R(TIMEOUT, "timeout") R(TRACEFS, "tracefs") \
+	R(TX_DEPTH, "tx-depth") R(WRITE, "write") R(XID, "xid") \
+	O(CHECK, "check") \
+	N(CHECK_NONE, "check") O(SERVER_DIR, "server")
 
 #define CLI_L_ENUM_(id, name) CLI_L_##id,
 enum cli_long {
@@ -74,8 +76,11 @@ struct option;
 /* The struct option table of getopt_long for the names in `spec`,
  * separated by blanks, each "NAME" (getopt_long returns CLI_L_NAME) or
  * "NAME=x" (it returns the letter x, the tool's short option for it):
- * "server=s addr=a chunk json".  At most n - 1 entries and the closing
- * zero one.  Returns the number of entries, or -1 when a name is not in
+ * "server=s addr=a chunk json".  "NAME/none", "NAME/required" or
+ * "NAME/optional" (before any "=x") asks for the entry of that kind, for
+ * the names listed twice ("server/optional=S"); a bare NAME is its first
+ * entry.  At most n - 1 entries and the closing zero one.  Returns the
+ * number of entries, or -1 when a name (of that kind) is not in
  * CLI_LONG_NAMES or the room is too small (a programming error). */
 int cli_longs(const char *spec, struct option *out, size_t n);
 

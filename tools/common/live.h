@@ -90,14 +90,18 @@ int live_opt_take(struct live_cli *c, int opt, const char *arg);
  * or the usage-error exit status. */
 struct live_parse {
 	const char *own_names;        /* the tool's long options: cli_longs()'s
-				       * spec, "server=s addr=a chunk json" */
-	const char *own_short;        /* without the leading ':' */
+				       * spec, "server=s addr=a chunk json"; a
+				       * name's letter ("=s") is its short option
+				       * too, with the name's argument */
+	const char *own_short;        /* the short options without a long name
+				       * (NULL: none), without the leading ':' */
 	int (*own)(int opt, const char *arg, void *ctx);
 	void *ctx;
 	void (*usage)(FILE *f);
 	FILE *out;                    /* --help and --version; NULL: stdout */
 	const char *version;          /* "0.1.0": --version prints "PROG
-				       * (rpcrdma-tools) 0.1.0" */
+				       * (rpcrdma-tools) 0.1.0"; NULL: the
+				       * tools' RPCRDMA_TOOLS_VERSION */
 };
 int live_getopt(struct live_cli *c, const struct live_parse *p, int argc,
 		char *argv[]);

@@ -186,17 +186,42 @@ int live_opt_take(struct live_cli *c, int opt, const char *arg)
 	return take_arg(c, opt, arg);
 }
 
+/* getopt's letters of the own long options that have one ("size=S":
+ * "S:"), then `extra`, into out[n]: 0, or -1 when it does not fit */
+static int own_letters(const struct option *own, const char *extra, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; own->name; own++) {
+		if (own->val >= 256)
+			continue;
+		if (k + 4 > n)
+			return -1;
+		out[k++] = (char)own->val;
+		if (own->has_arg != no_argument)
+			out[k++] = ':';
+		if (own->has_arg == optional_argument)
+			out[k++] = ':';
+	}
+	if (extra && strlen(extra) >= n - k)
+		return -1;
+	strcpy(out + k, extra ? extra : "");
+	return 0;
+}
+
 int live_getopt(struct live_cli *c, const struct live_parse *p, int argc,
 		char *argv[])
 {
 	struct option own[48], longs[64];
-	char shorts[128];
+	char shorts[128], own_short[96];
 	FILE *out = p->out ? p->out : stdout;
+	const char *version = p->version ? p->version : RPCRDMA_TOOLS_VERSION;
 	size_t n;
 	int opt, rc;
 
 	if (cli_longs(p->own_names, own, 46) < 0 ||
-	    live_opt_tables(c, own, p->own_short, longs, 62, shorts,
+	    own_letters(own, p->own_short, own_short, sizeof(own_short)) < 0 ||
+	    live_opt_tables(c, own, own_short, longs, 62, shorts,
 			    sizeof(shorts) - 1) < 0)
 		return cli_usage_error(c->prog, "internal: the option tables do not fit");
 	for (n = 0; longs[n].name; n++)
@@ -213,7 +238,7 @@ int live_getopt(struct live_cli *c, const struct live_parse *p, int argc,
 			return 0;
 		}
 		if (opt == CLI_L_VERSION) {
-			fprintf(out, "%s (rpcrdma-tools) %s\n", c->prog, p->version);
+			fprintf(out, "%s (rpcrdma-tools) %s\n", c->prog, version);
 			return 0;
 		}
 		if (opt == '?' || opt == ':')

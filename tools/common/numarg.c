@@ -4,18 +4,15 @@
 
 #include "numarg.h"
 
-bool parse_u64_n(const char *s, size_t n, uint64_t max, uint64_t *out)
+/* the digits s[0..n) in base 10 or 16, at most max */
+static bool digits(const char *s, size_t n, uint64_t base, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0, base = 10, d;
-	size_t i = 0;
+	uint64_t v = 0, d;
+	size_t i;
 
-	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == n)
+	if (n == 0)
 		return false;
-	for (; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		char c = s[i];
 
 		if (c >= '0' && c <= '9')
@@ -32,6 +29,18 @@ bool parse_u64_n(const char *s, size_t n, uint64_t max, uint64_t *out)
 	}
 	*out = v;
 	return true;
+}
+
+bool parse_u64_n(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return digits(s + 2, n - 2, 16, max, out);
+	return digits(s, n, 10, max, out);
+}
+
+bool parse_dec_u64_n(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+	return digits(s, n, 10, max, out);
 }
 
 bool parse_u64(const char *s, uint64_t max, uint64_t *out)

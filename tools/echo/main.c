@@ -302,9 +302,8 @@ int main(int argc, char *argv[])
 		.own_names = "server=s addr=a count=c size=S depth=t chunk "
 			     "backward null program program-version timeout "
 			     "misbehave json verbose=v quiet=q",
-		.own_short = "sa:c:C:S:t:vqV",
+		.own_short = "C:V",
 		.own = parse_one, .ctx = &cl, .usage = usage,
-		.version = RPCRDMA_TOOLS_VERSION,
 	};
 	int rc = live_getopt(&lc, &lp, argc, argv);
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cliopt.h"
+#include "live.h"
 #include "mstat.h"
 
 #define PROG "rpcrdma-stat"
@@ -77,30 +78,24 @@ static int take(const struct opts *o, struct ms_sample *s)
 	return 0;
 }
 
+/* seconds on the tools' one monotonic clock (live.h) */
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)live_now_ns() / 1e9;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "server", optional_argument, NULL, 'S' },
-		{ "no-mounts", no_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "prom", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	/* the long names from the tools' one list (cliopt.h); --server[=DIR]
+	 * is the list's optional-value kind here */
+	static const char long_names[] = "file=f server/optional=S no-mounts json=j prom help=h version=V";
+	struct option lo[8];
 	struct opts o = { .file = "/proc/self/mountstats", .svc_dir = SVC_DIR, .mounts = true };
 	struct ms_sample *a, *b;
 	int c;
 
+	if (cli_longs(long_names, lo, sizeof(lo) / sizeof(lo[0])) < 0)
+		return cli_usage_error(PROG, "internal: the option table does not fit");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:S::jhV", lo, NULL)) != -1) {
 		switch (c) {
@@ -110,9 +105,9 @@ int main(int argc, char **argv)
 			if (optarg)
 				o.svc_dir = optarg;
 			break;
-		case 'M': o.mounts = false; break;
+		case CLI_L_NO_MOUNTS: o.mounts = false; break;
 		case 'j': o.mode = MS_JSON; break;
-		case 'P': o.mode = MS_PROM; break;
+		case CLI_L_PROM: o.mode = MS_PROM; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf(PROG " %s\n", RPCRDMA_TOOLS_VERSION); return 0;
 		default: return cli_getopt_failure(PROG, c, argv);

@@ -60,8 +60,12 @@ static void json_derived(struct json *j, struct derived d)
 	json_obj_end(j);
 }
 
-static void json_head(struct json *j, const struct ms_rec *r)
+/* a record's JSON object, a line of its own: its head (kind, and a
+ * mount's device, mountpoint, fstype, xprt, numbers, layout) ... */
+static void json_rec_begin(struct json *j, struct obuf *o, const struct ms_rec *r)
 {
+	json_init(j, o);
+	json_obj_begin(j);
 	json_kstr(j, "kind", r->kind == MS_CLIENT ? "client" : "server");
 	if (r->kind == MS_CLIENT) {
 		const char *lay = ms_layout_name(r->n);
@@ -76,6 +80,15 @@ static void json_head(struct json *j, const struct ms_rec *r)
 		else
 			json_knull(j, "layout");
 	}
+}
+
+/* ... and its end: a mount's derived figures over the numbers v */
+static void json_rec_end(struct json *j, struct obuf *o, const struct ms_rec *r, const uint64_t *v)
+{
+	if (r->kind == MS_CLIENT)
+		json_derived(j, derive(v, r->n));
+	json_obj_end(j);
+	ob_putc(o, '\n');
 }
 
 static void print_value(struct obuf *o, const struct ms_rec *r, unsigned i, uint64_t v)
@@ -232,9 +245,7 @@ void ms_print_totals(FILE *out, enum ms_mode mode, const struct ms_sample *s)
 		}
 		struct json j;
 
-		json_init(&j, &o);
-		json_obj_begin(&j);
-		json_head(&j, r);
+		json_rec_begin(&j, &o, r);
 		json_key(&j, "counters");
 		json_obj_begin(&j);
 		for (i = 0; i < r->n; i++) {
@@ -245,10 +256,7 @@ void ms_print_totals(FILE *out, enum ms_mode mode, const struct ms_sample *s)
 				json_u64(&j, r->v[i]);
 		}
 		json_obj_end(&j);
-		if (r->kind == MS_CLIENT)
-			json_derived(&j, derive(r->v, r->n));
-		json_obj_end(&j);
-		ob_putc(&o, '\n');
+		json_rec_end(&j, &o, r, r->v);
 	}
 	ob_flush(&o);
 }
@@ -339,9 +347,7 @@ void ms_print_delta(FILE *out, enum ms_mode mode, const struct ms_sample *prev,
 		}
 		struct json j;
 
-		json_init(&j, &o);
-		json_obj_begin(&j);
-		json_head(&j, r);
+		json_rec_begin(&j, &o, r);
 		json_num(&j, "seconds", secs);
 		json_kbool(&j, "restarted", reset);
 		json_key(&j, "delta");
@@ -356,10 +362,7 @@ void ms_print_delta(FILE *out, enum ms_mode mode, const struct ms_sample *prev,
 			if (!ms_is_gauge(r, i))
 				json_num(&j, ms_name(r, i, tmp, sizeof(tmp)), secs > 0 ? (double)d[i] / secs : 0.0);
 		json_obj_end(&j);
-		if (r->kind == MS_CLIENT)
-			json_derived(&j, derive(d, r->n));
-		json_obj_end(&j);
-		ob_putc(&o, '\n');
+		json_rec_end(&j, &o, r, d);
 	}
 	ob_flush(&o);
 }

@@ -7,6 +7,7 @@
  * named with its file and line.
  */
 #include "mstat.h"
+#include "numarg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,30 +109,15 @@ static bool tok_is(const char *t, size_t tl, const char *lit)
 	return tl == strlen(lit) && memcmp(t, lit, tl) == 0;
 }
 
-/* digits only, at most UINT64_MAX; neg: a leading '-' allowed (idle_time
- * is printed with %ld), kept as its two's complement */
+/* digits only, at most UINT64_MAX (numarg.h); neg: a leading '-' allowed
+ * (idle_time is printed with %ld), kept as its two's complement */
 static bool parse_num(const char *t, size_t tl, bool neg_ok, uint64_t *out)
 {
-	uint64_t v = 0;
-	bool neg = false;
-	size_t i = 0;
+	size_t neg = neg_ok && tl > 1 && t[0] == '-';
+	uint64_t v;
 
-	if (neg_ok && tl > 1 && t[0] == '-') {
-		neg = true;
-		i = 1;
-	}
-	if (i == tl)
+	if (!parse_dec_u64_n(t + neg, tl - neg, UINT64_MAX, &v))
 		return false;
-	for (; i < tl; i++) {
-		unsigned d;
-
-		if (t[i] < '0' || t[i] > '9')
-			return false;
-		d = (unsigned)(t[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
 	if (neg && v > (uint64_t)INT64_MAX + 1)
 		return false;
 	*out = neg ? (uint64_t)0 - v : v;

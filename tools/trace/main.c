@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "live.h"
 #include "trpc.h"
 
 #define PROG "rpcrdma-trace"
@@ -45,12 +45,13 @@ static void usage(FILE *f)
 		"  -V, --verbose       segments, times and the server's view under each RPC\n"
 		"  -j, --json          one JSON object per RPC\n"
 		"  -s, --stats         counts, latency by chunk types, credits, chunks, MRs, errors\n"
-		"  -c, --check         the rules an event stream can judge (credits exceeded, zero\n"
-		"                      grant, MR not invalidated, reply without call)\n"
+		"  -c, --check         the rules an event stream can judge, with the spec section:\n"
+		"                      credits exceeded, zero grant (V1 4.3.1); and as notes,\n"
+		"                      never a failure: MR not invalidated, reply without call\n"
 		"  -q, --quiet         no line per RPC (with --stats or --check)\n"
 		"  -h, --help          this help\n"
 		"      --version       the version\n"
-		"Exit status: 0, 1 --check found something or the input could not be read,\n"
+		"Exit status: 0, 1 --check found a violation or the input could not be read,\n"
 		"2 a usage error.\n");
 }
 
@@ -72,9 +73,8 @@ static int write_str(const char *dir, const char *file, const char *s)
 static int read_fd(struct tr_state *st, int fd, bool live, double seconds)
 {
 	char buf[65536];
-	struct timespec t0, t1;
+	uint64_t t0 = live_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!stop) {
 		ssize_t n;
 
@@ -82,9 +82,7 @@ static int read_fd(struct tr_state *st, int fd, bool live, double seconds)
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 			int pr = poll(&p, 1, 200);
 
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			if (seconds > 0 && (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 >=
-			    seconds)
+			if (seconds > 0 && (double)(live_now_ns() - t0) / 1e9 >= seconds)
 				break;
 			if (pr <= 0)
 				continue;
@@ -142,32 +140,25 @@ static int read_live(struct tr_state *st, const char *tracefs, uint64_t seconds)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "read", required_argument, NULL, 'r' },
-		{ "live", no_argument, NULL, 'i' },
-		{ "tracefs", required_argument, NULL, 'T' },
-		{ "seconds", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "stats", no_argument, NULL, 's' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
+	/* the long names from the tools' one list (cliopt.h); --check is the
+	 * list's no-value kind here */
+	static const char long_names[] = "read=r live=i tracefs seconds=t verbose=V json=j stats=s "
+					 "check/none=c quiet=q help=h version";
+	struct option lo[16];
 	const char *file = NULL, *tracefs = "/sys/kernel/tracing";
 	bool live = false, verbose = false, json = false, stats = false, check = false, quiet = false;
 	uint64_t seconds = 0;
 	struct tr_state *st;
 	int c, fd, rc = 0;
 
+	if (cli_longs(long_names, lo, sizeof(lo) / sizeof(lo[0])) < 0)
+		return cli_usage_error(PROG, "internal: the option table does not fit");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:it:Vjscqh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'r': file = optarg; break;
 		case 'i': live = true; break;
-		case 'T': tracefs = optarg; break;
+		case CLI_L_TRACEFS: tracefs = optarg; break;
 		case 't':
 			if (cli_number(PROG, "--seconds", optarg, 1, 86400 * 365, &seconds))
 				return CLI_EXIT_USAGE;
@@ -178,7 +169,7 @@ int main(int argc, char **argv)
 		case 'c': check = true; break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return 0;
-		case 'v': printf(PROG " %s\n", RPCRDMA_TOOLS_VERSION); return 0;
+		case CLI_L_VERSION: printf(PROG " %s\n", RPCRDMA_TOOLS_VERSION); return 0;
 		default: return cli_getopt_failure(PROG, c, argv);
 		}
 	}

@@ -279,15 +279,23 @@ void tr_print_stats(struct tr_state *st)
 	fprintf(f, "%s\n", st->n_drift ? "" : " none");
 }
 
+/* "check: NAME N (what) [V1 4.3.1]" for a violation, "note: NAME N (what)
+ * [our reading, D-...]" for a note (trpc.h, TR_BASIS_*) */
+static void finding(FILE *f, bool note, const char *name, uint64_t n, const char *what, const char *basis)
+{
+	fprintf(f, "%s: %s %" PRIu64 " (%s) [%s]\n", note ? "note" : "check", name, n, what, basis);
+}
+
 void tr_print_check(struct tr_state *st)
 {
 	FILE *f = st->out;
 
-	fprintf(f, "check: credits-exceeded %" PRIu64 " (calls marshalled beyond the last grant)\n", st->f_credits);
-	fprintf(f, "check: zero-grant %" PRIu64 " (replies granting 0 credits)\n", st->f_zero);
-	fprintf(f, "check: mr-not-invalidated %" PRIu64 " (RPC MRs released with neither LOCAL_INV nor a remote "
-		"invalidation)\n", st->f_mr);
-	fprintf(f, "check: reply-without-call %" PRIu64 " (replies whose call is not in the trace, after its "
-		"first marshal)\n", st->f_nocall);
+	finding(f, false, "credits-exceeded", st->f_credits, "calls marshalled beyond the last grant",
+		TR_BASIS_CREDITS);
+	finding(f, false, "zero-grant", st->f_zero, "replies granting 0 credits", TR_BASIS_ZERO);
+	finding(f, true, "mr-not-invalidated", st->f_mr,
+		"RPC MRs released with neither LOCAL_INV nor a remote invalidation", TR_BASIS_MR);
+	finding(f, true, "reply-without-call", st->f_nocall,
+		"replies whose call is not in the trace, after its first marshal", TR_BASIS_NOCALL);
 	fprintf(f, "check: %s\n", tr_findings(st) ? "FAIL" : "pass");
 }

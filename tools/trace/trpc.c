@@ -15,6 +15,7 @@
  */
 #include "trpc.h"
 #include "ttab.h"
+#include "minmax.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -194,11 +195,7 @@ static void on_reply(struct tr_state *st, const struct tp_event *ev, uint32_t pi
 		st->f_zero++;
 	}
 	credits_step(st, ev->ts_ns, credits);
-	if (!st->have_grant || credits < st->grant_min)
-		st->grant_min = credits;
-	if (!st->have_grant || credits > st->grant_max)
-		st->grant_max = credits;
-	st->have_grant = true;
+	u32_minmax_add(&st->have_grant, &st->grant_min, &st->grant_max, credits);
 	st->granted = credits;
 	/* xprtrdma_decode_seg lines follow in this thread: they are counted
 	 * to the reply, which is printed at the thread's next reply or at
@@ -340,54 +337,58 @@ static void on_completion(struct tr_state *st, const struct tp_event *ev)
 }
 
 /* every event of the rpcrdma system we know (include/trace/events/rpcrdma.h,
- * 6.1 and the releases around it): those an RPC needs are handled in
- * tr_line(), the rest are known and carry nothing it needs.  A name not
- * here is counted as unknown. */
-static const char *const known[] = {
-	"xprtrdma_marshal", "xprtrdma_chunk_read", "xprtrdma_chunk_write", "xprtrdma_chunk_wp",
-	"xprtrdma_chunk_reply", "xprtrdma_post_send", "xprtrdma_reply", "xprtrdma_decode_seg",
-	"xprtrdma_mr_map", "xprtrdma_mr_fastreg", "xprtrdma_mr_localinv", "xprtrdma_mr_reminv",
-	"xprtrdma_mr_unmap", "xprtrdma_mr_recycle", "xprtrdma_marshal_failed", "xprtrdma_prepsend_failed",
-	"xprtrdma_err_vers", "xprtrdma_err_chunk", "xprtrdma_err_unrecognized", "xprtrdma_reply_vers_err",
-	"xprtrdma_reply_rqst_err", "xprtrdma_reply_short_err", "xprtrdma_reply_hdr_err", "xprtrdma_reply_vers",
-	"xprtrdma_reply_rqst", "xprtrdma_reply_short", "xprtrdma_reply_hdr",
-	"xprtrdma_post_recv", "xprtrdma_post_recvs", "xprtrdma_post_recvs_err", "xprtrdma_post_linv",
-	"xprtrdma_post_linv_err", "xprtrdma_wc_send", "xprtrdma_wc_receive", "xprtrdma_wc_fastreg",
-	"xprtrdma_wc_li", "xprtrdma_wc_li_wake", "xprtrdma_wc_li_done", "xprtrdma_connect",
-	"xprtrdma_disconnect", "xprtrdma_op_connect", "xprtrdma_op_inject_dsc", "xprtrdma_op_setport",
-	"xprtrdma_op_set_cto", "xprtrdma_inline_thresh", "xprtrdma_qp_event", "xprtrdma_createmrs",
-	"xprtrdma_nomrs", "xprtrdma_nomrs_err", "xprtrdma_mr_get", "xprtrdma_frwr_alloc",
-	"xprtrdma_frwr_dereg", "xprtrdma_frwr_sgerr", "xprtrdma_frwr_maperr", "xprtrdma_dma_maperr",
-	"xprtrdma_defer_cmp", "xprtrdma_fixup", "xprtrdma_op_allocate", "xprtrdma_op_free",
-	"xprtrdma_cb_setup", "xprtrdma_cb_call", "xprtrdma_cb_reply", "xprtrdma_leaked_rep",
-	"xprtrdma_device_removal", "xprtrdma_frwr_bad_sge",
-	"svcrdma_decode_rqst", "svcrdma_decode_short_err", "svcrdma_decode_badvers_err",
-	"svcrdma_decode_drop_err", "svcrdma_decode_badproc_err", "svcrdma_decode_parse_err",
-	"svcrdma_decode_rseg", "svcrdma_decode_wseg", "svcrdma_decode_rchunk", "svcrdma_decode_wchunk",
-	"svcrdma_encode_rseg", "svcrdma_encode_wseg", "svcrdma_send_rseg", "svcrdma_send_wseg",
-	"svcrdma_send_pzr", "svcrdma_encode_write_chunk", "svcrdma_send_write_chunk",
-	"svcrdma_encode_read_chunk", "svcrdma_send_reply_chunk", "svcrdma_send_read_chunk",
-	"svcrdma_err_vers", "svcrdma_err_chunk", "svcrdma_post_send", "svcrdma_send_err",
-	"svcrdma_send_pullup", "svcrdma_post_recv", "svcrdma_rq_post_err", "svcrdma_post_rw",
-	"svcrdma_post_read_chunk", "svcrdma_post_write_chunk", "svcrdma_post_reply_chunk",
-	"svcrdma_wc_send", "svcrdma_wc_send_flush", "svcrdma_wc_send_err", "svcrdma_wc_recv",
-	"svcrdma_wc_recv_flush", "svcrdma_wc_recv_err", "svcrdma_wc_read", "svcrdma_wc_read_flush",
-	"svcrdma_wc_read_err", "svcrdma_wc_write", "svcrdma_wc_write_flush", "svcrdma_wc_write_err",
-	"svcrdma_wc_receive", "svcrdma_qp_error", "svcrdma_sq_full", "svcrdma_sq_retry",
-	"svcrdma_sq_post_err", "svcrdma_pd_err", "svcrdma_qp_err", "svcrdma_fabric_err",
-	"svcrdma_initdepth_err", "svcrdma_accept_err", "svcrdma_dma_map_page", "svcrdma_dma_unmap_page",
-	"svcrdma_dma_map_err", "svcrdma_dma_map_rw_err", "svcrdma_no_rwctx_err",
-	"svcrdma_page_overrun_err", "svcrdma_small_wrch_err", "svcrdma_cc_release",
-	"svcrdma_rwctx_empty", "svcrdma_wc_read_done",
+ * 6.1 and the releases around it), by the prefix their names share: those an
+ * RPC needs are handled in tr_line(), the rest are known and carry nothing it
+ * needs.  A name not here is counted as unknown. */
+static const struct {
+	const char *prefix;
+	const char *names;              /* after the prefix, separated by blanks */
+} known[] = {
+	{ "xprtrdma_", "marshal reply decode_seg marshal_failed prepsend_failed err_vers err_chunk "
+	  "err_unrecognized connect disconnect inline_thresh qp_event createmrs nomrs nomrs_err "
+	  "dma_maperr defer_cmp fixup cb_setup cb_call cb_reply leaked_rep device_removal" },
+	{ "xprtrdma_chunk_", "read write wp reply" },
+	{ "xprtrdma_post_", "send recv recvs recvs_err linv linv_err" },
+	{ "xprtrdma_mr_", "map fastreg localinv reminv unmap recycle get" },
+	{ "xprtrdma_reply_", "vers rqst short hdr vers_err rqst_err short_err hdr_err" },
+	{ "xprtrdma_wc_", "send receive fastreg li li_wake li_done" },
+	{ "xprtrdma_op_", "connect inject_dsc setport set_cto allocate free" },
+	{ "xprtrdma_frwr_", "alloc dereg sgerr maperr bad_sge" },
+	{ "svcrdma_", "err_vers err_chunk rq_post_err qp_error sq_full sq_retry sq_post_err pd_err qp_err "
+	  "fabric_err initdepth_err accept_err no_rwctx_err page_overrun_err small_wrch_err cc_release "
+	  "rwctx_empty" },
+	{ "svcrdma_decode_", "rqst short_err badvers_err drop_err badproc_err parse_err rseg wseg rchunk "
+	  "wchunk" },
+	{ "svcrdma_encode_", "rseg wseg write_chunk read_chunk" },
+	{ "svcrdma_send_", "rseg wseg pzr write_chunk reply_chunk read_chunk err pullup" },
+	{ "svcrdma_post_", "send recv rw read_chunk write_chunk reply_chunk" },
+	{ "svcrdma_wc_", "send send_flush send_err recv recv_flush recv_err read read_flush read_err "
+	  "write write_flush write_err receive read_done" },
+	{ "svcrdma_dma_", "map_page unmap_page map_err map_rw_err" },
 };
+
+/* `word` is one of the blank-separated words of `list` */
+static bool in_words(const char *list, const char *word)
+{
+	size_t wl = strlen(word), l;
+
+	for (list += strspn(list, " "); *list; list += l + strspn(list + l, " ")) {
+		l = strcspn(list, " ");
+		if (l == wl && strncmp(list, word, wl) == 0)
+			return true;
+	}
+	return false;
+}
 
 static bool known_event(const char *n)
 {
-	size_t i;
+	size_t i, pl;
 
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(n, known[i]) == 0)
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		pl = strlen(known[i].prefix);
+		if (strncmp(n, known[i].prefix, pl) == 0 && in_words(known[i].names, n + pl))
 			return true;
+	}
 	return false;
 }
 

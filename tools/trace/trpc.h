@@ -126,7 +126,8 @@ struct tr_state {
 	unsigned n_steps;
 	struct { uint64_t t; uint32_t credits; } steps[TR_MAX_CREDIT_STEPS];
 	uint64_t steps_dropped;
-	/* findings (--check) */
+	/* findings (--check): violations (f_credits, f_zero) and notes
+	 * (f_mr, f_nocall); TR_BASIS_* below */
 	uint64_t f_credits, f_zero, f_mr, f_nocall;
 	/* tables */
 	struct tr_rpc rpc[TR_MAX_RPCS];
@@ -146,8 +147,22 @@ void tr_feed(struct tr_state *st, const char *buf, size_t len);
 void tr_line(struct tr_state *st, const char *line, size_t len);
 /* the end of the input: what is left is printed, then --stats/--check */
 void tr_finish(struct tr_state *st);
-/* the number of --check findings */
+/* the number of --check violations: the findings a sentence of the seeds
+ * forbids (credits exceeded, a zero grant); the notes (an MR not
+ * invalidated, a reply without its call) rest on our reading and never
+ * count here, nor in the exit status */
 uint64_t tr_findings(const struct tr_state *st);
+
+/* What each --check finding rests on.  A violation: the section of the
+ * sentence, as rpcrdma-decode --check cites the same rule (docs/capture.md):
+ * V1 4.3.1 "The requester MUST NOT send unacknowledged requests in excess
+ * of this granted responder credit limit." and "The granted value MUST NOT
+ * be zero".  A note: no sentence of the seeds binds what the trace shows;
+ * our reading, docs/spec-decisions.md. */
+#define TR_BASIS_CREDITS "V1 4.3.1"
+#define TR_BASIS_ZERO "V1 4.3.1"
+#define TR_BASIS_MR "our reading, D-KVIEW-1: a note, not a failure"
+#define TR_BASIS_NOCALL "our reading, D-KVIEW-2: a note, not a failure"
 
 /* output (tout.c) */
 void tr_print_rpc(struct tr_state *st, const struct tr_rpc *r);

@@ -238,8 +238,8 @@ void tt_add_seg(unsigned *n, struct tr_seg *segs, uint64_t *bytes, const struct 
 	*bytes += s->length;
 }
 
-/* the --check findings so far (trpc.h) */
+/* the --check violations so far; the notes do not count (trpc.h) */
 uint64_t tr_findings(const struct tr_state *st)
 {
-	return st->f_credits + st->f_zero + st->f_mr + st->f_nocall;
+	return st->f_credits + st->f_zero;
 }
