@@ -22,7 +22,7 @@ include tests/module.mk
 -include dissector/module.mk
 -include tests/live/module.mk
 
-.PHONY: all deps run check fuzz bench install clean
+.PHONY: all deps run check check-build fuzz bench install clean
 all: $(ALL_TARGETS)
 
 deps:
@@ -33,6 +33,10 @@ run: all
 
 check: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
+
+# what make check builds, without running it (RPCRDMA_CHECK_ONLY=... and
+# tests/run-all.sh after it: a few suites on a tree built for all of them)
+check-build: all $(CHECK_DEPS)
 
 fuzz: $(FUZZ_TARGETS)
 	@BUILD=$(abspath $(BUILD)) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \

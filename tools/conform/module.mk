@@ -14,7 +14,7 @@ CONFORM_HDRS := $(wildcard tools/conform/*.h)
 # the parts that do not touch the transport
 CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
 	tools/conform/target.c tools/conform/target_nfs.c tools/conform/safety.c tools/conform/reqs.c
-CONFORM_RUN := tools/conform/run.c tools/conform/run_setup.c tools/conform/run_cases.c tools/conform/obs.c \
+CONFORM_RUN := tools/conform/run.c tools/conform/run_wait.c tools/conform/run_setup.c tools/conform/run_cases.c tools/conform/obs.c \
 	tools/conform/run_chunks.c tools/conform/run_nfs.c
 CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c
 CONFORM_TEST_FLAGS = $(TOOLS_CPPFLAGS) -Itools/conform -Itests/unit -Itests/conform

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <rpcrdma/rpc.h>
 #include "echo_ulb.h"
 #include "run.h"
@@ -21,14 +20,6 @@
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-int64_t cf_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 uint32_t cf_xid(struct cf_run *r)
@@ -335,6 +326,39 @@ size_t cf_build(const struct cf_conn *c, uint32_t xid, uint32_t proc,
 	return n + rpclen;
 }
 
+/* A write list of one chunk of nseg segments of seglen bytes each, cut from
+ * the registered memory wm, hung on h */
+void cf_write_segs(struct rpcrdma_hdr *h, struct rpcrdma_write_chunk *wc,
+		   struct rpcrdma_segment *segs, const struct cf_mem *wm, unsigned nseg,
+		   uint32_t seglen)
+{
+	for (unsigned i = 0; i < nseg; i++) {
+		segs[i] = wm->seg;
+		segs[i].rdma_length = seglen;
+		segs[i].rdma_offset += (uint64_t)i * seglen;
+	}
+	wc->segs = segs;
+	wc->nsegs = nseg;
+	h->writes = wc;
+	h->nwrites = 1;
+}
+
+/* BIDI §2.4.1: on the responder's backward call, a forward NULL call with
+ * the very xid of the outstanding backward one (r->on_backward) */
+void cf_null_xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
+{
+	struct cf_conn *k = xprt_get_ctx(req->x);
+	uint8_t rpc[64], buf[128];
+	size_t n;
+
+	if (!k || r->ncase_xid != 1)
+		return;
+	n = cf_target_null(&r->t, req->xid, rpc, sizeof(rpc));
+	n = cf_build(k, req->xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
+	cf_case_xid(r, req->xid);
+	cf_send(r, k, "case", buf, n, NULL);
+}
+
 int cf_send(struct cf_run *r, struct cf_conn *c, const char *role, const uint8_t *buf,
 	    size_t len, struct cf_obs *o)
 {
@@ -366,49 +390,6 @@ int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o)
 	n = cf_target_null(&r->t, r->probe_xid, rpc, sizeof(rpc));
 	n = cf_build(c, r->probe_xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
 	return cf_send(r, c, "probe", buf, n, o);
-}
-
-bool cf_wait(struct cf_run *r, bool (*done)(const struct cf_run *, unsigned), unsigned want,
-	     int64_t deadline)
-{
-	for (;;) {
-		int64_t left;
-
-		if (done(r, want))
-			return true;
-		left = deadline - cf_now_ms();
-		if (left <= 0 || r->disconnected)
-			return done(r, want);
-		if (xprt_loop_run(r->loop, (int)left) < 0)
-			return done(r, want);
-	}
-}
-
-static bool answers_done(const struct cf_run *r, unsigned want)
-{
-	return want ? r->nanswers >= want : r->answer_idx >= 0;
-}
-
-static bool probe_done(const struct cf_run *r, unsigned want)
-{
-	(void)want;
-	return r->probe_answered;
-}
-
-static bool disconnect_done(const struct cf_run *r, unsigned want)
-{
-	(void)want;
-	return r->disconnected;
-}
-
-bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline)
-{
-	return cf_wait(r, answers_done, want, deadline);
-}
-
-bool cf_wait_probe(struct cf_run *r, int64_t deadline)
-{
-	return cf_wait(r, probe_done, 0, deadline);
 }
 
 /* Bring a connection up and send its first probe (warm-up: the grant, and
@@ -530,7 +511,7 @@ void cf_finish(struct cf_run *r, struct cf_conn *c, struct cf_obs *o, bool probe
 			 * message is sent again) */
 			int64_t t0 = cf_now_ms();
 
-			cf_wait(r, disconnect_done, 0, t0 + r->o->timeout_ms);
+			cf_wait_disconnect(r, t0 + r->o->timeout_ms);
 			hung = !r->disconnected;
 			if (r->disconnected) {
 				size_t n = strlen(r->event);

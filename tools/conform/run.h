@@ -155,6 +155,7 @@ int cf_send_probe(struct cf_run *r, struct cf_conn *c, struct cf_obs *o);
  * connection went, or the deadline; returns true when answered */
 bool cf_wait_answers(struct cf_run *r, unsigned want, int64_t deadline);
 bool cf_wait_probe(struct cf_run *r, int64_t deadline);
+bool cf_wait_disconnect(struct cf_run *r, int64_t deadline);
 /* run the loop until done(r, want), the connection goes or the deadline */
 bool cf_wait(struct cf_run *r, bool (*done)(const struct cf_run *, unsigned), unsigned want,
 	     int64_t deadline);
@@ -212,6 +213,14 @@ unsigned cf_write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
  * NFS (an NFSv3 READ; an NFSv4.1 session with a back channel) */
 void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* a write list of one chunk of nseg seglen-byte segments of wm, on h */
+void cf_write_segs(struct rpcrdma_hdr *h, struct rpcrdma_write_chunk *wc,
+		   struct rpcrdma_segment *segs, const struct cf_mem *wm, unsigned nseg,
+		   uint32_t seglen);
+/* r->on_backward: a forward NULL call with the backward call's xid */
+void cf_null_xid_hook(struct cf_run *r, struct xprt_rcvd_call *req);
+/* the NFS form of a case (a real NFS server, CF_F_NFS): run_nfs.c */
+void cf_run_nfs(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 /* the backward call's form (BIDI §5.1, V1 §7.2.1) on connection version vers */
 void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uint32_t vers);
 void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);

@@ -264,22 +264,6 @@ void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uin
 	}
 }
 
-/* BIDI §5.1, §2.4.1: ECHO CALLBACK makes the responder call us back */
-static void xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
-{
-	struct cf_conn *k = xprt_get_ctx(req->x);
-	uint8_t rpc[64], buf[128];
-	size_t n;
-
-	if (!k || r->ncase_xid != 1)
-		return;
-	/* a forward call with the very xid of the outstanding backward one */
-	n = cf_target_null(&r->t, req->xid, rpc, sizeof(rpc));
-	n = cf_build(k, req->xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	cf_case_xid(r, req->xid);
-	cf_send(r, k, "case", buf, n, NULL);
-}
-
 /* The count a CALLBACK reply carries, -1 without one */
 static long callback_count(struct cf_run *r, uint32_t xid)
 {
@@ -315,10 +299,6 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	size_t n, blen;
 	long r0, r1;
 
-	if (r->t.prof == CF_PROF_NFS3 && (c->flags & CF_F_NFS)) {
-		cf_nfs_backward(r, c, o);
-		return;
-	}
 	k = cf_conn_for(r, c, o);
 	if (!k)
 		return;
@@ -328,7 +308,7 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	n = cf_target_callback(&r->t, xid, 1, data, sizeof(data), rpc, sizeof(rpc));
 	n = cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
 	if (spaces)
-		r->on_backward = xid_hook;
+		r->on_backward = cf_null_xid_hook;
 	cf_case_xid(r, xid);
 	o->sent_has_xid = o->sent_has_vers = true;
 	o->sent_vers = k->vers;

@@ -240,7 +240,7 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	struct cf_conn *k;
 	uint8_t rpc[6000], buf[1024];
 	uint32_t xid = cf_xid(r), wv, len = c->kind == CF_K_WRITE_NOPAD ? 5 : 256, seglen = len;
-	unsigned nseg = 1, i;
+	unsigned nseg = 1;
 	struct rpcrdma_segment segs[2];
 	struct rpcrdma_write_chunk wc;
 	struct rpcrdma_read_segment rs;
@@ -251,10 +251,6 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	bool reply_chunk = c->kind == CF_K_REPLY_CHUNK || c->kind == CF_K_REPLY_CHUNK_SHORT;
 	bool null = c->kind == CF_K_WRITE_UNUSED || c->kind == CF_K_REPLY_CHUNK_SHORT;
 
-	if (r->t.prof == CF_PROF_NFS3 && (c->flags & CF_F_NFS)) {
-		cf_nfs_write_chunk(r, c, o);
-		return;
-	}
 	k = cf_conn_for(r, c, o);
 	if (!k)
 		return;
@@ -301,15 +297,7 @@ void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	} else {
 		if (cf_mem_get(k, &wm, (size_t)seglen * nseg, true, o) < 0)
 			return;
-		for (i = 0; i < nseg; i++) {
-			segs[i] = wm.seg;
-			segs[i].rdma_length = seglen;
-			segs[i].rdma_offset += (uint64_t)i * seglen;
-		}
-		wc.segs = segs;
-		wc.nsegs = nseg;
-		h.writes = &wc;
-		h.nwrites = 1;
+		cf_write_segs(&h, &wc, segs, &wm, nseg, seglen);
 	}
 	n = cf_build(k, xid, RDMA_MSG, &h, rpc, rpclen, buf, sizeof(buf));
 	cf_call(r, k, o, buf, n, xid);

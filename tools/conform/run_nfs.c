@@ -232,7 +232,7 @@ void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs
 	struct cf_conn *k = cf_conn_for(r, c, o);
 	uint8_t rpc[512], buf[1024], ref[REF_MAX];
 	uint32_t xid, wv, len, seglen, nref;
-	unsigned nseg = 1, i;
+	unsigned nseg = 1;
 	struct rpcrdma_segment segs[2];
 	struct rpcrdma_write_chunk wc;
 	struct rpcrdma_hdr h;
@@ -268,15 +268,7 @@ void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs
 		wc.nsegs = 1;
 		h.reply = &wc;
 	} else {
-		for (i = 0; i < nseg; i++) {
-			segs[i] = wm.seg;
-			segs[i].rdma_length = seglen;
-			segs[i].rdma_offset += (uint64_t)i * seglen;
-		}
-		wc.segs = segs;
-		wc.nsegs = nseg;
-		h.writes = &wc;
-		h.nwrites = 1;
+		cf_write_segs(&h, &wc, segs, &wm, nseg, seglen);
 	}
 	n = cf_build(k, xid, RDMA_MSG, &h, rpc, rpclen, buf, sizeof(buf));
 	cf_call(r, k, o, buf, n, xid);
@@ -287,21 +279,6 @@ void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs
 			grade_write(c, o, &m, &wm, ref, len);
 	}
 	cf_mem_put(k, &wm);
-}
-
-/* BIDI §2.4.1: a forward call with the xid of the outstanding CB_NULL */
-static void nfs_xid_hook(struct cf_run *r, struct xprt_rcvd_call *req)
-{
-	struct cf_conn *k = xprt_get_ctx(req->x);
-	uint8_t rpc[64], buf[128];
-	size_t n;
-
-	if (!k || r->ncase_xid != 1)
-		return;
-	n = cf_target_null(&r->t, req->xid, rpc, sizeof(rpc));
-	n = cf_build(k, req->xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	cf_case_xid(r, req->xid);
-	cf_send(r, k, "case", buf, n, NULL);
 }
 
 /* A client's state gone (errors do not matter): knfsd forgets a file
@@ -465,7 +442,7 @@ void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	n = cf_nfs41_open(rpc, sizeof(rpc), xid, sb, 2, r->nfs_fh, r->nfs_fhlen, cb, true);
 	n = cf_build(b, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
 	if (spaces)
-		r->on_backward = nfs_xid_hook;
+		r->on_backward = cf_null_xid_hook;
 	cf_case_xid(r, xid);
 	o->sent_has_xid = o->sent_has_vers = true;
 	o->sent_vers = b->vers;
@@ -511,4 +488,17 @@ out:
 		setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
 		nfs41_destroy(r, k, sa, ca);
 	}
+}
+
+/* The NFS form of an ECHO case against an NFS server (CF_F_NFS): write and
+ * reply chunks through an NFSv3 READ, the backward-call rules through an
+ * NFSv4.1 delegation recall */
+void cf_run_nfs(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
+{
+	if (c->kind == CF_K_BIDI_XID_SPACES || c->kind == CF_K_BIDI_CALL_FORM)
+		cf_nfs_backward(r, c, o);
+	else if (c->kind >= CF_K_WRITE_USED && c->kind <= CF_K_REPLY_CHUNK_SHORT)
+		cf_nfs_write_chunk(r, c, o);
+	else
+		cf_skip(o, "no NFS form of this case");
 }

@@ -164,6 +164,8 @@ void cf_run_case(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 	}
 	if (c->kind == CF_K_VECTOR)
 		cf_run_vector(r, c, o);
+	else if ((c->flags & CF_F_NFS) && r->t.prof == CF_PROF_NFS3)
+		cf_run_nfs(r, c, o);            /* the case's NFS form */
 	else
 		cf_run_custom(r, c, o);
 	if (o->skipped)

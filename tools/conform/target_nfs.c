@@ -8,13 +8,14 @@
  * protocol is not carried by RPC-over-RDMA), and an NFSv4.1 EXCHANGE_ID and
  * CREATE_SESSION with CREATE_SESSION4_FLAG_CONN_BACK_CHAN (RFC 8881 §18.35,
  * §18.36), after which the server probes the back channel with CB_NULL.
- * Pure XDR: no I/O, no allocation; every length read from a reply is
+ * Pure XDR (xdrcur.h): no I/O, no allocation; every length read from a reply is
  * checked against the bytes there.
  */
 #include <stdio.h>
 #include <string.h>
 #include <rpcrdma/rpc.h>
 #include "target.h"
+#include "xdrcur.h"
 
 #define NFS3_READ 6u
 #define NFS4_COMPOUND 1u
@@ -32,137 +33,54 @@
 #define CB_OP_RECALL 4u
 #define CB_OP_SEQUENCE 11u
 
-static size_t put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-	return 4;
-}
-
-/* an XDR writer that stops at its capacity */
-struct xw {
-	uint8_t *p;
-	size_t cap, n;
-	bool full;
-};
-
-static void w32(struct xw *w, uint32_t v)
-{
-	if (w->n + 4 > w->cap) {
-		w->full = true;
-		return;
-	}
-	w->n += put32(w->p + w->n, v);
-}
-
-static void wopaque(struct xw *w, const void *d, size_t len, bool counted)
-{
-	size_t pad = (4 - (len & 3)) & 3;
-
-	if (counted)
-		w32(w, (uint32_t)len);
-	if (w->full || w->n + len + pad > w->cap) {
-		w->full = true;
-		return;
-	}
-	memcpy(w->p + w->n, d, len);
-	memset(w->p + w->n + len, 0, pad);
-	w->n += len + pad;
-}
-
-/* an XDR reader */
-struct xr {
-	const uint8_t *p;
-	size_t len, off;
-	bool bad;
-};
-
-static uint32_t r32(struct xr *r)
-{
-	const uint8_t *q;
-
-	if (r->bad || r->len - r->off < 4) {
-		r->bad = true;
-		return 0;
-	}
-	q = r->p + r->off;
-	r->off += 4;
-	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
-}
-
-static uint64_t r64(struct xr *r)
-{
-	uint64_t hi = r32(r);
-
-	return hi << 32 | r32(r);
-}
-
-/* a counted opaque of at most max bytes: its bytes, or NULL */
-static const uint8_t *ropaque(struct xr *r, uint32_t max, uint32_t *len)
-{
-	uint32_t n = r32(r);
-	size_t padded = ((size_t)n + 3) & ~(size_t)3;
-	const uint8_t *d;
-
-	if (r->bad || n > max || r->len - r->off < padded) {
-		r->bad = true;
-		return NULL;
-	}
-	d = r->p + r->off;
-	r->off += padded;
-	*len = n;
-	return d;
-}
-
-static void rskip(struct xr *r, size_t n)
-{
-	if (r->bad || r->len - r->off < n)
-		r->bad = true;
-	else
-		r->off += n;
-}
-
 size_t cf_nfs_call_hdr(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog, uint32_t vers,
 		       uint32_t proc)
 {
-	struct xw w = { buf, cap, 0, false };
+	struct xdr_w w = { buf, cap, 0, false };
 	static const char machine[] = "rpcrdma-conform";
 
-	w32(&w, xid);
-	w32(&w, RPC_CALL);
-	w32(&w, RPC_VERSION);
-	w32(&w, prog);
-	w32(&w, vers);
-	w32(&w, proc);
+	xdr_put32(&w, xid);
+	xdr_put32(&w, RPC_CALL);
+	xdr_put32(&w, RPC_VERSION);
+	xdr_put32(&w, prog);
+	xdr_put32(&w, vers);
+	xdr_put32(&w, proc);
 	/* AUTH_SYS (RFC 5531 Appendix A): root, as the export's no_root_squash
 	 * allows; a server that refuses it answers an RPC or NFS error */
-	w32(&w, RPC_AUTH_SYS);
-	w32(&w, 4 + 4 + 16 + 4 + 4 + 4);
-	w32(&w, 0);                     /* stamp */
-	wopaque(&w, machine, sizeof(machine) - 1, true);
-	w32(&w, 0);                     /* uid */
-	w32(&w, 0);                     /* gid */
-	w32(&w, 0);                     /* gids<16> */
-	w32(&w, RPC_AUTH_NONE);
-	w32(&w, 0);
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, RPC_AUTH_SYS);
+	xdr_put32(&w, 4 + 4 + 16 + 4 + 4 + 4);
+	xdr_put32(&w, 0);                     /* stamp */
+	xdr_put_opaque(&w, machine, sizeof(machine) - 1);
+	xdr_put32(&w, 0);                     /* uid */
+	xdr_put32(&w, 0);                     /* gid */
+	xdr_put32(&w, 0);                     /* gids<16> */
+	xdr_put32(&w, RPC_AUTH_NONE);
+	xdr_put32(&w, 0);
+	return w.bad ? 0 : w.n;
+}
+
+/* the RPC call header, then a COMPOUND4args head (RFC 8881 §16.2.1): an
+ * empty tag, the minor version and the number of operations */
+static struct xdr_w compound(uint8_t *buf, size_t cap, uint32_t xid, uint32_t minor,
+			     uint32_t nops)
+{
+	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
+	struct xdr_w w = { buf, cap, n, n == 0 };
+
+	xdr_put32(&w, 0);                     /* tag<> */
+	xdr_put32(&w, minor);
+	xdr_put32(&w, nops);
+	return w;
 }
 
 size_t cf_nfs4_lookup_call(uint8_t *buf, size_t cap, uint32_t xid, const char *path)
 {
-	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = compound(buf, cap, xid, 0, 0);   /* minor version 0: no session */
 	const char *p, *e;
 	uint32_t nops = 2;
-	size_t nops_at;
+	size_t nops_at = w.n - 4;
 
-	w32(&w, 0);                     /* tag<> */
-	w32(&w, 0);                     /* minorversion 0: no session needed */
-	nops_at = w.n;
-	w32(&w, 0);
-	w32(&w, OP_PUTROOTFH);
+	xdr_put32(&w, OP_PUTROOTFH);
 	for (p = path; *p; p = e) {
 		while (*p == '/')
 			p++;
@@ -172,19 +90,19 @@ size_t cf_nfs4_lookup_call(uint8_t *buf, size_t cap, uint32_t xid, const char *p
 			;
 		if (e - p > 255 || nops > 40)
 			return 0;
-		w32(&w, OP_LOOKUP);
-		wopaque(&w, p, (size_t)(e - p), true);
+		xdr_put32(&w, OP_LOOKUP);
+		xdr_put_opaque(&w, p, (size_t)(e - p));
 		nops++;
 	}
-	w32(&w, OP_GETFH);
-	if (w.full)
+	xdr_put32(&w, OP_GETFH);
+	if (w.bad)
 		return 0;
-	put32(buf + nops_at, nops);
+	be32_put(buf + nops_at, nops);
 	return w.n;
 }
 
 /* the RPC reply's body: past an accepted SUCCESS header */
-static int reply_body(const uint8_t *p, size_t len, struct xr *r, char *why, size_t cap)
+static int reply_body(const uint8_t *p, size_t len, struct xdr_r *r, char *why, size_t cap)
 {
 	struct rpc_msg_hdr h;
 
@@ -206,22 +124,22 @@ static int reply_body(const uint8_t *p, size_t len, struct xr *r, char *why, siz
 }
 
 /* COMPOUND4res up to the first result: status, tag, count */
-static int compound_body(const uint8_t *p, size_t len, struct xr *r, char *why, size_t cap)
+static int compound_body(const uint8_t *p, size_t len, struct xdr_r *r, char *why, size_t cap)
 {
 	uint32_t tl;
 
 	if (reply_body(p, len, r, why, cap) < 0)
 		return -1;
-	r32(r);                         /* overall status: each op's below */
-	ropaque(r, 1024, &tl);
-	r32(r);
+	xdr_get32(r);                         /* overall status: each op's below */
+	xdr_get_opaque(r, 1024, &tl);
+	xdr_get32(r);
 	return r->bad ? -1 : 0;
 }
 
 /* one op's result header; -1 with why unless it is op and NFS4_OK */
-static int op_ok(struct xr *r, uint32_t op, const char *name, char *why, size_t cap)
+static int op_ok(struct xdr_r *r, uint32_t op, const char *name, char *why, size_t cap)
 {
-	uint32_t got = r32(r), st = r32(r);
+	uint32_t got = xdr_get32(r), st = xdr_get32(r);
 
 	if (r->bad) {
 		snprintf(why, cap, "the COMPOUND reply ends before %s's result", name);
@@ -237,7 +155,7 @@ static int op_ok(struct xr *r, uint32_t op, const char *name, char *why, size_t 
 int cf_nfs4_lookup_reply(const uint8_t *p, size_t len, uint8_t *fh, size_t *fhlen,
 			 char *why, size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 	const uint8_t *d;
 	uint32_t dl;
 
@@ -245,7 +163,7 @@ int cf_nfs4_lookup_reply(const uint8_t *p, size_t len, uint8_t *fh, size_t *fhle
 	    op_ok(&r, OP_PUTROOTFH, "PUTROOTFH", why, cap) < 0)
 		return -1;
 	for (;;) {
-		uint32_t op = r32(&r), st = r32(&r);
+		uint32_t op = xdr_get32(&r), st = xdr_get32(&r);
 
 		if (r.bad) {
 			snprintf(why, cap, "the COMPOUND reply has no GETFH result");
@@ -263,7 +181,7 @@ int cf_nfs4_lookup_reply(const uint8_t *p, size_t len, uint8_t *fh, size_t *fhle
 			return -1;
 		}
 	}
-	d = ropaque(&r, CF_NFS_FHMAX, &dl);
+	d = xdr_get_opaque(&r, CF_NFS_FHMAX, &dl);
 	if (!d) {
 		snprintf(why, cap, "GETFH: a file handle longer than %u bytes", CF_NFS_FHMAX);
 		return -1;
@@ -281,24 +199,24 @@ size_t cf_nfs3_read_call(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t *
 			 size_t fhlen, uint64_t offset, uint32_t count)
 {
 	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 3, NFS3_READ);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = { buf, cap, n, n == 0 };
 
-	wopaque(&w, fh, fhlen, true);
-	w32(&w, (uint32_t)(offset >> 32));
-	w32(&w, (uint32_t)offset);
-	w32(&w, count);
-	return w.full ? 0 : w.n;
+	xdr_put_opaque(&w, fh, fhlen);
+	xdr_put32(&w, (uint32_t)(offset >> 32));
+	xdr_put32(&w, (uint32_t)offset);
+	xdr_put32(&w, count);
+	return w.bad ? 0 : w.n;
 }
 
 int cf_nfs3_read_reply(const uint8_t *p, size_t len, struct cf_read3 *res, char *why,
 		       size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 
 	memset(res, 0, sizeof(*res));
 	if (reply_body(p, len, &r, why, cap) < 0)
 		return -1;
-	res->status = r32(&r);
+	res->status = xdr_get32(&r);
 	if (r.bad) {
 		snprintf(why, cap, "READ3res ends before its status");
 		return -1;
@@ -307,15 +225,15 @@ int cf_nfs3_read_reply(const uint8_t *p, size_t len, struct cf_read3 *res, char 
 		snprintf(why, cap, "READ: NFS3 status %u", res->status);
 		return -1;
 	}
-	if (r32(&r)) {                  /* post_op_attr: fattr3 (RFC 1813 §2.6) */
+	if (xdr_get32(&r)) {                  /* post_op_attr: fattr3 (RFC 1813 §2.6) */
 		res->have_size = true;
-		rskip(&r, 20);          /* type mode nlink uid gid */
-		res->size = r64(&r);
-		rskip(&r, 84 - 28);
+		xdr_skip(&r, 20);          /* type mode nlink uid gid */
+		res->size = xdr_get64(&r);
+		xdr_skip(&r, 84 - 28);
 	}
-	res->count = r32(&r);
-	res->eof = r32(&r) != 0;
-	res->data_len = r32(&r);
+	res->count = xdr_get32(&r);
+	res->eof = xdr_get32(&r) != 0;
+	res->data_len = xdr_get32(&r);
 	if (r.bad) {
 		snprintf(why, cap, "READ3resok ends before its data's length word");
 		return -1;
@@ -327,37 +245,33 @@ int cf_nfs3_read_reply(const uint8_t *p, size_t len, struct cf_read3 *res, char 
 
 size_t cf_nfs41_exchange_id(uint8_t *buf, size_t cap, uint32_t xid, uint32_t seed)
 {
-	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = compound(buf, cap, xid, 1, 1);
 	uint8_t verf[8];
 	char owner[48];
 	int ol;
 
-	put32(verf, seed);
-	put32(verf + 4, ~seed);
+	be32_put(verf, seed);
+	be32_put(verf + 4, ~seed);
 	ol = snprintf(owner, sizeof(owner), "rpcrdma-conform %08x", seed);
-	w32(&w, 0);                     /* tag */
-	w32(&w, 1);                     /* minorversion */
-	w32(&w, 1);
-	w32(&w, OP_EXCHANGE_ID);
-	wopaque(&w, verf, 8, false);    /* co_verifier */
-	wopaque(&w, owner, (size_t)ol, true);
-	w32(&w, 0);                     /* eia_flags */
-	w32(&w, 0);                     /* SP4_NONE */
-	w32(&w, 0);                     /* eia_client_impl_id<1>: none */
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, OP_EXCHANGE_ID);
+	xdr_put_fixed(&w, verf, 8);    /* co_verifier */
+	xdr_put_opaque(&w, owner, (size_t)ol);
+	xdr_put32(&w, 0);                     /* eia_flags */
+	xdr_put32(&w, 0);                     /* SP4_NONE */
+	xdr_put32(&w, 0);                     /* eia_client_impl_id<1>: none */
+	return w.bad ? 0 : w.n;
 }
 
 int cf_nfs41_exchange_id_reply(const uint8_t *p, size_t len, uint64_t *clientid,
 			       uint32_t *seq, char *why, size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 
 	if (compound_body(p, len, &r, why, cap) < 0 ||
 	    op_ok(&r, OP_EXCHANGE_ID, "EXCHANGE_ID", why, cap) < 0)
 		return -1;
-	*clientid = r64(&r);
-	*seq = r32(&r);
+	*clientid = xdr_get64(&r);
+	*seq = xdr_get32(&r);
 	if (r.bad) {
 		snprintf(why, cap, "EXCHANGE_ID4resok cut short");
 		return -1;
@@ -365,52 +279,36 @@ int cf_nfs41_exchange_id_reply(const uint8_t *p, size_t len, uint64_t *clientid,
 	return 0;
 }
 
-static void chan_attrs(struct xw *w, uint32_t maxreq, uint32_t maxresp, uint32_t cached,
-		       uint32_t ops, uint32_t reqs)
-{
-	w32(w, 0);                      /* ca_headerpadsize */
-	w32(w, maxreq);
-	w32(w, maxresp);
-	w32(w, cached);
-	w32(w, ops);
-	w32(w, reqs);
-	w32(w, 0);                      /* ca_rdma_ird<1>: none */
-}
-
 size_t cf_nfs41_create_session(uint8_t *buf, size_t cap, uint32_t xid, uint64_t clientid,
 			       uint32_t seq)
 {
-	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = compound(buf, cap, xid, 1, 1);
 
-	w32(&w, 0);
-	w32(&w, 1);
-	w32(&w, 1);
-	w32(&w, OP_CREATE_SESSION);
-	w32(&w, (uint32_t)(clientid >> 32));
-	w32(&w, (uint32_t)clientid);
-	w32(&w, seq);
-	w32(&w, CF_NFS41_CONN_BACK_CHAN);
-	chan_attrs(&w, 1048576, 1048576, 4096, 8, 4);   /* fore */
-	chan_attrs(&w, 4096, 4096, 0, 2, 1);            /* back */
-	w32(&w, CF_NFS41_CB_PROG);
-	w32(&w, 1);                     /* csa_sec_parms<>: AUTH_NONE */
-	w32(&w, RPC_AUTH_NONE);
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, OP_CREATE_SESSION);
+	xdr_put32(&w, (uint32_t)(clientid >> 32));
+	xdr_put32(&w, (uint32_t)clientid);
+	xdr_put32(&w, seq);
+	xdr_put32(&w, CF_NFS41_CONN_BACK_CHAN);
+	xdr_nfs41_chan_attrs(&w, 1048576, 1048576, 4096, 8, 4);   /* fore */
+	xdr_nfs41_chan_attrs(&w, 4096, 4096, 0, 2, 1);            /* back */
+	xdr_put32(&w, CF_NFS41_CB_PROG);
+	xdr_put32(&w, 1);                     /* csa_sec_parms<>: AUTH_NONE */
+	xdr_put32(&w, RPC_AUTH_NONE);
+	return w.bad ? 0 : w.n;
 }
 
 int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint8_t sessionid[16],
 				  uint32_t *flags, char *why, size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 
 	if (compound_body(p, len, &r, why, cap) < 0 ||
 	    op_ok(&r, OP_CREATE_SESSION, "CREATE_SESSION", why, cap) < 0)
 		return -1;
 	if (r.len - r.off >= 16)
 		memcpy(sessionid, r.p + r.off, 16);
-	rskip(&r, 16 + 4);              /* sessionid, sequence */
-	*flags = r32(&r);
+	xdr_skip(&r, 16 + 4);              /* sessionid, sequence */
+	*flags = xdr_get32(&r);
 	if (r.bad) {
 		snprintf(why, cap, "CREATE_SESSION4resok cut short");
 		return -1;
@@ -420,102 +318,92 @@ int cf_nfs41_create_session_reply(const uint8_t *p, size_t len, uint8_t sessioni
 
 /* COMPOUND (minor version 1) { SEQUENCE (slot 0), PUTFH fh, ... }: the
  * header up to the third op; returns the writer's length */
-static size_t seq_putfh(struct xw *w, uint32_t xid, const uint8_t sessionid[16], uint32_t seq,
+static size_t seq_putfh(struct xdr_w *w, uint32_t xid, const uint8_t sessionid[16], uint32_t seq,
 			const uint8_t *fh, size_t fhlen, uint32_t nops)
 {
-	size_t n = cf_nfs_call_hdr(w->p, w->cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-
-	w->n = n;
-	w->full = n == 0;
-	w32(w, 0);
-	w32(w, 1);
-	w32(w, nops);
-	w32(w, OP_SEQUENCE);
-	wopaque(w, sessionid, 16, false);
-	w32(w, seq);
-	w32(w, 0);                      /* slotid */
-	w32(w, 0);                      /* highest_slotid */
-	w32(w, 0);                      /* cachethis */
-	w32(w, OP_PUTFH);
-	wopaque(w, fh, fhlen, true);
+	*w = compound(w->p, w->cap, xid, 1, nops);
+	xdr_put32(w, OP_SEQUENCE);
+	xdr_put_fixed(w, sessionid, 16);
+	xdr_put32(w, seq);
+	xdr_put32(w, 0);                      /* slotid */
+	xdr_put32(w, 0);                      /* highest_slotid */
+	xdr_put32(w, 0);                      /* cachethis */
+	xdr_put32(w, OP_PUTFH);
+	xdr_put_opaque(w, fh, fhlen);
 	return w->n;
 }
 
 size_t cf_nfs41_reclaim_complete(uint8_t *buf, size_t cap, uint32_t xid,
 				 const uint8_t sessionid[16], uint32_t seq)
 {
-	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = compound(buf, cap, xid, 1, 2);
 
-	w32(&w, 0);
-	w32(&w, 1);
-	w32(&w, 2);
-	w32(&w, OP_SEQUENCE);
-	wopaque(&w, sessionid, 16, false);
-	w32(&w, seq);
-	w32(&w, 0);
-	w32(&w, 0);
-	w32(&w, 0);
-	w32(&w, OP_RECLAIM_COMPLETE);
-	w32(&w, 0);                     /* rca_one_fs: false */
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, OP_SEQUENCE);
+	xdr_put_fixed(&w, sessionid, 16);
+	xdr_put32(&w, seq);
+	xdr_put32(&w, 0);
+	xdr_put32(&w, 0);
+	xdr_put32(&w, 0);
+	xdr_put32(&w, OP_RECLAIM_COMPLETE);
+	xdr_put32(&w, 0);                     /* rca_one_fs: false */
+	return w.bad ? 0 : w.n;
 }
 
 int cf_nfs41_reclaim_complete_reply(const uint8_t *p, size_t len, char *why, size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 
 	if (compound_body(p, len, &r, why, cap) < 0 ||
 	    op_ok(&r, OP_SEQUENCE, "SEQUENCE", why, cap) < 0)
 		return -1;
-	rskip(&r, 16 + 4 * 5);
+	xdr_skip(&r, 16 + 4 * 5);
 	return op_ok(&r, OP_RECLAIM_COMPLETE, "RECLAIM_COMPLETE", why, cap);
 }
 
 size_t cf_nfs41_open(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
 		     uint32_t seq, const uint8_t *fh, size_t fhlen, uint64_t clientid, bool write)
 {
-	struct xw w = { buf, cap, 0, false };
+	struct xdr_w w = { buf, cap, 0, false };
 	static const char owner[] = "rpcrdma-conform";
 
 	seq_putfh(&w, xid, sessionid, seq, fh, fhlen, 3);
-	w32(&w, OP_OPEN);
-	w32(&w, 0);                     /* seqid: unused in 4.1 */
+	xdr_put32(&w, OP_OPEN);
+	xdr_put32(&w, 0);                     /* seqid: unused in 4.1 */
 	/* READ with WANT_READ_DELEG (RFC 8881 §18.16.3), or WRITE */
-	w32(&w, write ? 2u : 1u | 0x0100u);
-	w32(&w, 0);                     /* share_deny */
-	w32(&w, (uint32_t)(clientid >> 32));
-	w32(&w, (uint32_t)clientid);
-	wopaque(&w, owner, sizeof(owner) - 1, true);
-	w32(&w, 0);                     /* OPEN4_NOCREATE */
-	w32(&w, 4);                     /* CLAIM_FH */
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, write ? 2u : 1u | 0x0100u);
+	xdr_put32(&w, 0);                     /* share_deny */
+	xdr_put32(&w, (uint32_t)(clientid >> 32));
+	xdr_put32(&w, (uint32_t)clientid);
+	xdr_put_opaque(&w, owner, sizeof(owner) - 1);
+	xdr_put32(&w, 0);                     /* OPEN4_NOCREATE */
+	xdr_put32(&w, 4);                     /* CLAIM_FH */
+	return w.bad ? 0 : w.n;
 }
 
 int cf_nfs41_open_reply(const uint8_t *p, size_t len, uint8_t open_sid[16], uint32_t *deleg,
 			uint8_t deleg_sid[16], char *why, size_t cap)
 {
-	struct xr r;
+	struct xdr_r r;
 	uint32_t nbm;
 
 	if (compound_body(p, len, &r, why, cap) < 0 ||
 	    op_ok(&r, OP_SEQUENCE, "SEQUENCE", why, cap) < 0)
 		return -1;
-	rskip(&r, 16 + 4 * 5);
+	xdr_skip(&r, 16 + 4 * 5);
 	if (op_ok(&r, OP_PUTFH, "PUTFH", why, cap) < 0 || op_ok(&r, OP_OPEN, "OPEN", why, cap) < 0)
 		return -1;
 	if (r.len - r.off >= 16)
 		memcpy(open_sid, r.p + r.off, 16);
-	rskip(&r, 16 + 20 + 4);         /* stateid, change_info4, rflags */
-	nbm = r32(&r);
+	xdr_skip(&r, 16 + 20 + 4);         /* stateid, change_info4, rflags */
+	nbm = xdr_get32(&r);
 	if (nbm > 8)
 		r.bad = true;
-	rskip(&r, 4 * (size_t)nbm);     /* attrset */
-	*deleg = r32(&r);
+	xdr_skip(&r, 4 * (size_t)nbm);     /* attrset */
+	*deleg = xdr_get32(&r);
 	if (*deleg == 1 || *deleg == 2) {
 		if (r.len - r.off >= 16)
 			memcpy(deleg_sid, r.p + r.off, 16);
-		rskip(&r, 16);
+		xdr_skip(&r, 16);
 	}
 	if (r.bad) {
 		snprintf(why, cap, "OPEN4resok cut short");
@@ -528,24 +416,24 @@ size_t cf_nfs41_return(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t ses
 		       uint32_t seq, const uint8_t *fh, size_t fhlen, const uint8_t open_sid[16],
 		       const uint8_t deleg_sid[16])
 {
-	struct xw w = { buf, cap, 0, false };
+	struct xdr_w w = { buf, cap, 0, false };
 
 	seq_putfh(&w, xid, sessionid, seq, fh, fhlen, deleg_sid ? 4 : 3);
 	if (deleg_sid) {
-		w32(&w, OP_DELEGRETURN);
-		wopaque(&w, deleg_sid, 16, false);
+		xdr_put32(&w, OP_DELEGRETURN);
+		xdr_put_fixed(&w, deleg_sid, 16);
 	}
-	w32(&w, OP_CLOSE);
-	w32(&w, 0);
-	wopaque(&w, open_sid, 16, false);
-	return w.full ? 0 : w.n;
+	xdr_put32(&w, OP_CLOSE);
+	xdr_put32(&w, 0);
+	xdr_put_fixed(&w, open_sid, 16);
+	return w.bad ? 0 : w.n;
 }
 
 size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t cap)
 {
 	struct rpc_msg_hdr h;
-	struct xr r;
-	struct xw w = { buf, cap, 0, false };
+	struct xdr_r r;
+	struct xdr_w w = { buf, cap, 0, false };
 	uint32_t tl, nops, i;
 	uint8_t sid[16];
 	uint32_t seq, slot, high;
@@ -563,52 +451,48 @@ size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t c
 	r.len = len;
 	r.off = h.body_off;
 	r.bad = false;
-	ropaque(&r, 1024, &tl);
-	r32(&r);
-	r32(&r);
-	nops = r32(&r);
-	if (r32(&r) != CB_OP_SEQUENCE || r.len - r.off < 16 || nops > 16)
+	xdr_get_opaque(&r, 1024, &tl);
+	xdr_get32(&r);
+	xdr_get32(&r);
+	nops = xdr_get32(&r);
+	if (xdr_get32(&r) != CB_OP_SEQUENCE || r.len - r.off < 16 || nops > 16)
 		return 0;
 	memcpy(sid, r.p + r.off, 16);
 	r.off += 16;
-	seq = r32(&r);
-	slot = r32(&r);
-	high = r32(&r);
+	seq = xdr_get32(&r);
+	slot = xdr_get32(&r);
+	high = xdr_get32(&r);
 	if (r.bad)
 		return 0;
-	w32(&w, 0);                     /* NFS4_OK */
-	w32(&w, 0);                     /* tag */
-	w32(&w, nops);
-	w32(&w, CB_OP_SEQUENCE);
-	w32(&w, 0);
-	wopaque(&w, sid, 16, false);
-	w32(&w, seq);
-	w32(&w, slot);
-	w32(&w, high);
-	w32(&w, high);
+	xdr_put32(&w, 0);                     /* NFS4_OK */
+	xdr_put32(&w, 0);                     /* tag */
+	xdr_put32(&w, nops);
+	xdr_put32(&w, CB_OP_SEQUENCE);
+	xdr_put32(&w, 0);
+	xdr_put_fixed(&w, sid, 16);
+	xdr_put32(&w, seq);
+	xdr_put32(&w, slot);
+	xdr_put32(&w, high);
+	xdr_put32(&w, high);
 	for (i = 1; i < nops; i++) {
-		w32(&w, CB_OP_RECALL);
-		w32(&w, 0);
+		xdr_put32(&w, CB_OP_RECALL);
+		xdr_put32(&w, 0);
 	}
-	return w.full ? 0 : w.n;
+	return w.bad ? 0 : w.n;
 }
 
 size_t cf_nfs41_destroy(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
 			uint64_t clientid)
 {
-	size_t n = cf_nfs_call_hdr(buf, cap, xid, RPC_PROG_NFS, 4, NFS4_COMPOUND);
-	struct xw w = { buf, cap, n, n == 0 };
+	struct xdr_w w = compound(buf, cap, xid, 1, 1);
 
-	w32(&w, 0);
-	w32(&w, 1);
-	w32(&w, 1);
 	if (sessionid) {
-		w32(&w, 44);            /* DESTROY_SESSION */
-		wopaque(&w, sessionid, 16, false);
+		xdr_put32(&w, 44);            /* DESTROY_SESSION */
+		xdr_put_fixed(&w, sessionid, 16);
 	} else {
-		w32(&w, 57);            /* DESTROY_CLIENTID */
-		w32(&w, (uint32_t)(clientid >> 32));
-		w32(&w, (uint32_t)clientid);
+		xdr_put32(&w, 57);            /* DESTROY_CLIENTID */
+		xdr_put32(&w, (uint32_t)(clientid >> 32));
+		xdr_put32(&w, (uint32_t)clientid);
 	}
-	return w.full ? 0 : w.n;
+	return w.bad ? 0 : w.n;
 }
