@@ -250,13 +250,16 @@ struct xdrb {
 	size_t n;
 };
 
-static void put32(struct xdrb *w, uint32_t v)
+static void put32(struct xdrb *w, const uint32_t *v, size_t n)
 {
-	w->b[w->n] = (uint8_t)(v >> 24);
-	w->b[w->n + 1] = (uint8_t)(v >> 16);
-	w->b[w->n + 2] = (uint8_t)(v >> 8);
-	w->b[w->n + 3] = (uint8_t)v;
-	w->n += 4;
+	size_t i;
+
+	for (i = 0; i < n; i++, w->n += 4) {
+		w->b[w->n] = (uint8_t)(v[i] >> 24);
+		w->b[w->n + 1] = (uint8_t)(v[i] >> 16);
+		w->b[w->n + 2] = (uint8_t)(v[i] >> 8);
+		w->b[w->n + 3] = (uint8_t)v[i];
+	}
 }
 
 /* an accepted RPC reply (RFC 5531: xid, REPLY, MSG_ACCEPTED, AUTH_NONE,
@@ -265,17 +268,12 @@ static void put32(struct xdrb *w, uint32_t v)
 static void read3(struct xdrb *w, uint32_t xid, uint32_t status, uint32_t count,
 		  const uint8_t *d, uint32_t inl)
 {
-	const uint32_t h[] = { xid, 1, 0, 0, 0, 0, status };
-	size_t i;
+	const uint32_t h[] = { xid, 1, 0, 0, 0, 0, status }, ok[] = { 0, count, 1, count };
 
-	for (i = 0; i < sizeof(h) / sizeof(h[0]); i++)
-		put32(w, h[i]);
+	put32(w, h, 7);
 	if (status)
 		return;
-	put32(w, 0);
-	put32(w, count);
-	put32(w, 1);
-	put32(w, count);
+	put32(w, ok, 4);
 	memcpy(w->b + w->n, d, inl);
 	w->n += inl;
 	while (w->n % 4)
@@ -288,32 +286,18 @@ static void read3(struct xdrb *w, uint32_t xid, uint32_t status, uint32_t count,
 static void rdma_hdr(struct xdrb *w, uint32_t xid, uint32_t proc, unsigned nseg,
 		     const uint32_t *seglen, uint32_t handle, uint32_t rlen)
 {
+	const uint32_t p[] = { xid, 1, 1, proc, 0 /* rdma_reads: none */, 1, nseg }, zero = 0;
+	const uint32_t rc[] = { 1, 1, NFS_HANDLE, rlen, 0, 0 };
 	unsigned i;
 
-	put32(w, xid);
-	put32(w, 1);
-	put32(w, 1);
-	put32(w, proc);
-	put32(w, 0);                    /* rdma_reads: none */
-	if (nseg) {
-		put32(w, 1);
-		put32(w, nseg);
-		for (i = 0; i < nseg; i++) {
-			put32(w, handle);
-			put32(w, seglen[i]);
-			put32(w, 0);
-			put32(w, i * 256);
-		}
+	put32(w, p, nseg ? 7 : 5);
+	for (i = 0; i < nseg; i++) {
+		const uint32_t sg[] = { handle, seglen[i], 0, i * 256 };
+
+		put32(w, sg, 4);
 	}
-	put32(w, 0);                    /* end of rdma_writes */
-	put32(w, rlen ? 1 : 0);
-	if (rlen) {
-		put32(w, 1);
-		put32(w, NFS_HANDLE);
-		put32(w, rlen);
-		put32(w, 0);
-		put32(w, 0);
-	}
+	put32(w, &zero, 1);             /* end of rdma_writes */
+	put32(w, rlen ? rc : &zero, rlen ? 6 : 1);
 }
 
 static void file_data(uint8_t *d, size_t n)
