@@ -241,6 +241,231 @@ static void test_read3_reply(void)
 	       "READ3 reply cut inside its status: refused (%s)", why);
 }
 
+/* ---- the NFS graders of run_nfs.c, fed replies built here from the V1
+ * XDR (rfc5666bis-04 §4: rpcrdma1_segment, the write list, the reply
+ * chunk) and RFC 1813 §3.3.6 READ3res, not with the code under test ---- */
+#define NFS_HANDLE 0x0badcafeu
+struct xdrb {
+	uint8_t b[2560];
+	size_t n;
+};
+
+static void put32(struct xdrb *w, const uint32_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++, w->n += 4) {
+		w->b[w->n] = (uint8_t)(v[i] >> 24);
+		w->b[w->n + 1] = (uint8_t)(v[i] >> 16);
+		w->b[w->n + 2] = (uint8_t)(v[i] >> 8);
+		w->b[w->n + 3] = (uint8_t)v[i];
+	}
+}
+
+/* an accepted RPC reply (RFC 5531: xid, REPLY, MSG_ACCEPTED, AUTH_NONE,
+ * SUCCESS) with READ3res: status; on NFS3_OK no post_op_attr, count, eof,
+ * the data's length word (count), then `inl` bytes of d and their XDR pad */
+static void read3(struct xdrb *w, uint32_t xid, uint32_t status, uint32_t count,
+		  const uint8_t *d, uint32_t inl)
+{
+	const uint32_t h[] = { xid, 1, 0, 0, 0, 0, status }, ok[] = { 0, count, 1, count };
+
+	put32(w, h, 7);
+	if (status)
+		return;
+	put32(w, ok, 4);
+	memcpy(w->b + w->n, d, inl);
+	w->n += inl;
+	while (w->n % 4)
+		w->b[w->n++] = 0;
+}
+
+/* the transport header (V1 §4: rpcrdma1_header, vers 1, credit 1): no
+ * read list; a write list of one chunk of nseg segments (none: nseg 0);
+ * a reply chunk of one rlen-byte segment (none: rlen 0) */
+static void rdma_hdr(struct xdrb *w, uint32_t xid, uint32_t proc, unsigned nseg,
+		     const uint32_t *seglen, uint32_t handle, uint32_t rlen)
+{
+	const uint32_t p[] = { xid, 1, 1, proc, 0 /* rdma_reads: none */, 1, nseg }, zero = 0;
+	const uint32_t rc[] = { 1, 1, NFS_HANDLE, rlen, 0, 0 };
+	unsigned i;
+
+	put32(w, p, nseg ? 7 : 5);
+	for (i = 0; i < nseg; i++) {
+		const uint32_t sg[] = { handle, seglen[i], 0, i * 256 };
+
+		put32(w, sg, 4);
+	}
+	put32(w, &zero, 1);             /* end of rdma_writes */
+	put32(w, rlen ? rc : &zero, rlen ? 6 : 1);
+}
+
+static void file_data(uint8_t *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)(i * 7 + 1);
+}
+
+/* the fault req (NULL: none), or a SKIP without a fault */
+static bool graded_as(const struct cf_obs *o, const char *req, bool skip)
+{
+	if (skip)
+		return o->skipped && !o->fault[0];
+	return req ? o->fault_req && !strcmp(o->fault_req, req) && !o->skipped :
+		     !o->fault[0] && !o->skipped;
+}
+
+/* cf_nfs_grade_write: the write chunks of an NFSv3 READ's reply (a
+ * 256-byte READ; 5 bytes into an 8-byte segment for the pad case) */
+static void test_nfs_grade_write(void)
+{
+	static const struct {
+		enum cf_kind kind;
+		const char *what;
+		unsigned nseg;
+		uint32_t seg[2], handle, written, inl, status;
+		bool bad;               /* the memory does not hold the file's data */
+		const char *req;        /* the fault, NULL: none */
+	} t[] = {
+		{ CF_K_WRITE_USED, "one 256-byte segment", 1, { 256 }, NFS_HANDLE, 256, 0, 0,
+		  false, NULL },
+		{ CF_K_WRITE_USED, "two segments", 2, { 128, 128 }, NFS_HANDLE, 256, 0, 0, false,
+		  "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "segment length 200", 1, { 200 }, NFS_HANDLE, 200, 0, 0,
+		  false, "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "another handle", 1, { 256 }, 0x1234u, 256, 0, 0, false,
+		  "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "no write list, the result inline", 0, { 0 }, NFS_HANDLE, 0,
+		  256, 0, false, "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "data not the file's", 1, { 256 }, NFS_HANDLE, 256, 0, 0, true,
+		  "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "the result inline too", 1, { 256 }, NFS_HANDLE, 256, 256, 0,
+		  false, "V1-5.3.2-write" },
+		{ CF_K_WRITE_USED, "NFS3ERR_IO: not served, a SKIP", 1, { 0 }, NFS_HANDLE, 0, 0,
+		  5, false, NULL },
+		{ CF_K_WRITE_SEGCOUNT, "two segments, the second unfilled", 2, { 256, 0 },
+		  NFS_HANDLE, 256, 0, 0, false, NULL },
+		{ CF_K_WRITE_SEGCOUNT, "one segment back", 1, { 256 }, NFS_HANDLE, 256, 0, 0,
+		  false, "V1-4.4.6-segcount" },
+		{ CF_K_WRITE_UNFILLED, "the unfilled segment length 0", 2, { 256, 0 }, NFS_HANDLE,
+		  256, 0, 0, false, NULL },
+		{ CF_K_WRITE_UNFILLED, "the unfilled segment length 256", 2, { 256, 256 },
+		  NFS_HANDLE, 256, 0, 0, false, "V1-4.4.6-unfilled" },
+		{ CF_K_WRITE_NOPAD, "5 bytes, no pad", 1, { 5 }, NFS_HANDLE, 5, 0, 0, false, NULL },
+		{ CF_K_WRITE_NOPAD, "segment length 8", 1, { 8 }, NFS_HANDLE, 5, 0, 0, false,
+		  "V1-4.4.6.1-nopad" },
+		{ CF_K_WRITE_NOPAD, "pad bytes written (canary overwritten)", 1, { 5 }, NFS_HANDLE,
+		  8, 0, 0, false, "V1-4.4.6.1-nopad" },
+		{ CF_K_WRITE_NOPAD, "data not the file's", 1, { 5 }, NFS_HANDLE, 5, 0, 0, true,
+		  "V1-5.3.2-write" },
+		{ CF_K_WRITE_NOPAD, "the data and their pad inline too", 1, { 5 }, NFS_HANDLE, 5, 5,
+		  0, false, "V1-4.4.6.1-resp-pad" },
+	};
+	uint8_t ref[256], mem[512];
+	size_t i;
+
+	file_data(ref, sizeof(ref));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t len = t[i].kind == CF_K_WRITE_NOPAD ? 5 : 256;
+		struct xdrb w = { .n = 0 };
+		struct rpcrdma_msg m;
+		struct cf_case c;
+		struct cf_mem wm;
+		struct cf_obs o;
+		bool dec;
+
+		memset(&c, 0, sizeof(c));
+		memset(&o, 0, sizeof(o));
+		memset(&wm, 0, sizeof(wm));
+		c.kind = t[i].kind;
+		memset(mem, CF_CANARY, sizeof(mem));
+		memset(mem, 0, t[i].written);   /* a pad past the data: zeros */
+		memcpy(mem, ref, t[i].written < len ? t[i].written : len);
+		if (t[i].bad)
+			mem[2] ^= 0x40;
+		wm.buf = mem;
+		wm.seg.rdma_handle = NFS_HANDLE;
+		wm.seg.rdma_length = (uint32_t)sizeof(mem);
+		rdma_hdr(&w, 0x51 + (uint32_t)i, 0 /* RDMA_MSG */, t[i].nseg, t[i].seg,
+			 t[i].handle, 0);
+		read3(&w, 0x51 + (uint32_t)i, t[i].status, len, ref, t[i].inl);
+		dec = rpcrdma_decode(w.b, w.n, &m) == RPCRDMA_ACCEPT;
+		cf_nfs_grade_write(&c, &o, &m, &wm, ref, len);
+		tap_ok(dec && graded_as(&o, t[i].req, t[i].status != 0),
+		       "NFS write chunk grader, case kind %d, %s -> %s (%s)", (int)t[i].kind,
+		       t[i].what, t[i].req ? t[i].req : t[i].status ? "SKIP" : "no fault",
+		       o.fault[0] ? o.fault : o.skipped ? o.skip_why : "none");
+	}
+}
+
+/* cf_nfs_grade_reply: a 1536-byte READ whose reply must come in the reply
+ * chunk (V1 §4.5.3) */
+static void test_nfs_grade_reply(void)
+{
+	enum { LEN = 1536, WMLEN = LEN + 512, NREF = 1024 };
+	static const struct {
+		const char *what;
+		uint32_t proc;          /* RDMA_MSG 0, RDMA_NOMSG 1 */
+		int rlen;               /* the reply chunk: 0 the reply's length, -1 none,
+					 * else that length */
+		uint32_t xid_in_chunk, count, status;
+		bool bad;
+		const char *req;
+	} t[] = {
+		{ "RDMA_NOMSG, the reply in the chunk", 1, 0, 0x77, LEN, 0, false, NULL },
+		{ "an inline RDMA_MSG", 0, -1, 0x77, LEN, 0, false, "V1-4.5.3-reply" },
+		{ "RDMA_NOMSG with a write chunk, no reply chunk", 1, -1, 0x77, LEN, 0, false,
+		  "V1-4.5.3-reply" },
+		{ "RDMA_NOMSG, a reply chunk longer than the memory", 1, WMLEN + 4, 0x77, LEN, 0,
+		  false, "V1-4.5.3-reply" },
+		{ "RDMA_NOMSG, a 16-byte reply chunk", 1, 16, 0x77, LEN, 0, false,
+		  "V1-4.5.3-reply" },
+		{ "the chunk holds another xid", 1, 0, 0x78, LEN, 0, false, "V1-4.5.3-reply" },
+		{ "the chunk's data not the file's", 1, 0, 0x77, LEN, 0, true, "V1-4.5.3-reply" },
+		{ "the chunk's READ count short", 1, 0, 0x77, LEN - 4, 0, false,
+		  "V1-4.5.3-reply" },
+		{ "NFS3ERR_IO in the chunk: not served, a SKIP", 1, 0, 0x77, LEN, 5, false, NULL },
+	};
+	static uint8_t ref[LEN];
+	static struct xdrb chunk;
+	size_t i;
+
+	file_data(ref, sizeof(ref));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xdrb w = { .n = 0 };
+		const uint32_t wseg = 256;
+		struct rpcrdma_msg m;
+		struct cf_mem wm;
+		struct cf_obs o;
+		uint32_t rlen;
+		bool dec;
+
+		memset(&o, 0, sizeof(o));
+		memset(&wm, 0, sizeof(wm));
+		memset(&chunk, CF_CANARY, sizeof(chunk));
+		chunk.n = 0;
+		read3(&chunk, t[i].xid_in_chunk, t[i].status, t[i].count, ref, t[i].count);
+		if (t[i].bad)           /* within the first NREF data bytes */
+			chunk.b[chunk.n - LEN + 10] ^= 0x40;
+		wm.buf = chunk.b;
+		wm.seg.rdma_handle = NFS_HANDLE;
+		wm.seg.rdma_length = WMLEN;
+		rlen = t[i].rlen < 0 ? 0 : t[i].rlen ? (uint32_t)t[i].rlen : (uint32_t)chunk.n;
+		rdma_hdr(&w, 0x77, t[i].proc, t[i].proc == 1 && t[i].rlen < 0, &wseg, NFS_HANDLE,
+			 rlen);
+		if (t[i].proc == 0)
+			read3(&w, 0x77, 0, LEN, ref, 0);
+		dec = rpcrdma_decode(w.b, w.n, &m) == RPCRDMA_ACCEPT;
+		cf_nfs_grade_reply(&o, &m, &wm, WMLEN, ref, NREF, LEN, 0x77);
+		tap_ok(dec && graded_as(&o, t[i].req, t[i].status != 0),
+		       "NFS reply chunk grader: %s -> %s (%s)", t[i].what,
+		       t[i].req ? t[i].req : t[i].status ? "SKIP" : "no fault",
+		       o.fault[0] ? o.fault : o.skipped ? o.skip_why : "none");
+	}
+}
+
 int main(void)
 {
 	struct fake_cfg fc;
@@ -363,5 +588,7 @@ int main(void)
 
 	test_backward_form();
 	test_read3_reply();
+	test_nfs_grade_write();
+	test_nfs_grade_reply();
 	return tap_done();
 }

@@ -224,5 +224,15 @@ void cf_run_nfs(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 /* the backward call's form (BIDI §5.1, V1 §7.2.1) on connection version vers */
 void cf_grade_backward_form(struct cf_obs *o, const uint8_t *b, size_t blen, uint32_t vers);
 void cf_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
+/* run_nfs.c's graders, given the decoded reply and the registered memory wm the
+ * responder wrote (ref: the file's first bytes from an inline READ):
+ * the write list of an NFSv3 READ's reply (c->kind CF_K_WRITE_USED,
+ * _SEGCOUNT, _UNFILLED, _NOPAD; V1 §4.4.6, §4.4.6.1, §5.3.2), and a READ
+ * of len bytes answered through the reply chunk (V1 §4.5.3; wm of wmlen
+ * bytes, ref of nref, the call's RPC xid) */
+void cf_nfs_grade_write(const struct cf_case *c, struct cf_obs *o, const struct rpcrdma_msg *m,
+			const struct cf_mem *wm, const uint8_t *ref, uint32_t len);
+void cf_nfs_grade_reply(struct cf_obs *o, const struct rpcrdma_msg *m, const struct cf_mem *wm,
+			size_t wmlen, const uint8_t *ref, uint32_t nref, uint32_t len, uint32_t xid);
 
 #endif

@@ -136,7 +136,7 @@ static int ref_read(struct cf_run *r, struct cf_conn *k, uint32_t ref, uint8_t *
 	return 0;
 }
 
-static void grade_write(const struct cf_case *c, struct cf_obs *o, const struct rpcrdma_msg *m,
+void cf_nfs_grade_write(const struct cf_case *c, struct cf_obs *o, const struct rpcrdma_msg *m,
 			const struct cf_mem *wm, const uint8_t *ref, uint32_t len)
 {
 	struct rpcrdma_segment back[4];
@@ -196,7 +196,7 @@ static void grade_write(const struct cf_case *c, struct cf_obs *o, const struct 
 	}
 }
 
-static void grade_reply(struct cf_obs *o, const struct rpcrdma_msg *m, const struct cf_mem *wm,
+void cf_nfs_grade_reply(struct cf_obs *o, const struct rpcrdma_msg *m, const struct cf_mem *wm,
 			size_t wmlen, const uint8_t *ref, uint32_t nref, uint32_t len, uint32_t xid)
 {
 	struct rpcrdma_seg_iter sit;
@@ -274,9 +274,9 @@ void cf_nfs_write_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs
 	cf_call(r, k, o, buf, n, xid);
 	if (cf_answer_ok(o, &m, &wv)) {
 		if (c->kind == CF_K_REPLY_CHUNK)
-			grade_reply(o, &m, &wm, wmlen, ref, nref, len, xid);
+			cf_nfs_grade_reply(o, &m, &wm, wmlen, ref, nref, len, xid);
 		else
-			grade_write(c, o, &m, &wm, ref, len);
+			cf_nfs_grade_write(c, o, &m, &wm, ref, len);
 	}
 	cf_mem_put(k, &wm);
 }
