@@ -219,6 +219,10 @@ void cf_write_segs(struct rpcrdma_hdr *h, struct rpcrdma_write_chunk *wc,
 		   uint32_t seglen);
 /* r->on_backward: a forward NULL call with the backward call's xid */
 void cf_null_xid_hook(struct cf_run *r, struct xprt_rcvd_call *req);
+/* the case's call that draws a backward call, sent and waited for
+ * (run_cases.c) */
+void cf_send_for_backward(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
+			  const uint8_t *buf, size_t n, uint32_t xid, bool spaces);
 /* the NFS form of a case (a real NFS server, CF_F_NFS): run_nfs.c */
 void cf_run_nfs(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 /* the backward call's form (BIDI §5.1, V1 §7.2.1) on connection version vers */

@@ -286,6 +286,23 @@ static bool backward_done(const struct cf_run *r, unsigned want)
 	return r->nanswers >= want && r->backward_seen;
 }
 
+/* Send the case's call (buf, n bytes, xid) that draws the responder's
+ * backward call, and wait for the answer and that call; for the xid-spaces
+ * case, answer the backward call's arrival with a forward call of its xid
+ * (cf_null_xid_hook) and wait for that answer too */
+void cf_send_for_backward(struct cf_run *r, struct cf_conn *k, struct cf_obs *o,
+			  const uint8_t *buf, size_t n, uint32_t xid, bool spaces)
+{
+	if (spaces)
+		r->on_backward = cf_null_xid_hook;
+	cf_case_xid(r, xid);
+	o->sent_has_xid = o->sent_has_vers = true;
+	o->sent_vers = k->vers;
+	if (cf_send(r, k, "case", buf, n, o) == 0)
+		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
+	r->on_backward = NULL;
+}
+
 /* ECHO CALLBACK(1) answers with the server's running count of identical
  * backward replies, then calls us back once; CALLBACK(0) then tells
  * whether our reply was matched (docs/echo-ulb.md §1) */
@@ -307,14 +324,7 @@ static void backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	cf_pattern(data, sizeof(data), xid);
 	n = cf_target_callback(&r->t, xid, 1, data, sizeof(data), rpc, sizeof(rpc));
 	n = cf_build(k, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	if (spaces)
-		r->on_backward = cf_null_xid_hook;
-	cf_case_xid(r, xid);
-	o->sent_has_xid = o->sent_has_vers = true;
-	o->sent_vers = k->vers;
-	if (cf_send(r, k, "case", buf, n, o) == 0)
-		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
-	r->on_backward = NULL;
+	cf_send_for_backward(r, k, o, buf, n, xid, spaces);
 	/* our reply to the backward call has gone: ask for the count */
 	n = cf_target_callback(&r->t, x0, 0, NULL, 0, rpc, sizeof(rpc));
 	n = cf_build(k, x0, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));

@@ -309,11 +309,6 @@ static bool never(const struct cf_run *r, unsigned want)
 	return false;
 }
 
-static bool backward_done(const struct cf_run *r, unsigned want)
-{
-	return r->nanswers >= want && r->backward_seen;
-}
-
 /* One NFSv4.1 client on connection k: EXCHANGE_ID, CREATE_SESSION with
  * CONN_BACK_CHAN (sessionid out); -1 after cf_skip */
 static int nfs41_client(struct cf_run *r, struct cf_conn *k, const char *who, uint64_t *clientid,
@@ -361,6 +356,56 @@ static int nfs41_client(struct cf_run *r, struct cf_conn *k, const char *who, ui
  * (RFC 8881 §10.4.4): the server sends A a CB_COMPOUND { CB_SEQUENCE,
  * CB_RECALL } on A's connection (answered NFS4_OK by run.c's on_call).
  * B's OPEN is the case's message; A returns the delegation and closes. */
+/* Client A's OPEN of the file for reading, asking for a read delegation.
+ * NFS4ERR_GRACE (the server's grace period after its start, RFC 8881
+ * §8.4.2.1: the client retries later) is retried once a second, counted;
+ * an OPEN that grants no delegation is closed and tried again, up to three
+ * times.  0, or -1 with the case skipped; *seqp: the last seqid used */
+static int open_for_read(struct cf_run *r, struct cf_conn *k, const uint8_t sa[16], uint64_t ca,
+			 uint32_t *seqp, uint8_t osid[16], uint32_t *deleg, uint8_t dsid[16],
+			 uint32_t *ngrace, uint32_t *nnodeleg, struct cf_obs *o)
+{
+	uint8_t rpc[512];
+	const uint8_t *a;
+	size_t alen, n;
+	uint32_t xid, seq;
+	char why[160];
+
+	for (seq = 2;; seq++) {
+		unsigned mark = r->nrec;
+
+		*seqp = seq;
+		xid = cf_xid(r);
+		n = cf_nfs41_open(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh, r->nfs_fhlen, ca,
+				  false);
+		if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) == 0 &&
+		    cf_nfs41_open_reply(a, alen, osid, deleg, dsid, why, sizeof(why)) == 0) {
+			if (*deleg == 1 || *deleg == 2 || *nnodeleg >= 3)
+				return 0;
+			/* no delegation: knfsd refuses one on a file whose
+			 * last delegation was recalled until it forgets the
+			 * file (the previous case); close, try again */
+			(*nnodeleg)++;
+			*seqp = ++seq;
+			xid = cf_xid(r);
+			n = cf_nfs41_return(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh,
+					    r->nfs_fhlen, osid, NULL);
+			setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
+			cf_rec_drop(r, mark);
+			cf_wait(r, never, 0, cf_now_ms() + 1000);
+			continue;
+		}
+		if (!strstr(why, "OPEN: NFS4 status 10013") || *ngrace >= 30) {
+			cf_skip(o, "NFSv4.1 OPEN for READ: %s%s", why,
+				*ngrace ? " (grace: retried)" : "");
+			return -1;
+		}
+		(*ngrace)++;
+		cf_rec_drop(r, mark);   /* the recording keeps the last try */
+		cf_wait(r, never, 0, cf_now_ms() + 1000);
+	}
+}
+
 void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o)
 {
 	struct cf_conn *k = cf_conn_for(r, c, o), *b = &r->nfs_b;
@@ -377,39 +422,8 @@ void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 
 	if (!k || nfs_fh(r, k, o) < 0 || nfs41_client(r, k, "A", &ca, sa, o) < 0)
 		return;
-	/* NFS4ERR_GRACE: the server's grace period after its start (RFC 8881
-	 * §8.4.2.1: the client retries later), once a second, counted */
-	for (seq = 2;; seq++) {
-		unsigned mark = r->nrec;
-
-		xid = cf_xid(r);
-		n = cf_nfs41_open(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh, r->nfs_fhlen, ca,
-				  false);
-		if (setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why)) == 0 &&
-		    cf_nfs41_open_reply(a, alen, osid, &deleg, dsid, why, sizeof(why)) == 0) {
-			if (deleg == 1 || deleg == 2 || nnodeleg >= 3)
-				break;
-			/* no delegation: knfsd refuses one on a file whose
-			 * last delegation was recalled until it forgets the
-			 * file (the previous case); close, try again */
-			nnodeleg++;
-			seq++;
-			xid = cf_xid(r);
-			n = cf_nfs41_return(rpc, sizeof(rpc), xid, sa, seq, r->nfs_fh,
-					    r->nfs_fhlen, osid, NULL);
-			setup_call(r, k, rpc, n, xid, &a, &alen, why, sizeof(why));
-			cf_rec_drop(r, mark);
-			cf_wait(r, never, 0, cf_now_ms() + 1000);
-			continue;
-		}
-		if (!strstr(why, "OPEN: NFS4 status 10013") || ngrace >= 30) {
-			cf_skip(o, "NFSv4.1 OPEN for READ: %s%s", why, ngrace ? " (grace: retried)" : "");
-			goto out;
-		}
-		ngrace++;
-		cf_rec_drop(r, mark);   /* the recording keeps the last try */
-		cf_wait(r, never, 0, cf_now_ms() + 1000);
-	}
+	if (open_for_read(r, k, sa, ca, &seq, osid, &deleg, dsid, &ngrace, &nnodeleg, o) < 0)
+		goto out;
 	if ((deleg != 1 && deleg != 2) && !spaces && r->nfs_bc_len) {
 		/* knfsd remembers that the file's delegation was recalled
 		 * (a conflict) and grants none on it until it forgets the
@@ -441,15 +455,8 @@ void cf_nfs_backward(struct cf_run *r, const struct cf_case *c, struct cf_obs *o
 	xid = cf_xid(r);
 	n = cf_nfs41_open(rpc, sizeof(rpc), xid, sb, 2, r->nfs_fh, r->nfs_fhlen, cb, true);
 	n = cf_build(b, xid, RDMA_MSG, NULL, rpc, n, buf, sizeof(buf));
-	if (spaces)
-		r->on_backward = cf_null_xid_hook;
-	cf_case_xid(r, xid);
-	o->sent_has_xid = o->sent_has_vers = true;
-	o->sent_vers = b->vers;
 	o->sent_action = (int)rpcrdma_decode(buf, n, &m);
-	if (cf_send(r, b, "case", buf, n, o) == 0)
-		cf_wait(r, backward_done, spaces ? 2 : 1, cf_now_ms() + r->o->timeout_ms);
-	r->on_backward = NULL;
+	cf_send_for_backward(r, b, o, buf, n, xid, spaces);
 	/* B's OPEN may wait for the recall: the answer is not the point */
 	r->watch = k;
 	cf_finish(r, k, o, r->answer_idx < 0);
