@@ -130,6 +130,20 @@ unsigned cf_write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
 	return nch;
 }
 
+/* V1 §4.4.6: the reply's write chunk has the call's segment count, and an
+ * unfilled segment length zero; the same for a case's ECHO and NFS forms */
+void cf_grade_write_segs(const struct cf_case *c, struct cf_obs *o, unsigned nch, unsigned got,
+			 const struct rpcrdma_segment *back)
+{
+	if (c->kind == CF_K_WRITE_SEGCOUNT && (nch != 1 || got != 2))
+		cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
+			 "the call's had 1 and 2", nch, got);
+	else if (c->kind == CF_K_WRITE_UNFILLED && nch == 1 && got == 2 &&
+		 back[1].rdma_length != 0)
+		cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
+			 "length %u", back[1].rdma_length);
+}
+
 /* The write list of the reply (V1 §4.4.6, §5.3.2) against the call's */
 static void grade_write_list(const struct cf_run *r, const struct cf_case *c,
 			     struct cf_obs *o, const struct rpcrdma_msg *m,
@@ -154,14 +168,8 @@ static void grade_write_list(const struct cf_run *r, const struct cf_case *c,
 				 m->payload_len);
 		break;
 	case CF_K_WRITE_SEGCOUNT:
-		if (nch != 1 || got != 2)
-			cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
-				 "the call's had 1 and 2", nch, got);
-		break;
 	case CF_K_WRITE_UNFILLED:
-		if (nch == 1 && got == 2 && back[1].rdma_length != 0)
-			cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
-				 "length %u", back[1].rdma_length);
+		cf_grade_write_segs(c, o, nch, got, back);
 		break;
 	case CF_K_WRITE_NOPAD:
 		cf_pattern(want, len, xid);

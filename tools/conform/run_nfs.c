@@ -166,14 +166,8 @@ void cf_nfs_grade_write(const struct cf_case *c, struct cf_obs *o, const struct 
 				 "after its length word)", res.rest);
 		break;
 	case CF_K_WRITE_SEGCOUNT:
-		if (nch != 1 || got != 2)
-			cf_fault(o, "V1-4.4.6-segcount", "%u chunks, the first with %u segments; "
-				 "the call's had 1 and 2", nch, got);
-		break;
 	case CF_K_WRITE_UNFILLED:
-		if (nch == 1 && got == 2 && back[1].rdma_length != 0)
-			cf_fault(o, "V1-4.4.6-unfilled", "the unfilled second segment has "
-				 "length %u", back[1].rdma_length);
+		cf_grade_write_segs(c, o, nch, got, back);
 		break;
 	case CF_K_WRITE_NOPAD:
 		if (nch == 1 && got >= 1 && back[0].rdma_length != len)
