@@ -205,6 +205,10 @@ int cf_mem_get(struct cf_conn *k, struct cf_mem *mm, size_t len, bool write, str
 void cf_mem_put(struct cf_conn *k, struct cf_mem *mm);
 void cf_read_chunk(struct cf_run *r, const struct cf_case *c, struct cf_obs *o);
 /* the write list of a reply: its chunks; the first's segments (up to cap) */
+/* V1 §5.3.2: the result in one write-chunk segment of len bytes; true
+ * (and the fault set) when not (run_chunks.c) */
+bool cf_grade_write_used(struct cf_obs *o, const struct cf_mem *wm, unsigned nch, unsigned got,
+			 const struct rpcrdma_segment *back, uint32_t len);
 /* V1 §4.4.6's segment-count and unfilled-segment rules (run_chunks.c) */
 void cf_grade_write_segs(const struct cf_case *c, struct cf_obs *o, unsigned nch, unsigned got,
 			 const struct rpcrdma_segment *back);

@@ -130,6 +130,20 @@ unsigned cf_write_list(const struct rpcrdma_msg *m, unsigned *nsegs,
 	return nch;
 }
 
+/* V1 §5.3.2: the result went into the write chunk, one segment of len bytes
+ * in the memory the call offered; true when not (the fault set), for a
+ * case's ECHO and NFS forms */
+bool cf_grade_write_used(struct cf_obs *o, const struct cf_mem *wm, unsigned nch, unsigned got,
+			 const struct rpcrdma_segment *back, uint32_t len)
+{
+	if (nch == 1 && got == 1 && back[0].rdma_length == len &&
+	    back[0].rdma_handle == wm->seg.rdma_handle)
+		return false;
+	cf_fault(o, "V1-5.3.2-write", "the reply's write list is not one chunk "
+		 "of one %u-byte segment (%u chunks, %u segments)", len, nch, got);
+	return true;
+}
+
 /* V1 §4.4.6: the reply's write chunk has the call's segment count, and an
  * unfilled segment length zero; the same for a case's ECHO and NFS forms */
 void cf_grade_write_segs(const struct cf_case *c, struct cf_obs *o, unsigned nch, unsigned got,
@@ -157,10 +171,8 @@ static void grade_write_list(const struct cf_run *r, const struct cf_case *c,
 	nch = cf_write_list(m, &got, back, 4);
 	switch (c->kind) {
 	case CF_K_WRITE_USED:
-		if (nch != 1 || got != 1 || back[0].rdma_length != len ||
-		    back[0].rdma_handle != wm->seg.rdma_handle)
-			cf_fault(o, "V1-5.3.2-write", "the reply's write list is not one chunk "
-				 "of one %u-byte segment (%u chunks, %u segments)", len, nch, got);
+		if (cf_grade_write_used(o, wm, nch, got, back, len))
+			;
 		else if (memcmp(wm->buf, data, len))
 			cf_fault(o, "V1-5.3.2-write", "the write chunk does not hold the result");
 		else if (m->payload_len > ECHO_REPLY_HDR_LEN + 4)
