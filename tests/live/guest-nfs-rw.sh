@@ -15,6 +15,7 @@
 #     --late PCAP2      a second capture, started after the mount (as users
 #                       start tcpdump: no MPA handshake or CM exchange in it)
 set -euo pipefail
+. "$(cd "$(dirname "$0")" && pwd)/case-lib.sh"
 
 vers=4.1 size=4096 snaplen=0 backchannel=0 reads= late=
 while (($#)); do
@@ -76,7 +77,7 @@ tcpdump_start cap
 
 mkdir -p "$mnt"
 say "mount -o $opts $server:$export_dir $mnt"
-timeout 120 mount -t nfs -o "$opts" "$server:$export_dir" "$mnt"
+timeout "$(scaled 120)" mount -t nfs -o "$opts" "$server:$export_dir" "$mnt"
 xprt=$(awk -v m="$mnt" '$1 == "device" && $5 == m { on = 1; next } $1 == "device" { on = 0 } on && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats)
 [[ $xprt == rdma ]] || { echo "nfs-rw: transport is '$xprt', not rdma" >&2; exit 1; }
 if [[ -n $late ]]; then
@@ -141,7 +142,7 @@ if ((backchannel)); then
         exit 1
     fi
     say "delegation granted (try $try); break it from the server side"
-    timeout 60 sh -c "echo recall >> '$export_dir/$deleg'"
+    timeout "$(scaled 60)" sh -c "echo recall >> '$export_dir/$deleg'"
     exec 3<&-
     rm -f "$mnt"/deleg-"$name"-*
     sleep 1

@@ -152,7 +152,10 @@ for case in "$here"/cases/*.sh; do
     [[ -f $case ]] || continue
     name=${case##*/}
     [[ -z ${LIVE_CASES:-} || " $LIVE_CASES " == *" ${name%.sh} "* ]] || continue
-    echo "+ case $name" >> "$log"
+    # the host's load changes from case to case (other guests, builds):
+    # the speed is measured again before each, and its deadlines follow it
+    live_measure_speed
+    echo "+ case $name (guest speed: deadlines x$LIVE_SLOW)" >> "$log"
     t_case=$SECONDS
     # each RESULT line also goes to the log with the second it came at (profiling)
     limit=300

@@ -1,21 +1,28 @@
 #!/bin/bash
 # Runs one command in a fresh guest and returns its output and exit status.
-#   run-guest.sh [--timeout SEC] [--share DIR]... [--logs DIR] [--mem MIB] [--cpus N] [--] CMD [ARG]...
+#   run-guest.sh [--timeout SEC] [--idle SEC [--watch FILE]...] [--share DIR]...
+#                [--logs DIR] [--mem MIB] [--cpus N] [--] CMD [ARG]...
 # The repository is shared into the guest with 9p at the same path (add more
 # directories with --share, e.g. a build tree outside it); the command runs as
 # root with bash in the current directory when that lies in a share, / otherwise.
 # The guest has no network card (-nic none): all its traffic stays inside it.
 # On failure or timeout, the guest console and dmesg are kept under --logs
 # (default build/live/logs/<time>) and their path is printed.
+# --timeout bounds the guest's whole life; --idle stops it sooner when for SEC
+# seconds neither its output nor any --watch file (a log the command writes
+# into a share) has changed: a hang, told apart from a guest a loaded host
+# makes slow, which keeps writing.
 # Exit status: the command's; 124 on timeout; 125 when the guest did not run it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-timeout=600 mem=1536 cpus=2 logs=
-shares=("$REPO_ROOT")
+timeout=600 mem=1536 cpus=2 logs= idle=0
+shares=("$REPO_ROOT") watch=()
 while (($#)); do
     case $1 in
     --timeout) timeout=$2; shift 2 ;;
+    --idle) idle=$2; shift 2 ;;
+    --watch) watch+=("$2"); shift 2 ;;
     --share) shares+=("$(cd "$2" && pwd)"); shift 2 ;;
     --logs) logs=$2; shift 2 ;;
     --mem) mem=$2; shift 2 ;;
@@ -74,12 +81,42 @@ timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -smp "$cpus" -m "$me
 qpid=$!
 tail -n +1 -f --pid="$qpid" "$job/out" &
 tpid=$!
+# the idle watchdog: the sizes and times of the output and the watched
+# files, every 5 s; unchanged for $idle s, qemu is stopped (and says so)
+wpid=
+if ((idle > 0)); then
+    (
+        last= still=0
+        while kill -0 "$qpid" 2>/dev/null; do
+            now=$(stat -c '%s %Y' "$job/out" "${watch[@]}" 2>/dev/null | tr '\n' ' ')
+            if [[ $now == "$last" ]]; then
+                still=$((still + 5))
+                if ((still >= idle)); then
+                    echo "idle $still" > "$job/idle"
+                    kill "$qpid" 2>/dev/null
+                    break
+                fi
+            else
+                last=$now still=0
+            fi
+            sleep 5
+        done
+    ) &
+    wpid=$!
+fi
 qrc=0
 wait "$qpid" || qrc=$?
+if [[ -n $wpid ]]; then
+    kill "$wpid" 2>/dev/null || true
+    wait "$wpid" 2>/dev/null || true
+fi
 qpid=
 wait "$tpid" 2>/dev/null || true
 
-if ((qrc == 124 || qrc == 137)); then
+if [[ -s $job/idle ]]; then
+    rc=124
+    echo "run-guest: stopped: nothing written by the guest for $idle s (--idle; a hang, not slowness)" >&2
+elif ((qrc == 124 || qrc == 137)); then
     rc=124
     echo "run-guest: timed out after $timeout s" >&2
 elif [[ -s $job/rc ]]; then

@@ -20,6 +20,10 @@ BIN=${BIN:-$BUILD/bin}
 kinds=("$@")
 ((${#kinds[@]})) || kinds=(rxe siw)
 out=$BUILD/live/smoke
+# A guest that writes nothing (output, or its log in the share) for
+# RPCRDMA_LIVE_TIMEOUT seconds is taken as hung and stopped; one a loaded
+# host makes slow goes on, to four times that in all (its cases' deadlines
+# follow its measured speed: case-lib.sh)
 guest_timeout=${RPCRDMA_LIVE_TIMEOUT:-900}
 
 n=0 passed=0 failed=0 skipped=0 retries=0
@@ -153,7 +157,8 @@ for kind in "${kinds[@]}"; do
     t_start[$kind]=$SECONDS
     (
         grc=0
-        LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$guest_timeout" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
+        LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout "$((guest_timeout * 4))" \
+            --idle "$guest_timeout" --watch "$out/$kind/guest-$kind.log" --cpus "${RPCRDMA_LIVE_CPUS:-2}" "${shares[@]}" \
             --logs "$out/$kind/logs" -- env LIVE_CASES="${RPCRDMA_LIVE_CASES:-}" \
             LIVE_SOAK_CONNS="${LIVE_SOAK_CONNS:-}" LIVE_SOAK_AT_ONCE="${LIVE_SOAK_AT_ONCE:-}" \
             LIVE_SOAK_SECONDS="${LIVE_SOAK_SECONDS:-}" \

@@ -9,6 +9,7 @@
 # names seen in the capture (rpcrdma-decode), the plot written.  Small -n:
 # quick under TCG.  Never a speed.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../case-lib.sh"
 
 kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?} bin=${LIVE_BIN:-}
 out=${LIVE_OUT:?}/bench
@@ -47,10 +48,9 @@ tcpdump -i veth0 -U -w "$cap" "$filter" 2> "$out/tcpdump.err" &
 dump_pid=$!
 "$bin/rpcrdma-echo" -s -a "$A" -p "$port" --json > "$out/server.jsonl" 2> "$out/server.err" &
 srv_pid=$!
-for _ in $(seq 100); do
-    grep -q '"listening"' "$out/server.jsonl" 2>/dev/null && break
-    sleep 0.1
-done
+# the server has logged more disconnects than N (a run's connection closed)
+disconnects_over() { (($(grep -c '"disconnect"' "$out/server.jsonl") > $1)); }
+wait_line 10 "$out/server.jsonl" '"listening"' "$srv_pid"
 grep -q '"listening"' "$out/server.jsonl" || all fail "rpcrdma-echo -s did not listen: $(head -c 300 "$out/server.err")"
 sleep 0.5                       # tcpdump attached
 
@@ -62,14 +62,11 @@ run() {
     local name=$1 rc=0 before
     shift
     before=$(grep -c '"disconnect"' "$out/server.jsonl")
-    timeout 120 "$bin/rpcrdma-bench" -p "$port" --timeout 15000 --out_json_file "$out/$name.json" "$@" "$A" \
+    timeout "$(scaled 120)" "$bin/rpcrdma-bench" -p "$port" --timeout "$(($(scaled 15) * 1000))" --out_json_file "$out/$name.json" "$@" "$A" \
         > "$out/$name.txt" 2> "$out/$name.err" || rc=$?
     echo "$name: rpcrdma-bench $* $A: exit $rc" >> "$out/runs.log"
     ((rc == 0)) || failed_runs+=" $name (exit $rc: $(tail -1 "$out/$name.err"))"
-    for _ in $(seq 50); do
-        (($(grep -c '"disconnect"' "$out/server.jsonl") > before)) && break
-        sleep 0.1
-    done
+    wait_until 5 disconnects_over "$before"
     grep '"disconnect"' "$out/server.jsonl" | tail -1 > "$out/$name.server.json"
     nruns=$((nruns + 1))
 }
@@ -81,7 +78,7 @@ run write -s 512 -n 10 -t 4 --chunk write      # an inline call, the reply's dat
 run reply -s 8192 -n 10 -t 4 --chunk reply     # the reply in the reply chunk (RDMA_NOMSG)
 # tcpdump lags under TCG: stop it once its file has stopped growing
 size=-1
-for _ in $(seq 20); do
+for _ in $(seq "$(scaled 20)"); do
     sleep 1
     now=$(stat -c %s "$cap" 2>/dev/null || echo 0)
     ((now == size)) && break

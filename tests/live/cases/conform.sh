@@ -14,6 +14,7 @@
 # The reports stay in $LIVE_OUT/conform/ (kernel-<kind>.txt is the one
 # docs/conformance.md quotes).
 set -uo pipefail
+. "$(cd "$(dirname "$0")" && pwd)/../case-lib.sh"
 
 kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?}
 C=$LIVE_BIN/rpcrdma-conform D=$LIVE_BIN/rpcrdma-decode
@@ -87,18 +88,14 @@ start_echo() {                   # NAME PORT ARGS...; sets srv_pid
     "$E" -s -a "$A" -p "$port" --json "$@" > "$out/$name.json" 2> "$out/$name.err" &
     srv_pid=$!
     pids+=("$srv_pid")
-    for i in $(seq 100); do
-        grep -q '"type":"listening"' "$out/$name.json" 2>/dev/null && return 0
-        kill -0 "$srv_pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_line 10 "$out/$name.json" '"type":"listening"' "$srv_pid" && return 0
     note "$name did not start: $(tail -3 "$out/$name.err")"
     return 1
 }
 
 stop_echo() {                    # PID: SIGINT, wait; its exit status
     kill -INT "$1" 2>/dev/null
-    timeout 30 tail --pid="$1" -f /dev/null
+    timeout "$(scaled 30)" tail --pid="$1" -f /dev/null
     wait "$1"
 }
 
@@ -106,7 +103,7 @@ stop_echo() {                    # PID: SIGINT, wait; its exit status
 conform() {
     local name=$1 port=$2
     shift 2
-    timeout 240 "$C" -p "$port" -t 3000 --json-file "$out/$name.jsonl" "$@" "$A" \
+    timeout "$(scaled 240)" "$C" -p "$port" -t "$(($(scaled 3) * 1000))" --json-file "$out/$name.jsonl" "$@" "$A" \
         > "$out/$name.txt" 2> "$out/$name.err"
 }
 
@@ -171,10 +168,7 @@ pcap=$out/kernel-$kind.pcap
 tcpdump -i veth0 -s 0 -B 65536 -U -w "$pcap" 2> "$out/tcpdump.err" &
 td=$!
 pids+=("$td")
-for _ in $(seq 100); do
-    grep -q 'listening on' "$out/tcpdump.err" 2>/dev/null && break
-    sleep 0.1
-done
+wait_line 10 "$out/tcpdump.err" 'listening on' "$td"
 # the file whose NFSv3 READ drives the write- and reply-chunk cases and
 # whose NFSv4.1 read delegation, recalled, is the backward call
 head -c 16384 /dev/urandom > /srv/export/conform-read
@@ -193,11 +187,11 @@ fi
 # ---------------------------------------------------------------- 4. NFS still served
 mkdir -p /mnt/conform
 msg="conform $kind $$"
-if timeout 120 mount -t nfs -o proto=rdma,port=20049,vers=3,nolock,mountproto=tcp \
+if timeout "$(scaled 120)" mount -t nfs -o proto=rdma,port=20049,vers=3,nolock,mountproto=tcp \
         "$A:/srv/export" /mnt/conform 2> "$out/mount.err" &&
     echo "$msg" > "/mnt/conform/conform-$kind" && sync &&
     umount /mnt/conform &&
-    timeout 120 mount -t nfs -o proto=rdma,port=20049,vers=3,nolock,mountproto=tcp \
+    timeout "$(scaled 120)" mount -t nfs -o proto=rdma,port=20049,vers=3,nolock,mountproto=tcp \
         "$A:/srv/export" /mnt/conform 2>> "$out/mount.err" &&
     [[ $(cat "/mnt/conform/conform-$kind") == "$msg" ]]; then
     result kernel-nfs ok "after the run knfsd still serves NFSv3 over RDMA ($kind): mounted, wrote, remounted, read back"

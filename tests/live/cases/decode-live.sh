@@ -6,6 +6,7 @@
 # --json line by line as the messages come, -w saving what was read, --stats
 # printed on SIGINT.  One mount of 64 KiB: quick under TCG.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../case-lib.sh"
 
 kind=${LIVE_KIND:?} bin=${LIVE_BIN:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,10 +40,8 @@ trap cleanup EXIT
 json=$!
 "$D" -i veth0 --stats $filter > "$w/stats.txt" 2> "$w/stats.err" &
 stats=$!
-for _ in $(seq 100); do
-    grep -q 'listening on' "$w/live.err" && grep -q 'listening on' "$w/stats.err" && break
-    sleep 0.1
-done
+both_listening() { grep -q 'listening on' "$w/live.err" && grep -q 'listening on' "$w/stats.err"; }
+wait_until 10 both_listening
 for f in live stats; do
     grep -q 'listening on' "$w/$f.err" || all fail "rpcrdma-decode -i veth0: $(head -1 "$w/$f.err")"
 done
@@ -60,10 +59,8 @@ keys() {
 n=$(wc -l < "$w/ref.keys")
 # guest-nfs-rw.sh waited 1.5 s after the unmount for its tcpdump; -i is in
 # immediate mode: every message should be out by now
-for _ in $(seq 20); do
-    (($(msgs < "$w/live.jsonl" | wc -l) >= n)) && break
-    sleep 0.1
-done
+all_out() { (($(msgs < "$w/live.jsonl" | wc -l) >= n)); }
+wait_until 2 all_out
 early=$(msgs < "$w/live.jsonl" | wc -l)
 kill -INT "$json" "$stats"
 wait "$json"; rc_json=$?

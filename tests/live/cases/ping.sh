@@ -114,10 +114,7 @@ cap=/tmp/ping-$kind.pcap        # the guest's disk: tcpdump keeps up
 tcpdump -i veth0 -s 0 -B 65536 -U -w "$cap" "$filter" 2> "$out/tcpdump.err" &
 td=$!
 pids+=("$td")
-for _ in $(seq 100); do
-    grep -q 'listening on' "$out/tcpdump.err" 2>/dev/null && break
-    sleep 0.1
-done
+wait_line 10 "$out/tcpdump.err" 'listening on' "$td"
 
 # ------------------------------------------------------------------ the kernel
 ping_run nfs3 -c 3 -i 0.2 --json "$A";            rc_nfs3=$rc
@@ -142,11 +139,7 @@ start_echo() {      # NAME ARGS...
     stdbuf -oL "$E" -s -a "$A" -p "$EP" --json "$@" > "$out/$name.srv" 2> "$out/$name.srv.err" &
     srv_pid=$!
     pids+=("$srv_pid")
-    for i in $(seq 100); do
-        grep -q '"type":"listening"' "$out/$name.srv" 2>/dev/null && return 0
-        kill -0 "$srv_pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_line 10 "$out/$name.srv" '"type":"listening"' "$srv_pid" && return 0
     note "$name: the echo server did not start: $(tail -2 "$out/$name.srv.err")"
     kill "$srv_pid" 2>/dev/null
     wait "$srv_pid" 2>/dev/null

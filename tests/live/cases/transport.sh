@@ -9,6 +9,7 @@
 # ERR_VERS 1..1, V1 works); the whole cable captured and judged by
 # rpcrdma-decode --check.  The tools' own live tests are theirs (echo.sh...).
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../case-lib.sh"
 
 kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?} bin=${LIVE_BIN:-}
 out=${LIVE_OUT:?}/transport
@@ -39,10 +40,7 @@ sleep 1
 serve() {   # serve PORT [ARGS]: our server on end A, once it listens
     "$drv" -s -a "$A" -p "$@" > "$out/server-$1.log" 2>&1 &
     srv=$!
-    for _ in $(seq 100); do
-        grep -q 'server: listening' "$out/server-$1.log" 2>/dev/null && return
-        sleep 0.2
-    done
+    wait_line 20 "$out/server-$1.log" 'server: listening' "$srv" && return
 }
 stop() { kill -INT $srv 2>/dev/null; wait $srv 2>/dev/null; srv=; }
 judge() {   # judge ID LOG TEXT: ok when the driver passed
@@ -55,18 +53,18 @@ judge() {   # judge ID LOG TEXT: ok when the driver passed
 
 sizes=0,100,3000,5000,65536,1048576
 serve 20050 -d -d
-timeout 120 "$drv" "$A" -p 20050 -m auto,read,write,reply,pos0 -S $sizes > "$out/xprt-paths-v2.log" 2>&1
+timeout "$(scaled 120)" "$drv" "$A" -p 20050 -m auto,read,write,reply,pos0 -S $sizes > "$out/xprt-paths-v2.log" 2>&1
 rc=$?
-timeout 60 "$drv" "$A" -p 20050 -m inline -S 0,100,3000 >> "$out/xprt-paths-v2.log" 2>&1 || rc=1
+timeout "$(scaled 60)" "$drv" "$A" -p 20050 -m inline -S 0,100,3000 >> "$out/xprt-paths-v2.log" 2>&1 || rc=1
 grep -q 'vers 2 ' "$out/xprt-paths-v2.log" || rc=1
 judge xprt-paths-v2 $rc "V2: every chunk path, 0 B..1 MiB, every byte back"
-timeout 120 "$drv" "$A" -p 20050 -V 1 -m auto,read,write,reply,pos0 -S 0,5000,1048576 > "$out/xprt-paths-v1.log" 2>&1
+timeout "$(scaled 120)" "$drv" "$A" -p 20050 -V 1 -m auto,read,write,reply,pos0 -S 0,5000,1048576 > "$out/xprt-paths-v1.log" 2>&1
 rc=$?
 grep -q 'vers 1 v2_refused 0' "$out/xprt-paths-v1.log" || rc=1
 judge xprt-paths-v1 $rc "V1: every chunk path, every byte back"
 # remote invalidation: memory windows where the device has them (rxe), and
 # then the server answers with Send With Invalidate; siw has none
-timeout 60 "$drv" "$A" -p 20050 -I -m write,read -S 500,200000 > "$out/xprt-rinv.log" 2>&1
+timeout "$(scaled 60)" "$drv" "$A" -p 20050 -I -m write,read -S 500,200000 > "$out/xprt-rinv.log" 2>&1
 rc=$?
 # (rxe does not report IBV_WC_WITH_INV on the Receive: the server's trace
 # says what it sent; the requester deallocates its windows either way)
@@ -82,14 +80,14 @@ judge xprt-rinv $rc "$what"
 stop
 
 serve 20051 -V 1
-timeout 60 "$drv" "$A" -p 20051 -S 100,5000 > "$out/xprt-fallback.log" 2>&1
+timeout "$(scaled 60)" "$drv" "$A" -p 20051 -S 100,5000 > "$out/xprt-fallback.log" 2>&1
 rc=$?
 grep -q 'vers 1 v2_refused 1 range 1..1' "$out/xprt-fallback.log" || rc=1
 judge xprt-fallback $rc "v1-only server: V2 refused with ERR_VERS 1..1, the call resent in V1"
 stop
 
 for v in 3 4; do
-    timeout 60 "$drv" "$A" --null 100003 $v > "$out/xprt-nfs$v.log" 2>&1
+    timeout "$(scaled 60)" "$drv" "$A" --null 100003 $v > "$out/xprt-nfs$v.log" 2>&1
     rc=$?
     grep -q 'vers 1 v2_refused 1 range 1..1' "$out/xprt-nfs$v.log" || rc=1
     judge xprt-nfs$v $rc "kernel NFS server, NULL v$v: V2 refused (ERR_VERS 1..1), V1 answered"
