@@ -125,6 +125,16 @@ if [[ -n $srv ]]; then
     # allocator's caches fill during its first half, so flatness is judged
     # over the second half (step 4)
     next_rss=$SECONDS rss_mid= rss_series=
+    # the listener as the kernel shows it, every 2 s (listen.log): over
+    # iWARP a TCP socket of siw's, over RoCE none; the cm_id's state
+    ( while :; do
+        printf '+%s s: tcp %s, cm_id %s\n' "$((SECONDS - end + SECS))" \
+            "$(ss -Hltn "sport = :$P" 2>/dev/null | wc -l)" \
+            "$(rdma resource show cm_id 2>/dev/null | grep -E "(src-port |:)$P( |$)" | grep -o 'state [A-Z_]*' | sort | uniq -c | tr -s ' \n' ' ')"
+        sleep 2
+      done >> "$out/listen.log" 2>&1 ) &
+    lw=$!
+    pids+=("$lw")
     RANDOM=22
     start_client() {
         local i=$started s1 s2 m
@@ -184,12 +194,15 @@ if [[ -n $srv ]]; then
             fi
         done
     done
+    kill "$lw" 2>/dev/null
     if [[ -z $failed_runs ]] && ((served == finished && finished > 0)) && kill -0 "$srv" 2>/dev/null; then
         rr=
         ((reruns)) && rr=" [retried $reruns: a client's first call unanswered, run again on a new connection]"
         result soak ok "over $kind: $SECS s, $started clients of mixed sizes and chunk paths: $served of $finished that stayed connected served byte for byte, $killed killed (SIGKILL) mid-run; server up$rr"
     else
-        result soak fail "over $kind: $served of $finished served, $killed killed;$failed_runs $(kill -0 "$srv" 2>/dev/null || echo 'the server is gone')"
+        # (the refusals of the first full run over siw, 11-27: the listener
+        # as the kernel showed it then, a TCP socket of siw's and a cm_id)
+        result soak fail "over $kind: $served of $finished served, $killed killed; $(kill -0 "$srv" 2>/dev/null || echo 'the server is gone; ')the listener as the kernel showed it: first $(head -1 "$out/listen.log"), last $(tail -1 "$out/listen.log");$(echo "$failed_runs" | cut -c1-2000)"
     fi
 
     # 4. RSS after warm-up and at the end
