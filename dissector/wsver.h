@@ -25,10 +25,10 @@ typedef gboolean rpcrdma_ws_bool;
 /*
  * Since 4.2 the loader also asks a plugin what it is (plugin_describe(),
  * WS_PLUGIN_DESC_*: "dissector" in tshark -G plugins); 4.0 has no such
- * symbol.
+ * symbol (nor wsutil/plugins.h among its headers).
  */
+#if RPCRDMA_WS_AT_LEAST(4, 2)
 #include <wsutil/plugins.h>
-#ifdef WS_PLUGIN_DESC_DISSECTOR
 #define RPCRDMA_WS_DESCRIBE 1
 #endif
 
@@ -37,11 +37,23 @@ typedef gboolean rpcrdma_ws_bool;
 /*
  * Since 4.2 the loader also asks a plugin what it is (plugin_describe(),
  * WS_PLUGIN_DESC_*: "dissector" in tshark -G plugins); 4.0 has no such
- * symbol.
+ * symbol (nor wsutil/plugins.h among its headers).
  */
+#if RPCRDMA_WS_AT_LEAST(4, 2)
 #include <wsutil/plugins.h>
-#ifdef WS_PLUGIN_DESC_DISSECTOR
 #define RPCRDMA_WS_DESCRIBE 1
+#endif
+
+/*
+ * tshark -z's init callback (stat_tap_init_cb): returns nothing up to 4.4,
+ * whether the tap could start (bool) in 4.6.
+ */
+#if RPCRDMA_WS_AT_LEAST(4, 6)
+typedef bool rpcrdma_tap_init_ret;
+#define RPCRDMA_TAP_INIT_RETURN(ok) return (ok)
+#else
+typedef void rpcrdma_tap_init_ret;
+#define RPCRDMA_TAP_INIT_RETURN(ok) do { (void)(ok); return; } while (0)
 #endif
 
 #endif

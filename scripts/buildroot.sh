@@ -27,6 +27,9 @@
 # release and set, so concurrent callers wait and then reuse.
 # Needs root (debootstrap, chroot); scripts/deps.sh installs debootstrap.
 set -eu
+# (all of it in main, read whole before it runs: an edit of this file while
+# a root is being made must not change the running script)
+main() {
 
 plugin_pkgs=(make gcc libc6-dev pkg-config libwireshark-dev libglib2.0-dev tshark)
 deb_pkgs=("${plugin_pkgs[@]}" debhelper dpkg-dev fakeroot libpcap-dev zlib1g-dev
@@ -148,17 +151,33 @@ if [ "$set_" = deb ]; then
 	readlink -f "$roots/$name"
 	exit 0
 fi
-say "$name: debootstrap $release from $mirror (${pkgs[*]})"
-inc=$(IFS=,; echo "${pkgs[*]}")
-if ! debootstrap --variant=minbase --include="$inc" "$release" "$stage" "$mirror" \
+say "$name: debootstrap $release from $mirror, then apt-get install ${pkgs[*]}"
+# debootstrap only the minimal base: its own resolver knows no Provides (a
+# library renamed for a transition, e.g. sid's libre2-11-absl*, leaves the
+# set unconfigured); apt in the root installs the set
+if ! debootstrap --variant=minbase "$release" "$stage" "$mirror" \
 	>"$roots/.$name.log" 2>&1; then
 	tail -20 "$roots/.$name.log" >&2
 	die "$name: debootstrap failed (log: $roots/.$name.log)"
 fi
-# apt in the root uses the same registry, for the upgrade check and for
-# apt install ./*.deb
+t1=$(date +%s)
+# apt in the root uses the same registry, for the set, the upgrade check
+# and apt install ./*.deb
 echo "deb $mirror $release main" >"$stage/etc/apt/sources.list"
+# the registry may serve a frozen copy whose Release files are past their
+# Valid-Until (sid's, signed on 2026-10-30, was when this was written):
+# their signatures are still checked, their dates are not
+echo 'Acquire::Check-Valid-Until "false";' >"$stage/etc/apt/apt.conf.d/99rpcrdma-roots"
+if ! { in_root "$stage" apt-get update -qq &&
+	in_root "$stage" apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 "${pkgs[@]}"; } \
+	>>"$roots/.$name.log" 2>&1; then
+	tail -20 "$roots/.$name.log" >&2
+	die "$name: apt-get install in the root failed (log: $roots/.$name.log)"
+fi
 in_root "$stage" apt-get clean
-say "$name: debootstrap took $(($(date +%s) - t0)) s"
+say "$name: debootstrap $((t1 - t0)) s, apt-get install $(($(date +%s) - t1)) s"
 adopt "$stage"
 readlink -f "$roots/$name"
+}
+main "$@"
+exit
