@@ -265,7 +265,7 @@ for c in $caps; do
 	# 4.0 has no pcap reader for LINKTYPE_INFINIBAND, 247)
 	if ! plugin_tsv "$T/$b" "$T/$b.out" -z rpcrdma,stat 2>"$T/$b.tserr" && [ ! -s "$T/$b.out" ]; then
 		if grep -q "unknown or unsupported" "$T/$b.tserr" && grep -q "network type 247" "$T/$b.tserr"; then
-			skip "$b: plugin agrees with rpcrdma-decode" "tshark 4.0 cannot read LINKTYPE_INFINIBAND (247) in pcap"
+			skip "$b: plugin agrees with rpcrdma-decode" "tshark $WS_RELEASE cannot read LINKTYPE_INFINIBAND (247) in pcap"
 		else
 			nok "$b: tshark with the plugin reads it" "no output; stderr: $(head -3 "$T/$b.tserr")"
 		fi
