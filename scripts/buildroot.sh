@@ -82,9 +82,18 @@ in_root() { # in_root DIR CMD...
 }
 manifest() { in_root "$1" dpkg-query -W -f '${Package} ${Version}\n' | LC_ALL=C sort; }
 key_of() { sha256sum "$1" | cut -c1-12; }
+# the sha256 of the registry's dists/RELEASE/InRelease (empty when unreachable)
+inrelease_sha() {
+	python3 -c 'import hashlib, sys, urllib.request
+try:
+    print(hashlib.sha256(urllib.request.urlopen(sys.argv[1], timeout=30).read()).hexdigest())
+except Exception:
+    pass' "${mirror%/}/dists/$release/InRelease"
+}
 adopt() { # adopt STAGE: key it, move it into place, point the link at it
 	local stage=$1 key
 	manifest "$stage" >"$stage/manifest"
+	inrelease_sha >"$stage/inrelease.sha256"
 	key=$(key_of "$stage/manifest")
 	if [ -d "$roots/$name-$key" ]; then
 		rm -rf "$stage"
@@ -105,12 +114,19 @@ if [ -n "$cur" ]; then
 		say "$name: reusing $cur without asking the registry (RPCRDMA_ROOT_OFFLINE=1)"
 		echo "$cur"; exit 0
 	fi
-	# the registry's versions now: refresh the lists, simulate an upgrade
+	# the registry's versions now: its Release file first (one small
+	# download); when that changed, refresh the lists and simulate an upgrade
 	t0=$(date +%s)
+	rel=$(inrelease_sha)
+	if [ -n "$rel" ] && [ "$rel" = "$(cat "$cur/inrelease.sha256" 2>/dev/null)" ]; then
+		say "$name: reusing $cur (the registry's $release InRelease unchanged)"
+		echo "$cur"; exit 0
+	fi
 	in_root "$cur" apt-get update -qq >&2 || die "$name: apt-get update in $cur failed"
 	plan=$(in_root "$cur" apt-get -s -o Debug::NoLocking=1 dist-upgrade 2>/dev/null | grep '^Inst ' || true)
 	if [ -z "$plan" ]; then
-		say "$name: reusing $cur (registry unchanged; checked in $(($(date +%s) - t0)) s)"
+		[ -z "$rel" ] || echo "$rel" >"$cur/inrelease.sha256"
+		say "$name: reusing $cur (registry changed, none of the root's packages; checked in $(($(date +%s) - t0)) s)"
 		echo "$cur"; exit 0
 	fi
 	say "$name: the registry changed $(echo "$plan" | wc -l) packages; making a new root"
