@@ -10,6 +10,9 @@
 # other work sets more: on one at load 14, 40-plugin alone took over 20 min);
 # a missing piece is a failure, never a skip.  Needs root.
 set -u
+# (in main, read whole before it runs: an edit of this file while a suite
+# runs must not change the running script)
+main() {
 : "${TOP:?}" "${BUILD:?}"
 release=$1 suite=$2
 fail() { echo "not ok 1 - $suite on $release: $1"; shift; for l in "$@"; do echo "#   $l"; done; echo "1..1"; exit 1; }
@@ -48,3 +51,6 @@ rc=$?
 [ $rc = 124 ] && echo "not ok - $suite on $release: past its deadline of $deadline s (RPCRDMA_RELEASE_DEADLINE)"
 echo "# $suite on $release: suite $(($(date +%s) - t2)) s"
 exit $rc
+}
+main "$@"
+exit
