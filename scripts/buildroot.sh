@@ -32,7 +32,7 @@ set -eu
 main() {
 
 plugin_pkgs=(make gcc libc6-dev pkg-config libwireshark-dev libglib2.0-dev tshark)
-deb_pkgs=("${plugin_pkgs[@]}" debhelper dpkg-dev fakeroot libpcap-dev zlib1g-dev
+deb_pkgs=("${plugin_pkgs[@]}" build-essential debhelper dpkg-dev fakeroot libpcap-dev zlib1g-dev
 	libibverbs-dev librdmacm-dev)
 
 die() { echo "buildroot: $*" >&2; exit 1; }
@@ -113,6 +113,24 @@ if [ -n "$cur" ]; then
 	if [ "${RPCRDMA_ROOT_OFFLINE:-0}" = 1 ]; then
 		say "$name: reusing $cur without asking the registry (RPCRDMA_ROOT_OFFLINE=1)"
 		echo "$cur"; exit 0
+	fi
+	# the set may have grown since the root was made (this script changed):
+	# a copy with the missing packages is a new root
+	missing=$(for p in "${pkgs[@]}"; do grep -q "^$p " "$cur/manifest" || echo "$p"; done | tr '\n' ' ')
+	if [ -n "$missing" ]; then
+		say "$name: $cur lacks $missing; making a new root with them"
+		stage="$roots/.stage-$name"
+		rm -rf "$stage"
+		cp -a "$cur" "$stage"
+		# shellcheck disable=SC2086
+		in_root "$stage" apt-get update -qq >&2 &&
+			in_root "$stage" apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 $missing \
+				>>"$roots/.$name.log" 2>&1 ||
+			{ tail -20 "$roots/.$name.log" >&2; die "$name: apt-get install $missing failed"; }
+		in_root "$stage" apt-get clean
+		adopt "$stage"
+		readlink -f "$roots/$name"
+		exit 0
 	fi
 	# the registry's versions now: its Release file first (one small
 	# download); when that changed, refresh the lists and simulate an upgrade
