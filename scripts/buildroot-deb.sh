@@ -52,5 +52,4 @@ if ! "${lint[@]}" --fail-on error "${debs[@]}" >"$out/lintian.txt" 2>&1; then
 fi
 echo "deb: lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings ($out/lintian.txt, $(($(date +%s) - t1)) s)"
 }
-main "$@"
-exit
+main "$@"; exit  # one line: bash has read the exit before main runs

@@ -213,5 +213,4 @@ say "$name: debootstrap $((t1 - t0)) s, apt-get install $(($(date +%s) - t1)) s"
 adopt "$stage"
 readlink -f "$roots/$name"
 }
-main "$@"
-exit
+main "$@"; exit  # one line: bash has read the exit before main runs

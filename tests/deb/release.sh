@@ -67,5 +67,4 @@ grep -q '^# inroot: ' "$T/inroot.out" || nok "the tests in the $release root ran
 echo "# $release: packages $((t1 - t0)) s, root and install tests $(($(date +%s) - t1)) s"
 finish $fails
 }
-main "$@"
-exit
+main "$@"; exit  # one line: bash has read the exit before main runs

@@ -52,5 +52,4 @@ rc=$?
 echo "# $suite on $release: suite $(($(date +%s) - t2)) s"
 exit $rc
 }
-main "$@"
-exit
+main "$@"; exit  # one line: bash has read the exit before main runs
