@@ -39,10 +39,10 @@ flags=$(pkg-config --cflags --libs librpcrdma 2>&1)
 # shellcheck disable=SC2086
 if cc -o /tmp/deb-prog "$prog" $flags 2>/tmp/deb-prog.err &&
 	out=$(/tmp/deb-prog) && [ "$out" = "accept xid=0x11223344 vers=1 credits=32 proc=0" ] &&
-	ldd /tmp/deb-prog | grep -q 'librpcrdma.so.0 => /usr/lib/'; then
+	ldd /tmp/deb-prog | grep -qE 'librpcrdma\.so\.0 => /(usr/)?lib/'; then
 	ok "a program built with pkg-config --cflags --libs librpcrdma ($flags) runs against librpcrdma.so.0: $out"
 else
-	nok "a program built with pkg-config --libs librpcrdma" "flags: $flags" "$(head -n 3 /tmp/deb-prog.err)" "out: ${out:-}"
+	nok "a program built with pkg-config --libs librpcrdma" "flags: $flags" "$(head -n 3 /tmp/deb-prog.err)" "out: ${out:-}" "$(ldd /tmp/deb-prog 2>&1 | grep rpcrdma)"
 fi
 pd=$(pkg-config --variable=plugindir wireshark 2>/dev/null || dpkg -L wireshark-plugin-rpcrdma | grep -o '^.*/plugins/[0-9.]*' | head -n 1)
 so=$(dpkg -L wireshark-plugin-rpcrdma | grep '/epan/rpcrdma.so$')
