@@ -8,23 +8,28 @@
 #
 # A root is made with debootstrap (minbase) from the package registry the
 # host's apt already uses (the first deb.debian.org-style URI in
-# /etc/apt/sources.list*; RPCRDMA_ROOT_MIRROR overrides), with SET's packages:
+# /etc/apt/sources.list*; RPCRDMA_ROOT_MIRROR overrides), then apt in the root
+# installs SET's packages (debootstrap's own resolver knows no Provides):
 #   plugin  gcc, make, pkg-config, the release's libwireshark-dev and tshark
-#   deb     plugin's, plus debhelper and the tools' build dependencies
+#   deb     plugin's (a copy of that root), plus build-essential, debhelper
+#           and the tools' build dependencies
 # Roots live under /var/cache/rpcrdma-tools/roots/ (RPCRDMA_ROOTS overrides),
 # named RELEASE-SET-KEY, where KEY is the first 12 hex digits of the sha256 of
 # the root's exact package list ("name version", dpkg-query, sorted).  The
 # symlink RELEASE-SET points at the current one, and RELEASE-SET-KEY/manifest
 # holds the list.
 #
-# Reuse: when a root exists, its package lists are refreshed from the registry
-# (apt-get update in the root) and an upgrade is simulated; when the registry
-# holds other versions, a new root is made (the old one is copied and
+# Reuse: when a root exists, the registry's dists/RELEASE/InRelease is
+# fetched; the same as when the root was made: reused.  Else the root's lists
+# are refreshed (apt-get update in it) and an upgrade is simulated; when the
+# registry holds other versions, a new root is made (the old one is copied and
 # upgraded: a change makes a new key), and the packages that changed are
 # printed ("buildroot: trixie-plugin changed: tshark 4.4.19-1 -> 4.4.20-1 ...").
-# Never a silent difference.  RPCRDMA_ROOT_OFFLINE=1 reuses a root without
-# asking the registry (says so).  Everything runs under one flock per
-# release and set, so concurrent callers wait and then reuse.
+# A set that gained packages (this script changed) makes a new root too, and
+# says which.  Never a silent difference.  RPCRDMA_ROOT_OFFLINE=1 reuses a
+# root without asking the registry (says so).  Everything runs under one flock
+# per release and set, so concurrent callers wait and then reuse.  Apt in the
+# roots does not check Valid-Until (the registry may serve a frozen copy).
 # Needs root (debootstrap, chroot); scripts/deps.sh installs debootstrap.
 set -eu
 # (all of it in main, read whole before it runs: an edit of this file while
