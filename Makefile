@@ -34,6 +34,19 @@ run: all
 check: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
 
+# the matrix beyond make check (issue 24): the suites in tests/matrix/, against
+# Debian unstable's Wireshark (4.6) in its build root; unstable moves daily,
+# so it stays out of make check and .ci/run
+.PHONY: check-matrix
+check-matrix: all $(CHECK_DEPS)
+	@BUILD=$(abspath $(BUILD)) RPCRDMA_SUITES_DIR=$(abspath tests/matrix) tests/run-all.sh
+
+# Debian packages (debian/, dpkg-buildpackage -b, lintian): on the host, or
+# DEB_RELEASE=trixie|sid inside that release's build root; into $(BUILD)/deb/
+.PHONY: deb
+deb:
+	@BUILD=$(abspath $(BUILD)) scripts/buildroot-deb.sh $(DEB_RELEASE)
+
 # what make check builds, without running it (RPCRDMA_CHECK_ONLY=... and
 # tests/run-all.sh after it: a few suites on a tree built for all of them)
 check-build: all $(CHECK_DEPS)

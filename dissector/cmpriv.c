@@ -82,7 +82,7 @@ static void show(packet_info *pinfo, proto_node *node, bool mpa)
 	    tvb_captured_length_remaining(tvb, off) < len)
 		return;
 	if (mpa && off >= MPA_REV_BACK &&
-	    tvb_get_guint8(tvb, off - MPA_REV_BACK) == 2 && len >= MPA_IRD_ORD) {
+	    rpcrdma_tvb_get_u8(tvb, off - MPA_REV_BACK) == 2 && len >= MPA_IRD_ORD) {
 		off += MPA_IRD_ORD;
 		len -= MPA_IRD_ORD;
 	}
@@ -141,7 +141,7 @@ static void prime_carriers(void)
  * it held, and the reset comes before the pool is freed */
 static GHashTable *pools;
 
-static gboolean pool_freed(wmem_allocator_t *pool, wmem_cb_event_t ev,
+static rpcrdma_ws_bool pool_freed(wmem_allocator_t *pool, wmem_cb_event_t ev,
 			   void *data _U_)
 {
 	if (ev == WMEM_CB_DESTROY_EVENT) {

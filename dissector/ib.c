@@ -200,7 +200,7 @@ static void sent(packet_info *pinfo, uint32_t psn, const struct rpcrdma_where *w
 		r->top = PSN(psn + 1) ? PSN(psn + 1) : 0x1000000u;
 }
 
-static gboolean show_retx(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rpcrdma_ws_bool show_retx(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			  uint32_t first)
 {
 	proto_item *it;
@@ -218,7 +218,7 @@ static gboolean show_retx(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	return TRUE;
 }
 
-static gboolean sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rpcrdma_ws_bool sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		      const struct infinibandinfo *ib,
 		      const struct rpcrdma_where *w)
 {
@@ -245,7 +245,7 @@ static gboolean sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	}
 }
 
-static gboolean heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rpcrdma_ws_bool heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			void *data)
 {
 	const struct infinibandinfo *ib = data;

@@ -55,7 +55,7 @@ static void track(packet_info *pinfo, tvbuff_t *tvb, const rdmap_info_t *info,
 	}
 }
 
-static gboolean send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rpcrdma_ws_bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			  const rdmap_info_t *info, const struct rpcrdma_where *w)
 {
 	uint64_t key = RPCRDMA_KEY(rpcrdma_side_id(w, w->dir), info->message_seq_num);
@@ -120,7 +120,7 @@ static bool whole_from_ddp(tvbuff_t *tvb, packet_info *pinfo,
 		RPCRDMA_KEY(rpcrdma_side_id(w, w->dir), info->message_seq_num));
 }
 
-static gboolean heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rpcrdma_ws_bool heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   void *data)
 {
 	const rdmap_info_t *info = data;

@@ -47,6 +47,11 @@ MKPCAP_SRCS := $(sort $(wildcard tests/plugin/*.c))
 $(BUILD)/plugin-test/mkpcap: $(MKPCAP_SRCS) tests/plugin/roce.h $(CODEC_A) | $(BUILD)/plugin-test/.dir
 	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -o $@ $(MKPCAP_SRCS) $(CODEC_A)
 
+# the plugin alone (and its ASan+UBSan twin): what the build roots of other
+# Debian releases build (tests/suites/42-plugin-trixie.sh, scripts/buildroot.sh)
+.PHONY: plugin
+plugin: $(PLUGIN_SO) $(PLUGIN_ASAN_SO)
+
 .PHONY: install-plugin uninstall-plugin
 # the plugin alone, into the system's folder: the way that works as root
 # (Wireshark run as root ignores WIRESHARK_PLUGIN_DIR and personal folders)

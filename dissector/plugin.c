@@ -8,11 +8,19 @@
 #define RPCRDMA_PLUGIN_VERSION "0.1.0"
 #endif
 
-/* What the 4.0 plugin loader looks up (wsutil/plugins.c) */
-WS_DLL_PUBLIC_DEF const gchar plugin_version[] = RPCRDMA_PLUGIN_VERSION;
+/* What the plugin loader looks up (wsutil/plugins.c; dissector/wsver.h) */
+WS_DLL_PUBLIC_DEF const char plugin_version[] = RPCRDMA_PLUGIN_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
+#ifdef RPCRDMA_WS_DESCRIBE
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+
+uint32_t plugin_describe(void)
+{
+	return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
 
 static void proto_register_rpcrdma(void)
 {

@@ -9,6 +9,8 @@
 
 #include <rpcrdma/codec.h>
 
+#include "wsver.h"
+
 /* ---- fields.c: protocol, header fields, subtrees ---- */
 extern int proto_rpcrdma;
 
@@ -56,13 +58,13 @@ void rpcrdma_expert_retransmission(packet_info *pinfo, proto_tree *tree,
 
 /* ---- prefs.c ---- */
 struct rpcrdma_prefs {
-	gboolean claim_v1;       /* heuristics take Version One too */
-	gboolean check_inline;   /* expert info when a Send exceeds the threshold */
+	rpcrdma_ws_bool claim_v1;       /* heuristics take Version One too */
+	rpcrdma_ws_bool check_inline;   /* expert info when a Send exceeds the threshold */
 	guint v1_inline;         /* bytes */
 	guint v2_inline;
-	gboolean reassemble;     /* rebuild RPC messages carried in chunks */
+	rpcrdma_ws_bool reassemble;     /* rebuild RPC messages carried in chunks */
 	guint chunk_memory_mb;   /* limit on chunk bytes kept per capture */
-	gboolean rpcordma_fields; /* also the built-in's rpcordma.* (hidden) */
+	rpcrdma_ws_bool rpcordma_fields; /* also the built-in's rpcordma.* (hidden) */
 };
 extern struct rpcrdma_prefs rpcrdma_prefs;
 void rpcrdma_register_prefs(void);

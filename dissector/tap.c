@@ -195,7 +195,7 @@ static void finish(void *data)
 	g_free(st);
 }
 
-static void stat_init(const char *opt, void *userdata _U_)
+static rpcrdma_tap_init_ret stat_init(const char *opt, void *userdata _U_)
 {
 	struct stat_tap *st = g_new0(struct stat_tap, 1);
 	const char *prefix = "rpcrdma,stat,";
@@ -210,7 +210,9 @@ static void stat_init(const char *opt, void *userdata _U_)
 		fprintf(stderr, "tshark: rpcrdma,stat: %s\n", err->str);
 		g_string_free(err, TRUE);
 		finish(st);
+		RPCRDMA_TAP_INIT_RETURN(false);
 	}
+	RPCRDMA_TAP_INIT_RETURN(true);
 }
 
 void rpcrdma_tap_register(void)

@@ -13,6 +13,9 @@ packages=(
 	libpcap-dev zlib1g-dev libibverbs-dev librdmacm-dev
 	# Wireshark plugin and the tshark oracle
 	libwireshark-dev libglib2.0-dev tshark wireshark-common
+	# build roots of other Debian releases (scripts/buildroot.sh: the plugin
+	# against their Wireshark, the packages installed there); make deb
+	debootstrap debhelper dpkg-dev fakeroot lintian
 	# tests
 	bats bats-assert bats-support jq xxd python3 man-db groff-base
 	# rpcrdma-stat --prom is checked with promtool check metrics

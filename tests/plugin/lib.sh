@@ -10,14 +10,33 @@ check() { # check NAME CMD... : ok when CMD succeeds; its output as diagnostics
 	if out=$("$@" 2>&1); then ok "$name"; else nok "$name" "$(echo "$out" | tail -15)"; fi
 }
 
+# Which Wireshark: the host's, or, with RPCRDMA_WS_ROOT set, the one in that
+# Debian build root (scripts/buildroot.sh; the suite then runs under
+# scripts/buildroot-run.sh, which binds /tmp, $TOP and $BUILD into the root
+# at the same paths).  tshark, its libraries and data files all come from
+# the root (chroot); everything else (rpcrdma-decode, python3, mkpcap,
+# editcap) from the host.  RPCRDMA_PLUGIN_BUILD: the build tree holding
+# plugins/X.Y/epan/rpcrdma.so for that Wireshark (default $BUILD);
+# WS_RELEASE: its X.Y (default: pkg-config's plugindir there).
+WS_ROOT=${RPCRDMA_WS_ROOT:-}
+# in_ws CMD...: run CMD where that Wireshark is, in the current directory
+in_ws() {
+	if [ -n "$WS_ROOT" ]; then
+		chroot "$WS_ROOT" /bin/sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
+	else
+		"$@"
+	fi
+}
+PLUGIN_BUILD=${RPCRDMA_PLUGIN_BUILD:-$BUILD}
+WS_RELEASE=${RPCRDMA_WS_RELEASE:-$(basename "$(in_ws pkg-config --variable=plugindir wireshark 2>/dev/null)")}
 # tshark as an unprivileged user (tshark as root ignores plugin folders)
-PLUGIN_DIR=${PLUGIN_DIR:-$BUILD/plugins}
+PLUGIN_DIR=${PLUGIN_DIR:-$PLUGIN_BUILD/plugins}
 as_user() {
 	if [ "$(id -u)" = 0 ]; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		in_ws setpriv --reuid=65534 --regid=65534 --clear-groups \
 			env HOME=/tmp "$@"
 	else
-		env "$@"
+		in_ws env "$@"
 	fi
 }
 ts() { as_user WIRESHARK_PLUGIN_DIR="$PLUGIN_DIR" tshark "$@"; }

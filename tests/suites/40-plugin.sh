@@ -5,8 +5,8 @@ set -u
 BIN=${BIN:-$BUILD/bin}
 . "$TOP/tests/plugin/lib.sh"
 
-SO=$BUILD/plugins/4.0/epan/rpcrdma.so
-if ! pkg-config --exists wireshark 2>/dev/null || ! command -v tshark >/dev/null; then
+SO=$PLUGIN_DIR/$WS_RELEASE/epan/rpcrdma.so
+if ! in_ws pkg-config --exists wireshark 2>/dev/null || ! in_ws sh -c "command -v tshark" >/dev/null; then
 	# scripts/deps.sh installs them: their absence is a failure
 	nok "plugin suite: Wireshark here (pkg-config wireshark, tshark; scripts/deps.sh installs them)"
 	echo "1..$n"; exit 1
@@ -15,7 +15,7 @@ if [ ! -f "$SO" ]; then
 	nok "plugin built at $SO" "run make"
 	echo "1..$n"; exit 1
 fi
-chmod -R a+rX "$BUILD/plugins"
+chmod -R a+rX "$PLUGIN_DIR"
 T=$(mkscratch)
 trap 'rm -rf "$T"' EXIT
 
@@ -265,7 +265,7 @@ for c in $caps; do
 	# 4.0 has no pcap reader for LINKTYPE_INFINIBAND, 247)
 	if ! plugin_tsv "$T/$b" "$T/$b.out" -z rpcrdma,stat 2>"$T/$b.tserr" && [ ! -s "$T/$b.out" ]; then
 		if grep -q "unknown or unsupported" "$T/$b.tserr" && grep -q "network type 247" "$T/$b.tserr"; then
-			skip "$b: plugin agrees with rpcrdma-decode" "tshark 4.0 cannot read LINKTYPE_INFINIBAND (247) in pcap"
+			skip "$b: plugin agrees with rpcrdma-decode" "tshark $WS_RELEASE cannot read LINKTYPE_INFINIBAND (247) in pcap"
 		else
 			nok "$b: tshark with the plugin reads it" "no output; stderr: $(head -3 "$T/$b.tserr")"
 		fi
@@ -496,11 +496,11 @@ else nok "no crash or dissector bug over corrupted captures" "frames=$frames$cra
 
 # the same under AddressSanitizer + UBSan (plugin built with them, tshark
 # with libasan preloaded): the fixture and corrupted copies, two passes
-ASO=$BUILD/plugin-asan/4.0/epan/rpcrdma.so
-libasan=$(gcc -print-file-name=libasan.so 2>/dev/null)
-libubsan=$(gcc -print-file-name=libubsan.so 2>/dev/null)
-if [ -f "$ASO" ] && [ -f "$libasan" ] && [ -f "$libubsan" ]; then
-	chmod -R a+rX "$BUILD/plugin-asan"
+ASO=$PLUGIN_BUILD/plugin-asan/$WS_RELEASE/epan/rpcrdma.so
+libasan=$(in_ws gcc -print-file-name=libasan.so 2>/dev/null)
+libubsan=$(in_ws gcc -print-file-name=libubsan.so 2>/dev/null)
+if [ -f "$ASO" ] && [ -f "$WS_ROOT$libasan" ] && [ -f "$WS_ROOT$libubsan" ]; then
+	chmod -R a+rX "$PLUGIN_BUILD/plugin-asan"
 	bad=""
 	for s in 0 101 102 103 104 105 106; do
 		if [ "$s" = 0 ]; then in=$FX; else
@@ -510,7 +510,7 @@ if [ -f "$ASO" ] && [ -f "$libasan" ] && [ -f "$libubsan" ]; then
 			chmod a+r "$T/asan.pcapng"; in=$T/asan.pcapng
 		fi
 		as_user LD_PRELOAD="$libasan $libubsan" ASAN_OPTIONS=detect_leaks=0 \
-			WIRESHARK_PLUGIN_DIR="$BUILD/plugin-asan" tshark -2 -V -r "$in" >/dev/null 2>"$T/asan.err"
+			WIRESHARK_PLUGIN_DIR="$PLUGIN_BUILD/plugin-asan" tshark -2 -V -r "$in" >/dev/null 2>"$T/asan.err"
 		rc=$?
 		# "Dissector bug, protocol RPCoRDMA" is Wireshark's own built-in
 		# (the robustness test above shows it without the plugin too)
@@ -527,8 +527,8 @@ fi
 
 # ---- install ----
 D=$T/destdir
-if make -s -C "$TOP" BUILD="$BUILD" DESTDIR="$D" install-plugin >"$T/inst.log" 2>&1; then
-	pd=$(pkg-config --variable=plugindir wireshark)
+if in_ws make -s -C "$TOP" BUILD="$PLUGIN_BUILD" DESTDIR="$D" install-plugin >"$T/inst.log" 2>&1; then
+	pd=$(in_ws pkg-config --variable=plugindir wireshark)
 	if [ -f "$D$pd/epan/rpcrdma.so" ]; then
 		chmod -R a+rX "$D"
 		if PLUGIN_DIR=$(dirname "$D$pd") ts -G plugins 2>/dev/null | grep -q "$D$pd/epan/rpcrdma.so"; then
@@ -537,9 +537,9 @@ if make -s -C "$TOP" BUILD="$BUILD" DESTDIR="$D" install-plugin >"$T/inst.log" 2
 	else nok "make install-plugin DESTDIR puts rpcrdma.so in <plugindir>/epan/" "$(find "$D" -type f)"; fi
 else nok "make install-plugin" "$(tail -5 "$T/inst.log")"; fi
 H=$T/home
-mkdir -p "$H/.local/lib/wireshark/plugins/4.0/epan"
-cp "$SO" "$H/.local/lib/wireshark/plugins/4.0/epan/" && chmod -R a+rX "$H"
-if as_user HOME="$H" tshark -G plugins 2>/dev/null | grep -q "$H/.local/lib/wireshark/plugins/4.0/epan/rpcrdma.so"; then
-	ok "loads from the personal plugin folder ~/.local/lib/wireshark/plugins/4.0/epan"
+mkdir -p "$H/.local/lib/wireshark/plugins/$WS_RELEASE/epan"
+cp "$SO" "$H/.local/lib/wireshark/plugins/$WS_RELEASE/epan/" && chmod -R a+rX "$H"
+if as_user HOME="$H" tshark -G plugins 2>/dev/null | grep -q "$H/.local/lib/wireshark/plugins/$WS_RELEASE/epan/rpcrdma.so"; then
+	ok "loads from the personal plugin folder ~/.local/lib/wireshark/plugins/$WS_RELEASE/epan"
 else nok "loads from the personal plugin folder" "$(as_user HOME="$H" tshark -G plugins 2>&1 | head -3)"; fi
 echo "1..$n"

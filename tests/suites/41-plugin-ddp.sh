@@ -4,8 +4,8 @@ set -u
 : "${TOP:?}" "${BUILD:?}"
 . "$TOP/tests/plugin/lib.sh"
 
-SO=$BUILD/plugins/4.0/epan/rpcrdma.so
-if ! pkg-config --exists wireshark 2>/dev/null || ! command -v tshark >/dev/null; then
+SO=$PLUGIN_DIR/$WS_RELEASE/epan/rpcrdma.so
+if ! in_ws pkg-config --exists wireshark 2>/dev/null || ! in_ws sh -c "command -v tshark" >/dev/null; then
 	# scripts/deps.sh installs them: their absence is a failure
 	nok "plugin Write chunk suite: Wireshark here (pkg-config wireshark, tshark; scripts/deps.sh installs them)"
 	echo "1..$n"; exit 1
@@ -14,7 +14,7 @@ if [ ! -f "$SO" ] || [ ! -x "$BUILD/plugin-test/mkpcap" ]; then
 	nok "plugin and mkpcap built" "run make"
 	echo "1..$n"; exit 1
 fi
-chmod -R a+rX "$BUILD/plugins"
+chmod -R a+rX "$PLUGIN_DIR"
 T=$(mkscratch)
 trap 'rm -rf "$T"' EXIT
 hexof() { python3 -c 'import sys; t=sys.argv[1]; n=int(sys.argv[2]); print((t*(n//len(t)+1))[:n].encode().hex())' "$1" "$2"; }

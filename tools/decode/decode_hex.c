@@ -130,7 +130,10 @@ static int one(const struct decode_opts *o, const struct hexparse *hp,
 /* `--hex -`: a message per line; exit 1 when any is not accepted */
 static int read_lines(const struct decode_opts *o, struct hexparse *hp)
 {
-	char block[65536], where[48];
+	char block[65536];
+	/* static: hp (the caller's) keeps a pointer to it past this call
+	 * (gcc 14, -Wdangling-pointer; issue 24, Debian 13) */
+	static char where[48];
 	unsigned long long line = 1;
 	unsigned nth = 0;
 	bool comment = false;
