@@ -16,6 +16,7 @@
 #include "cliopt.h"
 #include "json.h"
 #include "live.h"
+#include "req.h"
 #include "run.h"
 #include "safety.h"
 
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: " CF_PROG " [options] HOST\n"
 	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
+	      "       " CF_PROG " --requester --serve [-a ADDR] [-p PORT] [--mount-port PORT]\n"
 	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
 	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
 	      "messages over real connections, each reaction graded PASS, FAIL or ALLOWED.\n"
@@ -47,6 +49,14 @@ static void usage(FILE *f)
 	      "      --fh HEX               NFS: that file's NFSv3 file handle instead\n"
 	      "      --yes                  run against a host outside the test bed's\n"
 	      "                             addresses (198.18.0.0/15, 2001:2::/48, loopback)\n"
+	      "\n"
+	      "Requester side (our own responder, for NFS/RDMA clients to connect to):\n"
+	      "      --requester            listen instead of connecting: a read-only NFSv3\n"
+	      "                             export \"/\" over RPC-over-RDMA on -p PORT (bound to\n"
+	      "                             -a ADDR, default every address)\n"
+	      "      --serve                only serve, without faults, until SIGINT/SIGTERM\n"
+	      "                             (needed with --requester in this version)\n"
+	      "      --mount-port PORT      MOUNT v3 over TCP on this port (default 20048)\n"
 	      "\n"
 	      "Cases:\n"
 	      "      --only SPEC[,SPEC]     run only these: a case name (glob), a draft (V1,\n"
@@ -121,6 +131,8 @@ struct cli {
 	struct cf_select sel;
 	bool json, verbose, quiet, strict, yes, list;
 	const char *json_file;
+	bool requester, serve;
+	const char *mount_port;
 };
 
 static int parse(int argc, char **argv, struct cli *c)
@@ -131,7 +143,7 @@ static int parse(int argc, char **argv, struct cli *c)
 		.takes = LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT };
 	static const char own_names[] =
 		"address=a program fh file only skip timeout=t json json-file verbose=v "
-		"quiet=q strict yes list=l help=h version";
+		"quiet=q strict yes list=l help=h version requester serve mount-port";
 	struct option own[24], longs[40];
 	char shorts[40];
 	long v;
@@ -203,6 +215,13 @@ static int parse(int argc, char **argv, struct cli *c)
 				return opt_error("--timeout", optarg, "give milliseconds, 100 to 600000");
 			c->o.timeout_ms = (int)v;
 			break;
+		case CLI_L_REQUESTER: c->requester = true; break;
+		case CLI_L_SERVE: c->serve = true; break;
+		case CLI_L_MOUNT_PORT:
+			if (parse_int(optarg, 1, 65535, &v) < 0)
+				return opt_error("--mount-port", optarg, "not a port number (1 to 65535)");
+			c->mount_port = optarg;
+			break;
 		case CLI_L_JSON: c->json = true; break;
 		case CLI_L_JSON_FILE: c->json_file = optarg; break;
 		case 'v': c->verbose = true; break;
@@ -232,6 +251,13 @@ static int parse(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return usage_error(argv[optind], "one host only");
+	if ((c->serve || c->mount_port) && !c->requester)
+		return usage_error(NULL, c->serve ? "--serve needs --requester"
+				   : "--mount-port needs --requester");
+	if (c->requester && c->list)
+		return usage_error(NULL, "--requester and --list cannot be used together");
+	if (c->requester)
+		return -1;
 	if (c->json && c->json_file)
 		return usage_error(NULL, "--json and --json-file cannot be used together");
 	if (c->verbose && c->quiet)
@@ -257,6 +283,13 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (c.requester) {
+		struct cf_req_opts ro = { .host = c.o.host, .port = c.o.port,
+			.mount_port = c.mount_port, .serve = c.serve, .debug = c.o.debug,
+			.connect_timeout_ms = c.o.connect_timeout_ms };
+
+		return cf_req_main(&ro, stdout);
+	}
 	ob_init(out, stdout);
 	if (c.list) {
 		cf_report_list(out, c.json, &c.sel);
