@@ -388,14 +388,14 @@ uint8_t *fake_region(struct xprt *x, const struct rpcrdma_segment *s)
 }
 
 
-/* rpcrdma-conform --requester listens: the model responder is a responder,
- * not a requester, so the fake build has no listener (its command line is
- * tested up to here; the listening side runs over the fake verbs in
- * test_conform_req) */
+/* rpcrdma-conform --requester listens: the model responder is no
+ * requester, so nothing ever connects to this listener; the serve loop,
+ * MOUNT over TCP and the signals run as in the real tool (tests/cli/
+ * conform.bats), the NFS side over the fake verbs in test_conform_req */
 int xprt_listen(struct xprt_loop *l, const struct xprt_handlers *h, struct xprt_error *err)
 {
 	(void)l;
 	(void)h;
-	set_err(err, XPRT_E_NODEV, "no listener in the model responder (rpcrdma-conform-fake)");
-	return -1;
+	(void)err;
+	return 0;
 }

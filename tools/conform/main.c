@@ -52,8 +52,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Requester side (our own responder, for NFS/RDMA clients to connect to):\n"
 	      "      --requester            listen instead of connecting: a read-only NFSv3\n"
-	      "                             export \"/\" over RPC-over-RDMA on -p PORT (bound to\n"
-	      "                             -a ADDR, default every address)\n"
+	      "                             export \"/\" over RPC-over-RDMA on the port of -p,\n"
+	      "                             bound to the address of -a (default: every one)\n"
 	      "      --serve                only serve, without faults, until SIGINT/SIGTERM\n"
 	      "                             (needed with --requester in this version)\n"
 	      "      --mount-port PORT      MOUNT v3 over TCP on this port (default 20048)\n"
@@ -256,6 +256,9 @@ static int parse(int argc, char **argv, struct cli *c)
 				   : "--mount-port needs --requester");
 	if (c->requester && c->list)
 		return usage_error(NULL, "--requester and --list cannot be used together");
+	if (c->requester && !c->serve)
+		return usage_error(NULL, "--requester needs --serve in this version (the requester "
+				   "cases are not built yet)");
 	if (c->requester)
 		return -1;
 	if (c->json && c->json_file)
