@@ -292,8 +292,6 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "--serve needs --requester"
 	run "$C" --mount-port 20048 $A
 	usage_error "--mount-port needs --requester"
-	run "$C" --requester
-	usage_error "--requester needs --serve"
 	run "$C" --requester --serve --list
 	usage_error "--requester and --list cannot be used together"
 	run "$C" --requester --serve --mount-port 0
@@ -355,6 +353,16 @@ open(sys.argv[2], "w").close(); time.sleep(10)' "$mp" "$ready" &
 	kill "$holder"; wait "$holder" 2>/dev/null || true
 	assert_failure 3
 	assert_output --partial "MOUNT over TCP, port $mp: Address already in use"
+}
+
+@test "--requester without --serve: the requester cases, each watching for -t MS; nobody came: SKIP, exit 0" {
+	run timeout 20 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)"
+	assert_success
+	assert_line --index 0 --partial "rpcrdma-conform --requester: 2 cases on port 20049, each watching the requesters that connect for 200 ms"
+	assert_line --regexp '^SKIP +rq-first-one-call .*\[V1-4.3.3-first,V2-5-single\]$'
+	assert_line --regexp '^SKIP +rq-grant-1 .*\[V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first\]$'
+	assert_line --partial "observed: 0 call(s) seen, 2 needed: no requester drove this case"
+	assert_line "total  2 cases: 0 passed, 0 failed, 2 skipped"
 }
 
 @test "completion: --mount-port offers 20048" {

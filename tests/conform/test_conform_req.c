@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <rpcrdma/rpc.h>
+#include "be.h"
+#include "echo_ulb.h"
 #include "fake_verbs.h"
 #include "nfs3_tree.h"
 #include "req.h"
@@ -270,6 +272,173 @@ static void mount_tcp(void)
 	cf_req_mount_close(&m);
 }
 
+/* ---- the requester cases: our requester passes, a misbehaving one fails ---- */
+/* the misbehaving requesters: raw calls (libcodec's headers) sent with
+ * xprt_send_raw(), credits ignored -- RAW_BURST: ten at once; RAW_AFTER:
+ * one, then nine at once when its reply comes (over our transport the nine
+ * never leave once a grant of 1 came: its Send slots follow the grant, so
+ * RAW_AFTER passes rq-grant-1 here, and the grader's V1 §4.3.1 FAIL is
+ * shown on observations in grader_fails()) */
+enum rq_mode { RQ_OURS = 0, RAW_BURST, RAW_AFTER };
+static struct {
+	enum rq_mode raw;
+	struct xprt *x;
+	struct xprt_call c[10];
+	uint8_t msg[10][64];
+} rq;
+
+static void rq_done(struct xprt_call *c)
+{
+	(void)c;
+}
+
+static void raw_call(uint32_t i)
+{
+	struct rpcrdma_hdr h = { .rdma_xid = 0x7000 + i, .rdma_vers = 1, .rdma_credit = 32,
+		.rdma_proc = RDMA_MSG };
+	struct xprt_error err;
+	uint8_t buf[128];
+	size_t hl = rpcrdma_encode(&h, buf, sizeof(buf), NULL), off, dl, n;
+
+	n = echo_encode_call(buf + hl, sizeof(buf) - hl, ECHO_PROC_NULL, 0, NULL, 0, &off, &dl);
+	be32_put(buf + hl, h.rdma_xid);
+	xprt_send_raw(rq.x, buf, hl + n, &err);
+}
+
+/* the raw requester's receive side: RAW_AFTER's nine once a reply came */
+static void raw_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct rpcrdma_msg *m,
+		     void *arg)
+{
+	static bool sent;
+	uint32_t i;
+
+	(void)x; (void)buf; (void)len; (void)m;
+	if (arg && !sent)
+		sent = false;
+	if (rq.raw == RAW_AFTER && m->rdma_xid == 0x7000) {
+		for (i = 1; i < 10; i++)
+			raw_call(i);
+	}
+}
+
+static void start_requester(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	struct xprt_opts co;
+	struct xprt_handlers ch;
+	struct xprt_error err;
+	size_t i, n, off, dl;
+
+	(void)cs;
+	(void)arg;
+	memset(&co, 0, sizeof(co));
+	co.host = "127.0.0.1";
+	co.port = "20049";
+	co.verbs = &fake_verbs;
+	memset(&ch, 0, sizeof(ch));
+	ch.on_recv = raw_recv;
+	rq.x = xprt_connect_opts(l, &co, &ch, &err);
+	if (!rq.x) {
+		tap_diag("connect: %s", err.msg);
+		return;
+	}
+	if (rq.raw == RAW_AFTER) {
+		raw_call(0);
+		return;
+	}
+	for (i = 0; i < 10; i++) {
+		memset(&rq.c[i], 0, sizeof(rq.c[i]));
+		if (rq.raw == RAW_BURST) {
+			raw_call((uint32_t)i);
+			continue;
+		}
+		/* our transport's requester: credits kept */
+		n = echo_encode_call(rq.msg[i], sizeof(rq.msg[i]), ECHO_PROC_NULL, 0, NULL, 0,
+				     &off, &dl);
+		rq.c[i].msg = rq.msg[i];
+		rq.c[i].len = n;
+		rq.c[i].reply_max = 64;
+		rq.c[i].done = rq_done;
+		rq.c[i].timeout_ms = DEADLINE_MS;
+		xprt_call(rq.x, &rq.c[i]);
+	}
+}
+
+static void requester_cases(void)
+{
+	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
+		.window_ms = 2000, .on_case = start_requester };
+	/* what each requester must get: PASS (NULL), SKIP, or FAIL on this sentence */
+	static const char *const want[3][2] = {
+		{ NULL, NULL },
+		{ "V1-4.3.3-first", "V1-4.3.3-first" },
+		{ NULL, "SKIP" },
+	};
+	static const char *const mname[] = { "our transport's", "burst", "after-first" };
+	struct cf_req_counts c;
+	struct cf_rq_obs ob;
+	struct cf_rq_grade g;
+	char why[300];
+	size_t i;
+	int64_t t0;
+
+	for (int m = RQ_OURS; m <= RAW_AFTER; m++) {
+		unsigned right = 0;
+
+		rq.raw = (enum rq_mode)m;
+		for (i = 0; i < cf_rq_ncases; i++) {
+			fake_verbs_reset();
+			memset(&c, 0, sizeof(c));
+			t0 = now_ms();
+			if (cf_req_run_case(&o, &cf_rq_cases[i], &c, &ob, why, sizeof(why)) < 0)
+				tap_diag("%s: %s", cf_rq_cases[i].name, why);
+			cf_rq_grade(&cf_rq_cases[i], &ob, &g);
+			tap_diag("%s requester, %s: %s%s%s: %s (%lld ms)", mname[m], cf_rq_cases[i].name,
+				 cf_result_name(g.result), g.req_id ? " " : "", g.req_id ? g.req_id : "",
+				 g.observed, (long long)(now_ms() - t0));
+			right += want[m][i] && !strcmp(want[m][i], "SKIP") ? g.result == CF_SKIP
+				 : want[m][i] ? g.result == CF_FAIL && g.req_id &&
+				 !strcmp(g.req_id, want[m][i]) && strstr(cf_rq_cases[i].reqs, g.req_id)
+				 : g.result == CF_PASS;
+		}
+		tap_ok(right == cf_rq_ncases, "%s requester: %s (%u of %zu cases as expected)",
+		       mname[m], m == RQ_OURS ? "PASSes every requester case"
+		       : m == RAW_BURST ? "ten calls at once FAIL both cases on V1 §4.3.3"
+		       : "nine raw calls after the first reply: our transport holds them to the grant "
+		       "(rq-grant-1 sees one call: SKIP)",
+		       right, cf_rq_ncases);
+	}
+}
+
+/* the grader alone, on observations: every verdict it can give */
+static void grader_fails(void)
+{
+	const struct cf_rq_case *g1 = &cf_rq_cases[1];
+	struct cf_rq_obs o = { .grant = 1, .calls = 10, .replies = 9, .max_outstanding = 2,
+			       .over_grant = 1 };
+	struct cf_rq_grade g;
+
+	cf_rq_grade(g1, &o, &g);
+	tap_ok(g.result == CF_FAIL && g.req_id && !strcmp(g.req_id, "V1-4.3.1-limit") &&
+	       cf_req_find(g.req_id), "one call past a grant of 1: FAIL on V1-4.3.1-limit, in the catalogue");
+	o.before_first = 1;
+	cf_rq_grade(g1, &o, &g);
+	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-4.3.3-first") && cf_req_find(g.req_id),
+	       "a second call before the first reply: FAIL on V1-4.3.3-first");
+	o = (struct cf_rq_obs){ .grant = 1, .calls = 2 };
+	cf_rq_grade(g1, &o, &g);
+	tap_ok(g.result == CF_SKIP && !g.req_id, "2 calls (3 needed): SKIP, no requester drove it");
+	for (size_t i = 0; i < cf_rq_ncases; i++) {
+		char ids[128], *save = NULL, *id;
+		bool all = true;
+
+		snprintf(ids, sizeof(ids), "%s", cf_rq_cases[i].reqs);
+		for (id = strtok_r(ids, ",", &save); id; id = strtok_r(NULL, ",", &save))
+			all &= cf_req_find(id) && !strcmp(cf_req_find(id)->party, "requester");
+		tap_ok(all, "%s: every requirement id is a requester sentence of the catalogue",
+		       cf_rq_cases[i].name);
+	}
+}
+
 int main(void)
 {
 	struct xprt_opts so, co;
@@ -304,6 +473,8 @@ int main(void)
 	fake_verbs_live(&lv);
 	tap_ok(!lv.qps && !lv.mrs && !lv.mws && !lv.ids, "nothing left registered or connected");
 	mount_tcp();
+	requester_cases();
+	grader_fails();
 	fake_verbs_reset();
 	return tap_done();
 }

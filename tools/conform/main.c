@@ -32,7 +32,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: " CF_PROG " [options] HOST\n"
 	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
-	      "       " CF_PROG " --requester --serve [-a ADDR] [-p PORT] [--mount-port PORT]\n"
+	      "       " CF_PROG " --requester [--serve] [-a ADDR] [-p PORT] [--mount-port PORT]\n"
 	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
 	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
 	      "messages over real connections, each reaction graded PASS, FAIL or ALLOWED.\n"
@@ -54,8 +54,9 @@ static void usage(FILE *f)
 	      "      --requester            listen instead of connecting: a read-only NFSv3\n"
 	      "                             export \"/\" over RPC-over-RDMA on the port of -p,\n"
 	      "                             bound to the address of -a (default: every one)\n"
-	      "      --serve                only serve, without faults, until SIGINT/SIGTERM\n"
-	      "                             (needed with --requester in this version)\n"
+	      "      --serve                only serve, without faults, until SIGINT/SIGTERM;\n"
+	      "                             without it, the requester cases run one after\n"
+	      "                             the other, each watching for --timeout MS\n"
 	      "      --mount-port PORT      MOUNT v3 over TCP on this port (default 20048)\n"
 	      "\n"
 	      "Cases:\n"
@@ -256,9 +257,6 @@ static int parse(int argc, char **argv, struct cli *c)
 				   : "--mount-port needs --requester");
 	if (c->requester && c->list)
 		return usage_error(NULL, "--requester and --list cannot be used together");
-	if (c->requester && !c->serve)
-		return usage_error(NULL, "--requester needs --serve in this version (the requester "
-				   "cases are not built yet)");
 	if (c->requester)
 		return -1;
 	if (c->json && c->json_file)
@@ -289,7 +287,7 @@ int main(int argc, char **argv)
 	if (c.requester) {
 		struct cf_req_opts ro = { .host = c.o.host, .port = c.o.port,
 			.mount_port = c.mount_port, .serve = c.serve, .debug = c.o.debug,
-			.connect_timeout_ms = c.o.connect_timeout_ms };
+			.connect_timeout_ms = c.o.connect_timeout_ms, .window_ms = c.o.timeout_ms };
 
 		return cf_req_main(&ro, stdout);
 	}

@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include "nfs3_serve.h"
 #include "nfs3_xdr.h"
+#include "conform.h"
 #include "xprt.h"
 
 #define CF_REQ_MOUNT_PORT "20048"
 #define CF_REQ_MOUNT_CONNS 8       /* MOUNT clients at once over TCP */
 #define CF_REQ_MOUNT_REC 4096u     /* largest MOUNT call record we take */
 
+struct cf_rq_case;
 struct cf_req_opts {
 	const char *host;              /* bind address (NULL: any) */
 	const char *port;              /* RPC-over-RDMA (NULL: 20049) */
@@ -31,6 +33,11 @@ struct cf_req_opts {
 	int connect_timeout_ms;
 	const struct xprt_verbs *verbs;  /* NULL: rdma-core */
 	uint32_t credits;              /* the forward grant; 0: the transport's */
+	int window_ms;                 /* cases: how long each watches */
+	/* tests: called once a case's listener is up, to start requesters in
+	 * the same loop */
+	void (*on_case)(struct xprt_loop *l, const struct cf_rq_case *c, void *arg);
+	void *on_case_arg;
 };
 
 /* what was served, per program and procedure */
@@ -43,11 +50,60 @@ struct cf_req_counts {
 	uint64_t read_bytes;           /* READ data answered */
 };
 
-/* the NFS responder on the transport (req_nfs.c) */
+/* What a requester did under a case (req_nfs.c fills it from every
+ * message received, before the transport acts on it): its calls, our
+ * replies, and the credit rules it broke.  A call's arrival is judged
+ * against the replies sent before it: an honest requester cannot have
+ * sent a call its credit did not yet allow. */
+struct cf_rq_obs {
+	uint32_t grant;                /* granted in every reply of the case */
+	uint64_t calls, replies;
+	uint32_t max_outstanding;      /* calls not yet answered, at most */
+	uint64_t before_first;         /* calls beyond the first before any reply */
+	uint64_t over_grant;           /* calls past the grant once it was given */
+};
+
+/* the requester cases (req_cases.c): a fault of the responder's side, the
+ * catalogue's sentences a requester's next messages are graded on */
+struct cf_rq_case {
+	const char *name;
+	const char *reqs;              /* catalogue ids, comma-separated */
+	const char *what;
+	uint32_t grant;                /* the credits every reply grants */
+	uint64_t min_calls;            /* fewer observed: SKIP (no traffic) */
+};
+extern const struct cf_rq_case cf_rq_cases[];
+extern const size_t cf_rq_ncases;
+struct cf_rq_grade {
+	enum cf_result result;
+	const char *req_id;            /* FAIL: the sentence it rests on */
+	char observed[200];
+};
+void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g);
+
+/* a reply held back (cases): a small inline V1 reply, built here with
+ * libcodec and sent raw when due, so that a call the requester sends
+ * meanwhile is one it sent without the reply: the responder's count of
+ * outstanding calls is then the requester's own */
+#define CF_RQ_HELD 32
+#define CF_RQ_HOLD_MS 20
+struct cf_rq_held {
+	struct xprt *x;                /* NULL: a free slot */
+	int64_t due_ms;
+	size_t len;
+	uint8_t buf[1024];
+};
+
+/* the NFS (and ECHO) responder on the transport (req_nfs.c) */
 struct cf_req_nfs {
 	struct cf_req_counts *counts;
+	struct cf_rq_obs *obs;         /* NULL: not observed (--serve) */
+	int hold_ms;                   /* cases: how long small replies wait */
+	struct cf_rq_held held[CF_RQ_HELD];
 	uint8_t out[NFS3_SERVE_REPLY_MAX];
 };
+/* sends the held replies due by now_ms (all of them with force) */
+void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now_ms, bool force);
 void cf_req_nfs_handlers(struct cf_req_nfs *n, struct xprt_handlers *h);
 
 /* MOUNT over TCP (req_mount.c): RFC 5531 §11 record marking */
@@ -70,6 +126,11 @@ int cf_req_mount_open(struct cf_req_mount *m, const char *host, const char *port
 void cf_req_mount_poll(struct cf_req_mount *m, int ms);
 void cf_req_mount_close(struct cf_req_mount *m);
 
+/* req_main.c: one case (a listener of its own granting the case's credits,
+ * watched for o->window_ms or until 8 calls are all answered): 0, or -1
+ * with why[] when it cannot listen */
+int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
+		    struct cf_req_counts *counts, struct cf_rq_obs *ob, char *why, size_t whylen);
 /* req_main.c: the whole --requester run; the exit status */
 int cf_req_main(const struct cf_req_opts *o, FILE *out);
 
