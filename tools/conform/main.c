@@ -126,6 +126,25 @@ static int bad_value(const char *name, const char *arg, const char *why)
 	return opt_error(opt, arg, why);
 }
 
+/* --fh HEX: the handle's bytes into o; -1 when it is no even-length hex
+ * string of 1 to 64 bytes */
+static int parse_fh(const char *arg, struct cf_opts *o)
+{
+	size_t len = strlen(arg), k;
+
+	if (!len || len % 2 || len / 2 > sizeof(o->nfs_fh) ||
+	    strspn(arg, "0123456789abcdefABCDEF") != len)
+		return -1;
+	for (k = 0; k < len / 2; k++) {
+		unsigned hx;
+
+		sscanf(arg + 2 * k, "%2x", &hx);
+		o->nfs_fh[k] = (uint8_t)hx;
+	}
+	o->nfs_fhlen = len / 2;
+	return 0;
+}
+
 struct cli {
 	struct cf_opts o;
 	struct xprt_opts x;            /* the common options */
@@ -186,22 +205,11 @@ static int parse(int argc, char **argv, struct cli *c)
 				return opt_error("--file", optarg, "give the file's path on the server");
 			c->o.nfs_file = optarg;
 			break;
-		case CLI_L_FH: {
-			size_t len = strlen(optarg), k;
-
-			if (!len || len % 2 || len / 2 > sizeof(c->o.nfs_fh) ||
-			    strspn(optarg, "0123456789abcdefABCDEF") != len)
+		case CLI_L_FH:
+			if (parse_fh(optarg, &c->o) < 0)
 				return opt_error("--fh", optarg, "give the file handle in hex, "
 						 "1 to 64 bytes");
-			for (k = 0; k < len / 2; k++) {
-				unsigned hx;
-
-				sscanf(optarg + 2 * k, "%2x", &hx);
-				c->o.nfs_fh[k] = (uint8_t)hx;
-			}
-			c->o.nfs_fhlen = len / 2;
 			break;
-		}
 		case CLI_L_ONLY:
 		case CLI_L_SKIP: {
 			bool only = ch == CLI_L_ONLY;
