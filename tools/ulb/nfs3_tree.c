@@ -116,7 +116,7 @@ size_t nfs3_tree_read(uint64_t fileid, uint64_t off, size_t len, uint8_t *out, b
 		len = (size_t)(n.size - off);
 	*eof = off + len == n.size;
 	if (fileid == 2) {
-		memcpy(out, HELLO_TEXT + off, len);
+		memcpy(out, &HELLO_TEXT[off], len);
 	} else if (fileid >= MANY_BASE) {
 		char text[16];
 
