@@ -86,6 +86,15 @@ $(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/u
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
 
+# NFSv3 and MOUNT v3 (tools/ulb/nfs3_*.c: XDR, the computed tree, the
+# read-only responder of rpcrdma-conform --requester), like the ECHO ULB
+NFS3_ULB_SRCS := tools/ulb/nfs3_xdr.c tools/ulb/nfs3_tree.c tools/ulb/nfs3_serve.c
+NFS3_ULB_HDRS := $(NFS3_ULB_SRCS:.c=.h) tools/common/xdrcur.h tools/common/be.h
+$(BUILD)/unit/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(UNIT_COMMON) $(CODEC_A)
+$(BUILD)/asan/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(UNIT_COMMON) $(CODEC_SRCS)
+
 -include tests/transport/module.mk
 
 # unit tests of the capture pipeline (tests/capunit): TCP reassembly, MPA

@@ -285,6 +285,93 @@ usage_error() {     # $1 = text the message must contain
 	usage_error "needs --yes"
 }
 
+# ------------------------------------------------------------ --requester (the other side)
+
+@test "--requester, --serve, --mount-port: usage errors exit 2" {
+	run "$C" --serve
+	usage_error "--serve needs --requester"
+	run "$C" --mount-port 20048 $A
+	usage_error "--mount-port needs --requester"
+	run "$C" --requester --serve --list
+	usage_error "--requester and --list cannot be used together"
+	run "$C" --requester --serve --mount-port 0
+	usage_error "--mount-port 0: not a port number (1 to 65535)"
+	run "$C" --requester --serve --mount-port 70000
+	usage_error "--mount-port 70000"
+	run "$C" --requester --serve --mount-port
+	usage_error "needs an argument"
+}
+
+# a free TCP port on loopback (asked of the kernel, then let go)
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+@test "--requester --serve: MOUNT v3 MNT \"/\" over TCP on --mount-port, SIGTERM ends it with the counts, exit 0" {
+	local mp pid out=$BATS_TEST_TMPDIR/serve.out
+	mp=$(free_port)
+	"$C" --requester --serve -a 127.0.0.1 -p 20049 --mount-port "$mp" > "$out" 2> "$out.err" &
+	pid=$!
+	# RFC 5531 record mark (last, 48 bytes), MOUNT (100005) v3 MNT, AUTH_NONE,
+	# dirpath "/": hand-written; the reply's mountstat3 is its 29th-32nd byte
+	run timeout 10 python3 -c '
+import socket, struct, sys, time
+port = int(sys.argv[1])
+for _ in range(100):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5); break
+    except OSError: time.sleep(0.05)
+call = struct.pack(">10I", 7, 0, 2, 100005, 3, 1, 0, 0, 0, 0) + struct.pack(">I", 1) + b"/\0\0\0"
+s.sendall(struct.pack(">I", 0x80000000 | len(call)) + call)
+r = b""
+while len(r) < 64:
+    d = s.recv(64 - len(r))
+    if not d: break
+    r += d
+mark, xid, mtype, stat, _, _, astat, mstat, fhlen = struct.unpack(">9I", r[:36])
+print("mark=%x xid=%d reply=%d accepted=%d mountstat3=%d fhlen=%d fh=%s" % (mark, xid, mtype, stat + astat, mstat, fhlen, r[36:44].decode()))
+' "$mp"
+	kill -TERM "$pid"
+	wait "$pid"; local rc=$?
+	echo "$output"; cat "$out" "$out.err"
+	assert_output "mark=8000003c xid=7 reply=1 accepted=0 mountstat3=0 fhlen=16 fh=rqtree03"
+	[ "$rc" -eq 0 ]
+	grep -q 'serving a read-only NFSv3 export "/" over RPC-over-RDMA on port 20049 and MOUNT v3 over TCP on port '"$mp" "$out.err"
+	grep -qE '^  MOUNT MNT +1$' "$out"
+}
+
+@test "--requester --serve: a MOUNT port in use is an error at start, exit 3" {
+	local mp ready=$BATS_TEST_TMPDIR/held
+	mp=$(free_port)
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1)
+open(sys.argv[2], "w").close(); time.sleep(10)' "$mp" "$ready" &
+	local holder=$! i
+	for i in $(seq 100); do [ -e "$ready" ] && break; sleep 0.05; done
+	[ -e "$ready" ]
+	run timeout 10 "$C" --requester --serve -a 127.0.0.1 --mount-port "$mp"
+	kill "$holder"; wait "$holder" 2>/dev/null || true
+	assert_failure 3
+	assert_output --partial "MOUNT over TCP, port $mp: Address already in use"
+}
+
+@test "--requester without --serve: the requester cases, each watching for -t MS; nobody came: SKIP, exit 0" {
+	run timeout 20 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)"
+	assert_success
+	assert_line --index 0 --partial "rpcrdma-conform --requester: 2 cases on port 20049, each watching the requesters that connect for 200 ms"
+	assert_line --regexp '^SKIP +rq-first-one-call .*\[V1-4.3.3-first,V2-5-single\]$'
+	assert_line --regexp '^SKIP +rq-grant-1 .*\[V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first\]$'
+	assert_line --partial "observed: 0 call(s) seen, 2 needed: no requester drove this case"
+	assert_line "total  2 cases: 0 passed, 0 failed, 2 skipped"
+}
+
+@test "completion: --mount-port offers 20048" {
+	run bash -c "source '$TOP/completion/rpcrdma-conform'
+		COMP_WORDS=(rpcrdma-conform --mount-port ''); COMP_CWORD=2; _rpcrdma_conform
+		printf '%s\n' \"\${COMPREPLY[@]}\""
+	assert_output "20048"
+}
+
 # ------------------------------------------------------------ help, man page, completion, docs agree
 
 man_options() {
@@ -312,7 +399,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 19 ]
+	[ "$(parser_long_options | wc -l)" -eq 22 ]
 }
 
 @test "completion offers every option; values for --program" {

@@ -47,14 +47,14 @@ int cli_number32(const char *prog, const char *name, const char *arg,
 	N(LIST, "list") N(LIVE, "live") N(NO_CRC_CHECK, "no-crc-check") \
 	N(NO_MOUNTS, "no-mounts") N(NULL, "null") N(NUMERIC, "numeric") N(PROBE, "probe") \
 	N(PROBE_INLINE, "probe-inline") N(PROM, "prom") N(QUIET, "quiet") \
-	N(REPORT_GBITS, "report_gbits") N(SERVER, "server") N(STATS, "stats") \
+	N(REPORT_GBITS, "report_gbits") N(REQUESTER, "requester") N(SERVE, "serve") N(SERVER, "server") N(STATS, "stats") \
 	N(STRICT, "strict") N(VERBOSE, "verbose") N(VERSION, "version") N(YES, "yes") \
 	R(ADDR, "addr") R(ADDRESS, "address") R(BACKWARD, "backward") \
 	R(BUFFER_SIZE, "buffer-size") R(CHUNK, "chunk") R(CONVERSATION, "conversation") \
 	R(COUNT, "count") R(DEPTH, "depth") R(DURATION, "duration") R(FH, "fh") R(FILE, "file") \
 	R(HEX, "hex") R(INLINE_THRESHOLD, "inline-threshold") R(INTERFACE, "interface") \
 	R(INTERVAL, "interval") R(ITERS, "iters") R(JSON_FILE, "json-file") \
-	R(MISBEHAVE, "misbehave") R(MPA_CRC, "mpa-crc") R(MPA_MARKERS, "mpa-markers") \
+	R(MISBEHAVE, "misbehave") R(MOUNT_PORT, "mount-port") R(MPA_CRC, "mpa-crc") R(MPA_MARKERS, "mpa-markers") \
 	R(ONLY, "only") R(OUT_JSON_FILE, "out_json_file") R(PLOT, "plot") \
 	R(PROCEDURE, "procedure") R(PROGRAM, "program") R(PROGRAM_VERSION, "program-version") \
 	R(RDMA_VERSION, "rdma-version") R(READ, "read") R(ROCE_PORT, "roce-port") \

@@ -16,6 +16,7 @@
 #include "cliopt.h"
 #include "json.h"
 #include "live.h"
+#include "req.h"
 #include "run.h"
 #include "safety.h"
 
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: " CF_PROG " [options] HOST\n"
 	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
+	      "       " CF_PROG " --requester [--serve] [-a ADDR] [-p PORT] [--mount-port PORT]\n"
 	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
 	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
 	      "messages over real connections, each reaction graded PASS, FAIL or ALLOWED.\n"
@@ -47,6 +49,15 @@ static void usage(FILE *f)
 	      "      --fh HEX               NFS: that file's NFSv3 file handle instead\n"
 	      "      --yes                  run against a host outside the test bed's\n"
 	      "                             addresses (198.18.0.0/15, 2001:2::/48, loopback)\n"
+	      "\n"
+	      "Requester side (our own responder, for NFS/RDMA clients to connect to):\n"
+	      "      --requester            listen instead of connecting: a read-only NFSv3\n"
+	      "                             export \"/\" over RPC-over-RDMA on the port of -p,\n"
+	      "                             bound to the address of -a (default: every one)\n"
+	      "      --serve                only serve, without faults, until SIGINT/SIGTERM;\n"
+	      "                             without it, the requester cases run one after\n"
+	      "                             the other, each watching for --timeout MS\n"
+	      "      --mount-port PORT      MOUNT v3 over TCP on this port (default 20048)\n"
 	      "\n"
 	      "Cases:\n"
 	      "      --only SPEC[,SPEC]     run only these: a case name (glob), a draft (V1,\n"
@@ -115,12 +126,33 @@ static int bad_value(const char *name, const char *arg, const char *why)
 	return opt_error(opt, arg, why);
 }
 
+/* --fh HEX: the handle's bytes into o; -1 when it is no even-length hex
+ * string of 1 to 64 bytes */
+static int parse_fh(const char *arg, struct cf_opts *o)
+{
+	size_t len = strlen(arg), k;
+
+	if (!len || len % 2 || len / 2 > sizeof(o->nfs_fh) ||
+	    strspn(arg, "0123456789abcdefABCDEF") != len)
+		return -1;
+	for (k = 0; k < len / 2; k++) {
+		unsigned hx;
+
+		sscanf(arg + 2 * k, "%2x", &hx);
+		o->nfs_fh[k] = (uint8_t)hx;
+	}
+	o->nfs_fhlen = len / 2;
+	return 0;
+}
+
 struct cli {
 	struct cf_opts o;
 	struct xprt_opts x;            /* the common options */
 	struct cf_select sel;
 	bool json, verbose, quiet, strict, yes, list;
 	const char *json_file;
+	bool requester, serve;
+	const char *mount_port;
 };
 
 static int parse(int argc, char **argv, struct cli *c)
@@ -131,7 +163,7 @@ static int parse(int argc, char **argv, struct cli *c)
 		.takes = LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT };
 	static const char own_names[] =
 		"address=a program fh file only skip timeout=t json json-file verbose=v "
-		"quiet=q strict yes list=l help=h version";
+		"quiet=q strict yes list=l help=h version requester serve mount-port";
 	struct option own[24], longs[40];
 	char shorts[40];
 	long v;
@@ -173,22 +205,11 @@ static int parse(int argc, char **argv, struct cli *c)
 				return opt_error("--file", optarg, "give the file's path on the server");
 			c->o.nfs_file = optarg;
 			break;
-		case CLI_L_FH: {
-			size_t len = strlen(optarg), k;
-
-			if (!len || len % 2 || len / 2 > sizeof(c->o.nfs_fh) ||
-			    strspn(optarg, "0123456789abcdefABCDEF") != len)
+		case CLI_L_FH:
+			if (parse_fh(optarg, &c->o) < 0)
 				return opt_error("--fh", optarg, "give the file handle in hex, "
 						 "1 to 64 bytes");
-			for (k = 0; k < len / 2; k++) {
-				unsigned hx;
-
-				sscanf(optarg + 2 * k, "%2x", &hx);
-				c->o.nfs_fh[k] = (uint8_t)hx;
-			}
-			c->o.nfs_fhlen = len / 2;
 			break;
-		}
 		case CLI_L_ONLY:
 		case CLI_L_SKIP: {
 			bool only = ch == CLI_L_ONLY;
@@ -202,6 +223,13 @@ static int parse(int argc, char **argv, struct cli *c)
 			if (parse_int(optarg, 100, 600000, &v) < 0)
 				return opt_error("--timeout", optarg, "give milliseconds, 100 to 600000");
 			c->o.timeout_ms = (int)v;
+			break;
+		case CLI_L_REQUESTER: c->requester = true; break;
+		case CLI_L_SERVE: c->serve = true; break;
+		case CLI_L_MOUNT_PORT:
+			if (parse_int(optarg, 1, 65535, &v) < 0)
+				return opt_error("--mount-port", optarg, "not a port number (1 to 65535)");
+			c->mount_port = optarg;
 			break;
 		case CLI_L_JSON: c->json = true; break;
 		case CLI_L_JSON_FILE: c->json_file = optarg; break;
@@ -232,6 +260,13 @@ static int parse(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return usage_error(argv[optind], "one host only");
+	if ((c->serve || c->mount_port) && !c->requester)
+		return usage_error(NULL, c->serve ? "--serve needs --requester"
+				   : "--mount-port needs --requester");
+	if (c->requester && c->list)
+		return usage_error(NULL, "--requester and --list cannot be used together");
+	if (c->requester)
+		return -1;
 	if (c->json && c->json_file)
 		return usage_error(NULL, "--json and --json-file cannot be used together");
 	if (c->verbose && c->quiet)
@@ -257,6 +292,13 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (c.requester) {
+		struct cf_req_opts ro = { .host = c.o.host, .port = c.o.port,
+			.mount_port = c.mount_port, .serve = c.serve, .debug = c.o.debug,
+			.connect_timeout_ms = c.o.connect_timeout_ms, .window_ms = c.o.timeout_ms };
+
+		return cf_req_main(&ro, stdout);
+	}
 	ob_init(out, stdout);
 	if (c.list) {
 		cf_report_list(out, c.json, &c.sel);

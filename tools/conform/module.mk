@@ -13,10 +13,14 @@ CONFORM_GEN_OBJ := $(BUILD)/obj/gen/conform_vectors.o $(BUILD)/obj/gen/conform_r
 CONFORM_HDRS := $(wildcard tools/conform/*.h)
 # the parts that do not touch the transport
 CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
-	tools/conform/target.c tools/conform/target_nfs.c tools/conform/safety.c tools/conform/reqs.c
+	tools/conform/target.c tools/conform/target_nfs.c tools/conform/safety.c tools/conform/reqs.c \
+	tools/conform/req_cases.c
 CONFORM_RUN := tools/conform/run.c tools/conform/run_wait.c tools/conform/run_setup.c tools/conform/run_cases.c tools/conform/obs.c \
-	tools/conform/run_chunks.c tools/conform/run_nfs.c
-CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c
+	tools/conform/run_chunks.c tools/conform/run_nfs.c \
+	tools/conform/req_main.c tools/conform/req_nfs.c tools/conform/req_mount.c \
+	tools/ulb/echo_respond.c
+CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c \
+	tools/ulb/nfs3_xdr.c tools/ulb/nfs3_tree.c tools/ulb/nfs3_serve.c
 CONFORM_TEST_FLAGS = $(TOOLS_CPPFLAGS) -Itools/conform -Itests/unit -Itests/conform
 
 $(CONFORM_VEC_GEN): tests/vectors/vectors.txt tools/conform/vectors.awk | $(BUILD)/gen/.dir
@@ -101,6 +105,23 @@ $(BUILD)/asan/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONF
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -Ilibcodec/src \
 		-o $@ $(filter-out $(XPRT_SRCS),$(CONFORM_XPRT_TEST_SRCS)) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_SRCS) \
 		$(CODEC_SRCS) $(XPRT_LIBS)
+
+# --requester's responder (req_nfs.c, req_mount.c) over the real transport
+# and the fake verbs, a requester of the same transport in the same loop;
+# MOUNT over TCP on loopback
+CONFORM_REQ_TEST_SRCS = tests/conform/test_conform_req.c tools/conform/req_nfs.c \
+	tools/conform/req_mount.c tools/conform/req_main.c tools/conform/req_cases.c \
+	tools/conform/reqs.c $(CONFORM_REQS_GEN) tools/conform/cases.c tools/conform/grade.c \
+	$(CONFORM_VEC_GEN) $(CONFORM_CASES_GEN) $(TOOLS_COMMON_SRCS) $(FAKE_VERBS_SRCS)
+CHECK_DEPS += $(BUILD)/unit/test_conform_req $(BUILD)/asan/test_conform_req
+$(BUILD)/unit/test_conform_req: $(CONFORM_REQ_TEST_SRCS) $(CONFORM_HDRS) $(UNIT_COMMON) \
+		$(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -o $@ \
+		$(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
+$(BUILD)/asan/test_conform_req: $(CONFORM_REQ_TEST_SRCS) $(CONFORM_HDRS) $(UNIT_COMMON) \
+		$(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -Ilibcodec/src \
+		-o $@ $(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS)
 endif
 
 # docs/conformance.md's case table from the table in the code, and

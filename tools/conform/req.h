@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * req.h - rpcrdma-conform --requester: the other side.  A responder of our
+ * own that requesters (the Linux NFS client, rpcrdma-echo's client, our
+ * tests) connect to: the read-only NFSv3 export of tools/ulb/nfs3_serve.c
+ * over RPC-over-RDMA on the shared transport (req_nfs.c), MOUNT v3 over
+ * TCP on a port of its own (req_mount.c), and the serve loop (req_main.c).
+ * Layers: req_main.c over req_nfs.c and req_mount.c; those over the
+ * transport (xprt.h) and the NFSv3 program (tools/ulb); none calls up.
+ */
+#ifndef RPCRDMA_CONFORM_REQ_H
+#define RPCRDMA_CONFORM_REQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "nfs3_serve.h"
+#include "nfs3_xdr.h"
+#include "conform.h"
+#include "xprt.h"
+
+#define CF_REQ_MOUNT_PORT "20048"
+#define CF_REQ_MOUNT_CONNS 8       /* MOUNT clients at once over TCP */
+#define CF_REQ_MOUNT_REC 4096u     /* largest MOUNT call record we take */
+
+struct cf_rq_case;
+struct cf_req_opts {
+	const char *host;              /* bind address (NULL: any) */
+	const char *port;              /* RPC-over-RDMA (NULL: 20049) */
+	const char *mount_port;        /* MOUNT over TCP (NULL: 20048; "0": none) */
+	bool serve;                    /* --serve: serve until a signal */
+	int debug;
+	int connect_timeout_ms;
+	const struct xprt_verbs *verbs;  /* NULL: rdma-core */
+	uint32_t credits;              /* the forward grant; 0: the transport's */
+	int window_ms;                 /* cases: how long each watches */
+	/* tests: called once a case's listener is up, to start requesters in
+	 * the same loop */
+	void (*on_case)(struct xprt_loop *l, const struct cf_rq_case *c, void *arg);
+	void *on_case_arg;
+};
+
+/* what was served, per program and procedure */
+struct cf_req_counts {
+	uint64_t nfs[22], nfs_other;   /* NFSv3 calls by procedure */
+	uint64_t mount[6], mount_other;
+	uint64_t not_rpc;              /* messages that were no RPC call */
+	uint64_t reply_failed;         /* xprt_reply() refused */
+	uint64_t connections, disconnects;
+	uint64_t read_bytes;           /* READ data answered */
+};
+
+/* What a requester did under a case (req_nfs.c fills it from every
+ * message received, before the transport acts on it): its calls, our
+ * replies, and the credit rules it broke.  A call's arrival is judged
+ * against the replies sent before it: an honest requester cannot have
+ * sent a call its credit did not yet allow. */
+struct cf_rq_obs {
+	uint32_t grant;                /* granted in every reply of the case */
+	uint64_t calls, replies;
+	uint32_t max_outstanding;      /* calls not yet answered, at most */
+	uint64_t before_first;         /* calls beyond the first before any reply */
+	uint64_t over_grant;           /* calls past the grant once it was given */
+};
+
+/* the requester cases (req_cases.c): a fault of the responder's side, the
+ * catalogue's sentences a requester's next messages are graded on */
+struct cf_rq_case {
+	const char *name;
+	const char *reqs;              /* catalogue ids, comma-separated */
+	const char *what;
+	uint32_t grant;                /* the credits every reply grants */
+	uint64_t min_calls;            /* fewer observed: SKIP (no traffic) */
+};
+extern const struct cf_rq_case cf_rq_cases[];
+extern const size_t cf_rq_ncases;
+struct cf_rq_grade {
+	enum cf_result result;
+	const char *req_id;            /* FAIL: the sentence it rests on */
+	char observed[200];
+};
+void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g);
+
+/* a reply held back (cases): a small inline V1 reply, built here with
+ * libcodec and sent raw when due, so that a call the requester sends
+ * meanwhile is one it sent without the reply: the responder's count of
+ * outstanding calls is then the requester's own */
+#define CF_RQ_HELD 32
+#define CF_RQ_HOLD_MS 20
+struct cf_rq_held {
+	struct xprt *x;                /* NULL: a free slot */
+	int64_t due_ms;
+	size_t len;
+	uint8_t buf[1024];
+};
+
+/* the NFS (and ECHO) responder on the transport (req_nfs.c) */
+struct cf_req_nfs {
+	struct cf_req_counts *counts;
+	struct cf_rq_obs *obs;         /* NULL: not observed (--serve) */
+	int hold_ms;                   /* cases: how long small replies wait */
+	struct cf_rq_held held[CF_RQ_HELD];
+	uint8_t out[NFS3_SERVE_REPLY_MAX];
+};
+/* sends the held replies due by now_ms (all of them with force) */
+void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now_ms, bool force);
+void cf_req_nfs_handlers(struct cf_req_nfs *n, struct xprt_handlers *h);
+
+/* MOUNT over TCP (req_mount.c): RFC 5531 §11 record marking */
+struct cf_req_mount {
+	int lfd[2];                    /* listeners: IPv4 and IPv6 (-1: none) */
+	int cfd[CF_REQ_MOUNT_CONNS];   /* clients (-1: free) */
+	/* per client: bytes of a fragment header so far, of the record's
+	 * body so far, left of the fragment being read, its last-fragment
+	 * bit, whether a header is being read */
+	uint32_t have[CF_REQ_MOUNT_CONNS], body[CF_REQ_MOUNT_CONNS];
+	uint32_t frag_left[CF_REQ_MOUNT_CONNS];
+	bool last[CF_REQ_MOUNT_CONNS], in_hdr[CF_REQ_MOUNT_CONNS];
+	uint8_t rec[CF_REQ_MOUNT_CONNS][CF_REQ_MOUNT_REC + 4];
+	struct cf_req_counts *counts;
+};
+/* listens on host (NULL: any) and port; 0, or -1 with why[] set */
+int cf_req_mount_open(struct cf_req_mount *m, const char *host, const char *port,
+		      char *why, size_t whylen);
+/* accepts, reads and answers for at most ms milliseconds (0: what is ready) */
+void cf_req_mount_poll(struct cf_req_mount *m, int ms);
+void cf_req_mount_close(struct cf_req_mount *m);
+
+/* req_main.c: one case (a listener of its own granting the case's credits,
+ * watched for o->window_ms or until 8 calls are all answered): 0, or -1
+ * with why[] when it cannot listen */
+int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
+		    struct cf_req_counts *counts, struct cf_rq_obs *ob, char *why, size_t whylen);
+/* req_main.c: the whole --requester run; the exit status */
+int cf_req_main(const struct cf_req_opts *o, FILE *out);
+
+#endif

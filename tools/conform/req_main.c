@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * req_main.c - rpcrdma-conform --requester's run: the transport's listener
+ * with the NFSv3 responder (req_nfs.c) and the MOUNT listener over TCP
+ * (req_mount.c) in one single-threaded loop, each polled in turn in short
+ * slices, until SIGINT or SIGTERM (--serve); then what was served.
+ */
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include "req.h"
+
+/* the transport's loop and the MOUNT sockets in turn, each at most this
+ * long: an event of one waits at most a slice for the other */
+#define SLICE_MS 5
+
+static struct xprt_loop *volatile sig_loop;
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+	if (sig_loop)
+		xprt_loop_stop(sig_loop);
+}
+
+static struct sigaction old_int, old_term;
+
+static void signals_on(struct xprt_loop *l)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	stop = 0;
+	sig_loop = l;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+}
+
+static void signals_off(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sig_loop = NULL;
+}
+
+static void print_counts(FILE *out, const struct cf_req_counts *c)
+{
+	unsigned p;
+
+	fprintf(out, "served: %llu connection(s), %llu disconnect(s), %llu READ bytes\n",
+		(unsigned long long)c->connections, (unsigned long long)c->disconnects,
+		(unsigned long long)c->read_bytes);
+	for (p = 0; p < 22; p++)
+		if (c->nfs[p])
+			fprintf(out, "  NFSv3 %-12s %llu\n", nfs3_proc_name(p, 0),
+				(unsigned long long)c->nfs[p]);
+	for (p = 0; p < 6; p++)
+		if (c->mount[p])
+			fprintf(out, "  MOUNT %-12s %llu\n", nfs3_proc_name(p, 1),
+				(unsigned long long)c->mount[p]);
+	if (c->nfs_other || c->mount_other || c->not_rpc || c->reply_failed)
+		fprintf(out, "  other calls %llu, not RPC calls %llu, replies refused %llu\n",
+			(unsigned long long)(c->nfs_other + c->mount_other),
+			(unsigned long long)c->not_rpc, (unsigned long long)c->reply_failed);
+}
+
+static bool case_done(const struct cf_rq_obs *ob)
+{
+	return ob->calls >= 8 && ob->calls == ob->replies;
+}
+
+/* one case: a listener of its own granting the case's credits, watched for
+ * the window (or until 8 calls are all answered), then closed */
+int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
+		    struct cf_req_counts *counts, struct cf_rq_obs *ob, char *why, size_t whylen)
+{
+	static struct cf_req_nfs nfs;
+	struct xprt_opts xo;
+	struct xprt_handlers h;
+	struct xprt_error err;
+	struct xprt_loop *l;
+	int64_t end;
+	struct timespec t;
+
+	memset(ob, 0, sizeof(*ob));
+	ob->grant = c->grant;
+	memset(&xo, 0, sizeof(xo));
+	xo.host = o->host;
+	xo.port = o->port;
+	xo.debug = o->debug;
+	xo.timeout_ms = o->connect_timeout_ms;
+	xo.verbs = o->verbs;
+	xo.credits = c->grant;
+	xo.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	memset(&nfs, 0, sizeof(nfs));
+	nfs.counts = counts;
+	nfs.obs = ob;
+	nfs.hold_ms = CF_RQ_HOLD_MS;
+	cf_req_nfs_handlers(&nfs, &h);
+	if (!(l = xprt_loop_create(&xo, &err)) || xprt_listen(l, &h, &err) < 0) {
+		snprintf(why, whylen, "%s", err.msg);
+		if (l)
+			xprt_loop_destroy(l);
+		return -1;
+	}
+	sig_loop = l;
+	if (o->on_case)
+		o->on_case(l, c, o->on_case_arg);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	end = (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 + (o->window_ms ? o->window_ms : 5000);
+	while (!stop && !case_done(ob)) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 >= end ||
+		    xprt_loop_run(l, SLICE_MS) < 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		cf_req_nfs_flush(&nfs, (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000, false);
+	}
+	cf_req_nfs_flush(&nfs, 0, true);
+	xprt_loop_run(l, SLICE_MS);
+	sig_loop = NULL;
+	xprt_loop_destroy(l);
+	return 0;
+}
+
+static void report_case(FILE *out, const struct cf_rq_case *c, const struct cf_rq_grade *g)
+{
+	const struct cf_req *q = g->req_id ? cf_req_find(g->req_id) : NULL;
+
+	fprintf(out, "%-6s %-20s %s [%s]\n         observed: %s\n", cf_result_name(g->result),
+		c->name, c->what, c->reqs, g->observed);
+	if (q)
+		fprintf(out, "         rests on: %s %s %s \"%s\" [%s]\n", q->seed, q->section,
+			q->keyword, q->sentence, q->id);
+}
+
+/* the requester cases, one after the other: the exit status */
+static int run_cases(const struct cf_req_opts *o, FILE *out)
+{
+	struct cf_req_counts counts;
+	unsigned n[CF_NRESULTS] = { 0 };
+	char why[300];
+	size_t i;
+
+	memset(&counts, 0, sizeof(counts));
+	fprintf(out, "rpcrdma-conform --requester: %zu cases on port %s, each watching the "
+		"requesters that connect for %d ms\n", cf_rq_ncases,
+		o->port ? o->port : XPRT_DEFAULT_PORT, o->window_ms ? o->window_ms : 5000);
+	for (i = 0; i < cf_rq_ncases && !stop; i++) {
+		struct cf_rq_obs ob;
+		struct cf_rq_grade g;
+
+		if (cf_req_run_case(o, &cf_rq_cases[i], &counts, &ob, why, sizeof(why)) < 0) {
+			fprintf(stderr, "rpcrdma-conform: %s\n", why);
+			return 3;
+		}
+		cf_rq_grade(&cf_rq_cases[i], &ob, &g);
+		n[g.result]++;
+		report_case(out, &cf_rq_cases[i], &g);
+	}
+	fprintf(out, "total  %zu cases: %u passed, %u failed, %u skipped\n", cf_rq_ncases,
+		n[CF_PASS], n[CF_FAIL], n[CF_SKIP]);
+	return n[CF_FAIL] ? 1 : 0;
+}
+
+int cf_req_main(const struct cf_req_opts *o, FILE *out)
+{
+	static struct cf_req_nfs nfs;
+	static struct cf_req_mount mnt;
+	struct cf_req_counts counts;
+	struct xprt_opts xo;
+	struct xprt_handlers h;
+	struct xprt_error err;
+	struct xprt_loop *l;
+	char why[300];
+	const char *mport = o->mount_port ? o->mount_port : CF_REQ_MOUNT_PORT;
+
+	if (!o->serve) {
+		int rc;
+
+		signals_on(NULL);
+		rc = run_cases(o, out);
+		signals_off();
+		return rc;
+	}
+	memset(&counts, 0, sizeof(counts));
+	memset(&xo, 0, sizeof(xo));
+	xo.host = o->host;
+	xo.port = o->port;
+	xo.debug = o->debug;
+	xo.timeout_ms = o->connect_timeout_ms;
+	xo.verbs = o->verbs;
+	xo.credits = o->credits;
+	xo.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	nfs.counts = &counts;
+	mnt.counts = &counts;
+	l = xprt_loop_create(&xo, &err);
+	if (!l) {
+		fprintf(stderr, "rpcrdma-conform: %s\n", err.msg);
+		return 3;
+	}
+	cf_req_nfs_handlers(&nfs, &h);
+	if (xprt_listen(l, &h, &err) < 0) {
+		fprintf(stderr, "rpcrdma-conform: %s\n", err.msg);
+		xprt_loop_destroy(l);
+		return 3;
+	}
+	for (int i = 0; i < CF_REQ_MOUNT_CONNS; i++)
+		mnt.cfd[i] = -1;
+	mnt.lfd[0] = mnt.lfd[1] = -1;
+	if (strcmp(mport, "0") && cf_req_mount_open(&mnt, o->host, mport, why, sizeof(why)) < 0) {
+		fprintf(stderr, "rpcrdma-conform: %s\n", why);
+		xprt_loop_destroy(l);
+		return 3;
+	}
+	signals_on(l);
+	fprintf(stderr, "rpcrdma-conform: serving a read-only NFSv3 export \"/\" over RPC-over-RDMA "
+		"on port %s and MOUNT v3 over TCP on port %s until interrupted\n",
+		o->port ? o->port : XPRT_DEFAULT_PORT, strcmp(mport, "0") ? mport : "(none)");
+	fflush(stderr);
+	while (!stop) {
+		if (xprt_loop_run(l, SLICE_MS) < 0)
+			break;
+		if (!stop)
+			cf_req_mount_poll(&mnt, SLICE_MS);
+	}
+	signals_off();
+	cf_req_mount_close(&mnt);
+	xprt_loop_destroy(l);
+	print_counts(out, &counts);
+	return 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * req_nfs.c - the NFSv3 responder of rpcrdma-conform --requester on the
+ * transport: every forward call answered by tools/ulb/nfs3_serve.c and sent
+ * back with xprt_reply(), which takes the way libcodec's rules give (inline;
+ * a READ's data into the requester's write chunk; a reply that does not fit
+ * inline into its reply chunk).  Backward calls are not ours to take.
+ */
+#include <string.h>
+#include <time.h>
+#include "be.h"
+#include "echo_respond.h"
+#include "req.h"
+
+/* every message the requester sends, before the transport acts on it: a
+ * forward call judged against the replies sent so far (cf_rq_obs) */
+static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct rpcrdma_msg *m,
+		    void *arg)
+{
+	struct cf_rq_obs *o = ((struct cf_req_nfs *)arg)->obs;
+	uint64_t out;
+
+	(void)x;
+	(void)buf;
+	(void)len;
+	if (!o || m->nfixed < 4 || (m->rdma_proc != RDMA_MSG && m->rdma_proc != RDMA_NOMSG) ||
+	    (m->rdma_proc == RDMA_MSG && (!m->has_rpc_msg_type || m->rpc_msg_type != 0)))
+		return;
+	out = o->calls - o->replies;
+	if (!o->replies && o->calls)
+		o->before_first++;
+	else if (o->replies && out + 1 > o->grant)
+		o->over_grant++;
+	o->calls++;
+	if (out + 1 > o->max_outstanding)
+		o->max_outstanding = (uint32_t)(out + 1);
+}
+
+static void replied(struct cf_req_nfs *n)
+{
+	if (n->obs)
+		n->obs->replies++;
+}
+
+/* the ECHO program (tools/ulb), for our own requesters */
+static void echo_call(struct cf_req_nfs *n, struct xprt_rcvd_call *rc)
+{
+	struct echo_args a;
+	struct echo_resp_stats st;
+	enum echo_resp_result r;
+
+	memset(&st, 0, sizeof(st));
+	r = echo_respond(rc, &a, n->obs ? n->obs->grant : 0, &st);
+	if (r == ECHO_RESP_CALLBACK && echo_reply_count(rc, 0) == 0)
+		r = ECHO_RESP_REPLIED;
+	if (r == ECHO_RESP_REPLIED)
+		replied(n);
+	else
+		n->counts->reply_failed += r == ECHO_RESP_FAILED;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* the reply msg[len] held back when it is small, inline and a slot is
+ * free: true; else the caller answers now */
+static bool hold(struct cf_req_nfs *n, struct xprt_rcvd_call *rc, const uint8_t *msg, size_t len)
+{
+	struct rpcrdma_hdr h = { .rdma_xid = rc->xid, .rdma_vers = rc->vers, .rdma_proc = RDMA_MSG,
+		.direction = RPCRDMA_REPLY };
+	size_t i, hl;
+
+	if (!n->obs || !n->hold_ms || rc->vers < 1 || rc->vers > 2 || rc->nwrite_chunks ||
+	    rc->has_reply_chunk)
+		return false;
+	for (i = 0; i < CF_RQ_HELD && n->held[i].x; i++)
+		;
+	h.rdma_credit = n->obs->grant;
+	if (i == CF_RQ_HELD || !(hl = rpcrdma_encode(&h, n->held[i].buf, sizeof(n->held[i].buf),
+						     NULL)) ||
+	    len > sizeof(n->held[i].buf) - hl)
+		return false;
+	memcpy(n->held[i].buf + hl, msg, len);
+	n->held[i].len = hl + len;
+	n->held[i].x = rc->x;
+	n->held[i].due_ms = now_ms() + n->hold_ms;
+	return true;
+}
+
+void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now, bool force)
+{
+	struct xprt_error err;
+	size_t i;
+
+	for (i = 0; i < CF_RQ_HELD; i++)
+		if (n->held[i].x && (force || now >= n->held[i].due_ms)) {
+			if (xprt_send_raw(n->held[i].x, n->held[i].buf, n->held[i].len, &err) < 0)
+				n->counts->reply_failed++;
+			else
+				replied(n);
+			n->held[i].x = NULL;
+		}
+}
+
+static void on_call(struct xprt_rcvd_call *rc, void *arg)
+{
+	struct cf_req_nfs *n = arg;
+	struct cf_req_counts *c = n->counts;
+	struct nfs3_served s;
+	size_t len;
+
+	if (rc->backward)
+		return;
+	if (rc->len >= 16 && be32_get(rc->msg + 12) == ECHO_PROG) {
+		struct echo_args a;
+		size_t o, l;
+
+		/* a NULL call of our own requesters: held back like any small reply */
+		if (n->obs && n->hold_ms && echo_decode_call(rc->msg, rc->len, false, &a) ==
+		    ECHO_CALL_OK && a.proc == ECHO_PROC_NULL &&
+		    (len = echo_encode_reply(n->out, sizeof(n->out), a.xid, ECHO_PROC_NULL, 0, NULL,
+					     0, &o, &l)) && hold(n, rc, n->out, len))
+			return;
+		echo_call(n, rc);
+		return;
+	}
+	len = nfs3_serve(rc->msg, rc->len, n->out, sizeof(n->out), &s);
+	if (!len) {
+		c->not_rpc++;
+		return;
+	}
+	if (s.prog == NFS3_PROG && s.proc < 22)
+		c->nfs[s.proc]++;
+	else if (s.prog == NFS3_PROG)
+		c->nfs_other++;
+	else if (s.prog == MOUNT3_PROG && s.proc < 6)
+		c->mount[s.proc]++;
+	else
+		c->mount_other++;
+	c->read_bytes += s.ddp_len;
+	if (hold(n, rc, n->out, len))
+		return;
+	if (xprt_reply(rc, n->out, len, s.ddp_off, s.ddp_len) < 0)
+		c->reply_failed++;
+	else
+		replied(n);
+}
+
+static void on_connect(struct xprt *x, void *arg)
+{
+	struct cf_req_nfs *n = arg;
+
+	(void)x;
+	n->counts->connections++;
+}
+
+static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
+{
+	struct cf_req_nfs *n = arg;
+	size_t i;
+
+	(void)why;
+	n->counts->disconnects++;
+	for (i = 0; i < CF_RQ_HELD; i++)      /* the connection is gone: so are they */
+		if (n->held[i].x == x)
+			n->held[i].x = NULL;
+}
+
+void cf_req_nfs_handlers(struct cf_req_nfs *n, struct xprt_handlers *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->on_call = on_call;
+	h->on_connect = on_connect;
+	h->on_disconnect = on_disconnect;
+	h->on_recv = on_recv;
+	h->arg = n;
+}
