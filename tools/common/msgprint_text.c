@@ -56,11 +56,11 @@ static void put_ops(struct obuf *o, const struct rpc_view *v)
 {
 	if (!v->has_ops)
 		return;
-	for (uint32_t i = 0; i < v->ops.n; i++) {
+	for (uint32_t i = 0; i < v->ops->n; i++) {
 		ob_putc(o, ' ');
-		ob_puts(o, nfs4_op_name(v->ops.ops[i], v->cb));
+		ob_puts(o, nfs4_op_name(v->ops->ops[i], v->cb));
 	}
-	if (v->ops.more)
+	if (v->ops->more)
 		ob_puts(o, " ...");
 }
 
