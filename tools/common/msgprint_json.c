@@ -8,57 +8,8 @@
 #include <string.h>
 #include "json.h"
 #include "msgprint_int.h"
+#include "msgprint_memo.h"
 #include "rpcrdma/rpc.h"
-
-/*
- * The printers run once per message over captures of millions: stretches
- * that a few values decide are written once and then copied (json_memo);
- * a key holds every value its stretch prints, strings by content.
- */
-struct memo_key {
-	size_t n;
-	uint64_t h;                  /* picks the memo's slot */
-	unsigned char b[JSON_MEMO_KEY];
-	bool ok;                     /* false: too long to key, no memo */
-};
-
-static void mk_init(struct memo_key *k)
-{
-	k->n = 0;
-	k->h = 0;
-	k->ok = true;
-}
-
-static void mk_u64(struct memo_key *k, uint64_t v)
-{
-	if (k->n + sizeof(v) > sizeof(k->b)) {
-		k->ok = false;
-		return;
-	}
-	memcpy(k->b + k->n, &v, sizeof(v));
-	k->n += sizeof(v);
-	k->h = (k->h ^ v) * 0x9e3779b97f4a7c15u;
-}
-
-/* a string by content with its NUL (NULL and "" differ) */
-static void mk_str(struct memo_key *k, const char *s)
-{
-	size_t len;
-
-	if (!s) {
-		mk_u64(k, UINT64_MAX);
-		return;
-	}
-	len = strnlen(s, 65);
-	if (len > 64 || k->n + len + 1 > sizeof(k->b)) {
-		k->ok = false;              /* too long to key */
-		return;
-	}
-	memcpy(k->b + k->n, s, len + 1);
-	k->n += len + 1;
-	k->h = (k->h ^ len ^ (uint64_t)(unsigned char)s[len ? len - 1 : 0] << 8 ^
-		(uint64_t)(unsigned char)s[len / 2] << 16) * 0x9e3779b97f4a7c15u;
-}
 
 /* a few stretches of each kind are remembered (calls and replies, both
  * ways of a few conversations), chosen by a hash of the key */

@@ -73,7 +73,7 @@ void ob_spaces(struct obuf *o, unsigned n)
 		ob_putc(o, ' ');
 }
 
-void ob_u64w(struct obuf *o, uint64_t v, unsigned width)
+void ob_u64w_slow(struct obuf *o, uint64_t v, unsigned width)
 {
 	char tmp[24], *p = u64_digits(v, tmp);
 	size_t len = (size_t)(tmp + 24 - p);
@@ -83,10 +83,8 @@ void ob_u64w(struct obuf *o, uint64_t v, unsigned width)
 	ob_write(o, p, len);
 }
 
-void ob_putsw(struct obuf *o, const char *s, unsigned width)
+void ob_putsw_slow(struct obuf *o, const char *s, size_t len, unsigned width)
 {
-	size_t len = strlen(s);
-
 	ob_write(o, s, len);
 	if (len < width)
 		ob_spaces(o, (unsigned)(width - len));

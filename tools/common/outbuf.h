@@ -179,7 +179,23 @@ static inline void ob_u64(struct obuf *o, uint64_t v)
 }
 
 void ob_i64(struct obuf *o, int64_t v);                  /* decimal */
-void ob_u64w(struct obuf *o, uint64_t v, unsigned width); /* right-aligned */
+void ob_u64w_slow(struct obuf *o, uint64_t v, unsigned width);
+/* right-aligned in width */
+static inline void ob_u64w(struct obuf *o, uint64_t v, unsigned width)
+{
+	char tmp[20];
+	unsigned len = ob_fmt_u64(tmp, v), pad = len < width ? width - len : 0;
+	char *p;
+
+	if (width > 64) {
+		ob_u64w_slow(o, v, width);
+		return;
+	}
+	p = ob_room(o, 84);
+	memset(p, ' ', 64);
+	memcpy(p + pad, tmp, 20);
+	o->n += pad + len;
+}
 /* "0x" + digits */
 static inline void ob_hex(struct obuf *o, uint64_t v, unsigned digits)
 {
@@ -188,7 +204,22 @@ static inline void ob_hex(struct obuf *o, uint64_t v, unsigned digits)
 	o->n += ob_fmt_hex(p, v, digits);
 }
 
-void ob_putsw(struct obuf *o, const char *s, unsigned width); /* left-aligned */
+void ob_putsw_slow(struct obuf *o, const char *s, size_t len, unsigned width);
+/* left-aligned in width */
+static inline void ob_putsw(struct obuf *o, const char *s, unsigned width)
+{
+	size_t len = strlen(s);
+	char *p;
+
+	if (len > 64 || width > 64) {
+		ob_putsw_slow(o, s, len, width);
+		return;
+	}
+	p = ob_room(o, 128);
+	memcpy(p, s, len);
+	memset(p + len, ' ', 64);
+	o->n += len < width ? width : len;
+}
 void ob_spaces(struct obuf *o, unsigned n);
 /* seconds.microseconds, e.g. 1700000000.123456 (usec >= 1e6 carried) */
 static inline void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
