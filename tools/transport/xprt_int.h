@@ -152,6 +152,7 @@ struct xprt {
 	struct rpcrdma_credits cred;
 	struct xcall **calls;    /* outstanding, by slot */
 	uint32_t ncalls, nout;
+	struct xcall *spare_xc;  /* a finished call's block, for the next one */
 	struct xcall *q_head, *q_tail;
 	uint32_t next_xid;
 	/* responder */

@@ -41,7 +41,10 @@ void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg)
 	free(xc->wbuf);
 	free(xc->rbuf);
 	free(xc->assembled);
-	free(xc);
+	if (!x->spare_xc)                /* kept for the next call (reap frees it) */
+		x->spare_xc = xc;
+	else
+		free(xc);
 }
 
 void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg)

@@ -300,7 +300,12 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 			 "most %u bytes", x->o.max_message);
 		return -1;
 	}
-	xc = calloc(1, sizeof(*xc));
+	if ((xc = x->spare_xc) != NULL) {
+		x->spare_xc = NULL;
+		memset(xc, 0, sizeof(*xc));
+	} else {
+		xc = calloc(1, sizeof(*xc));
+	}
 	if (!xc) {
 		xprt_err(&c->err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
 		return -1;
