@@ -342,7 +342,8 @@ static void findings(struct json *j, const struct msg_ctx *c)
 	json_arr_end(j);
 }
 
-/* vers ... payload_length: a memo for the message without chunks */
+/* vers ... payload_length: a memo for the message without chunks.  A key
+ * added here must add what it prints to k (else a memo would repeat it). */
 static void header(struct json *j, const struct rpcrdma_msg *m)
 {
 	static struct json_memo memo[MEMO_SLOTS];
