@@ -6,8 +6,9 @@
 # runs by the make target (flock /tmp/rpcrdma-live.lock).  Under TCG the
 # absolute figures are emulation speed: compare the ratios.
 #   BUILD=/abs/build [BIN=...] bench-live.sh
-# Environment: BENCH_LIVE_ROUNDS (rounds of every measurement, ours and
-# perftest's close together in each, default 3), BENCH_LIVE_LAT_ITERS (NULL
+# Environment: BENCH_LIVE_ROUNDS (rounds of every measurement, default 5;
+# in each, perftest's figure and then ours, interleaved; the ratios are
+# taken per round and judged on their median), BENCH_LIVE_LAT_ITERS (NULL
 # calls and ib_send_lat iterations per round, default 1000),
 # BENCH_LIVE_BW_ITERS (1 MiB calls and transfers per round, default 50),
 # BENCH_LIVE_ALL_ITERS (> 0: rpcrdma-bench -a with that -n and a plot).
@@ -22,7 +23,7 @@ out=$BUILD/live/bench/rxe
 lat_n=${BENCH_LIVE_LAT_ITERS:-1000}
 bw_n=${BENCH_LIVE_BW_ITERS:-50}
 all_n=${BENCH_LIVE_ALL_ITERS:-0}
-rounds=${BENCH_LIVE_ROUNDS:-3}
+rounds=${BENCH_LIVE_ROUNDS:-5}
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 for t in rpcrdma-bench rpcrdma-echo; do
@@ -51,6 +52,7 @@ cpu_ours() {   # cutime + cstime: fields 16 and 17, after "pid (comm) "
     echo $((f[13] + f[14]))
 }
 t0=$SECONDS busy0=$(cpu_busy) ours0=$(cpu_ours)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 LIVE_IMAGE_DIR=$image bash "$LIVE_DIR/run-guest.sh" --timeout 900 --cpus 2 "${shares[@]}" \
     --logs "$out/logs" -- bash "$LIVE_DIR/bench-guest.sh" "$out" "$BIN" "$lat_n" "$bw_n" "$all_n" "$rounds" ||
     die "the guest run failed (logs: $out/logs, $out/guest.log)"
@@ -64,6 +66,6 @@ if ((other >= 10)); then
          "slices, latencies (ours and perftest's) are not comparable; re-run on an idle host"
 fi
 echo "== make bench-live: Soft-RoCE (rdma_rxe) between two devices on a veth pair," \
-     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s, host load $(cut -d' ' -f1-3 /proc/loadavg)," \
+     "one TCG guest, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - t0)) s, host load ${load0} at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end," \
      "${other}% of the host's CPUs taken by other processes =="
 bash "$top/scripts/bench-ratios.sh" "$out"

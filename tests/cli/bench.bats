@@ -294,9 +294,9 @@ bench_live_round() {
 	run bash "$TOP/scripts/bench-ratios.sh" "$d"
 	assert_success
 	# 120 / (2 x 50) = 1.20 <= 1.3; 23 / (2 / (1/30 + 1/20) = 24) = 0.96 >= 0.9
-	assert_line --regexp '^NULL round trip / ib_send_lat +120.00 usec +100.00 usec \(2 x 50.00\) +1.20 +1.20 +<= 1.3 +met$'
-	assert_line --regexp '^NULL round trip / kernel NFS NULL +120.00 usec +100.00 usec +1.20 +1.20 +- +-$'
-	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +23.00 MB/s +24.00 MB/s \(R 30.00, W 20.00\) +0.96 +0.96 +>= 0.9 +met$'
+	assert_line --regexp '^NULL round trip / ib_send_lat +120.00 usec +100.00 usec \(2 x 50.00\) +1.20 +1.20-1.20 +1.20 +<= 1.3 +met$'
+	assert_line --regexp '^NULL round trip / kernel NFS NULL +120.00 usec +100.00 usec +1.20 +1.20-1.20 +1.20 +- +-$'
+	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +23.00 MB/s +24.00 MB/s \(R 30.00, W 20.00\) +0.96 +0.96-0.96 +0.96 +>= 0.9 +met$'
 	assert_line "issue 8: echo NULL round trip over rxe: 120.00 usec (t_typical, median of 1 rounds of 1000 calls)"
 	assert_line "issue 8: echo throughput at 1 MiB over rxe: 23.00 MB/sec both ways (11.50 MB/sec each way), 11.00 calls/s"
 }
@@ -309,9 +309,24 @@ bench_live_round() {
 	bench_live_round "$d" 3 130.00 50.00 20.00     # 1.30, 0.83
 	run bash "$TOP/scripts/bench-ratios.sh" "$d"
 	assert_success
-	assert_line --regexp '^NULL round trip / ib_send_lat +130.00 usec +100.00 usec \(2 x 50.00\) +1.40 +1.40 2.00 1.30 +<= 1.3 +missed$'
-	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +20.00 MB/s .* 0.83 +0.50 1.00 0.83 +>= 0.9 +missed$'
+	assert_line --regexp '^NULL round trip / ib_send_lat +130.00 usec +100.00 usec \(2 x 50.00\) +1.40 +1.30-2.00 +1.40 2.00 1.30 +<= 1.3 +missed$'
+	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write +20.00 MB/s .* 0.83 +0.50-1.00 +0.50 1.00 0.83 +>= 0.9 +missed$'
 	assert_line --partial "t_typical 50.00 usec one-way [50.00 25.00 50.00]: round trip 100.00 usec"
+}
+
+@test "bench-live report: interleaved rounds; the aim judged on the median, not on the worst round" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	d=$BATS_TEST_TMPDIR/bl
+	bench_live_round "$d" 1 120.00 50.00 23.00     # 1.20, 0.96
+	bench_live_round "$d" 2 300.00 50.00 10.00     # 3.00 (a loaded round), 0.42
+	bench_live_round "$d" 3 110.00 50.00 22.00     # 1.10, 0.92
+	echo "ib_send_lat ours-null kernel-null ib_read_bw ib_write_bw ours-1m" > "$d/order"
+	run bash "$TOP/scripts/bench-ratios.sh" "$d"
+	assert_success
+	assert_line "each round, in this order (perftest's figure, then ours divided by it): ib_send_lat ours-null kernel-null ib_read_bw ib_write_bw ours-1m"
+	assert_line --regexp '^NULL round trip / ib_send_lat .* 1.20 +1.10-3.00 +1.20 3.00 1.10 +<= 1.3 +met$'
+	assert_line --regexp '^1 MiB chunked BW / raw Read\+Write .* 0.92 +0.42-0.96 +0.96 0.42 0.92 +>= 0.9 +met$'
+	assert_line "(the aims are judged on the median of the rounds' ratios; absolute times are information only)"
 }
 
 @test "bench-live report: a missing figure fails and is n/a" {

@@ -8,8 +8,9 @@
 #   - perftest's ib_send_lat at the size of our NULL call's Send, and
 #     ib_read_bw and ib_write_bw at 1 MiB (-R: rdma_cm; -F: no CPU
 #     frequency check; the guest runs with tsc=reliable).
-# In ROUNDS rounds, ours and perftest's close together in time, in turn
-# first (the machine's load drifts; ratios are taken per round).  Our
+# In ROUNDS rounds (default 5), interleaved: perftest's figure, then ours
+# that is divided by it, perftest, ours ... (the machine's load drifts;
+# ratios are taken per round, the report judges their median).  Our
 # server runs only while we measure (it spins on its queues, as perftest
 # does: it must not take a CPU from the others).  The raw outputs go to
 # OUT_DIR as NAME.ROUND.{txt,json}; scripts/bench-ratios.sh reads them.
@@ -18,7 +19,7 @@
 set -uo pipefail
 
 out=${1:?output directory} bin=${2:?bin directory}
-lat_n=${3:-1000} bw_n=${4:-50} all_n=${5:-0} rounds=${6:-3}
+lat_n=${3:-1000} bw_n=${4:-50} all_n=${5:-0} rounds=${6:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 A=198.18.0.1 port=20050
 mkdir -p "$out"
@@ -90,37 +91,43 @@ perf() {
     done
     die "$tool failed twice"
 }
-ours() {    # ours ROUND: our server up, our two measurements, our server down
+# ours KIND ROUND: our server up, one measurement (lat: the NULL round
+# trip; bw: 1 MiB ECHOs), our server down
+ours() {
     starts=$((starts + 1))
     server_start "$starts"
-    bench "ours-null.$1" --null --lat -n "$lat_n" -p "$port"
-    bench "ours-1m.$1" --bw -s 1048576 -n "$bw_n" -p "$port"
+    case $1 in
+    lat) bench "ours-null.$2" --null --lat -n "$lat_n" -p "$port" ;;
+    bw) bench "ours-1m.$2" --bw -s 1048576 -n "$bw_n" -p "$port" ;;
+    esac
     server_stop
 }
-raw() {     # raw ROUND: the kernel's NULL, perftest's three
-    bench "kernel-null.$1" -P nfs -V 3 --lat -n "$lat_n"
-    perf "ib_send_lat.$1" ib_send_lat -s "$send_size" -n "$lat_n"
-    perf "ib_read_bw.$1" ib_read_bw -s 1048576 -n "$bw_n"
-    perf "ib_write_bw.$1" ib_write_bw -s 1048576 -n "$bw_n"
-}
-for ((r = 1; r <= rounds; r++)); do
-    say "round $r of $rounds"
-    if ((r % 2)); then
-        ours "$r"
-        if ((r == 1)); then
-            # perftest at the size of our NULL call's Send (header + RPC call)
-            send_size=$(python3 -c '
+# perftest at the size of our NULL call's Send (header + RPC call): from a
+# short run before the rounds
+starts=$((starts + 1))
+server_start "$starts"
+bench ours-null.0 --null --lat -n 100 -p "$port"
+server_stop
+send_size=$(python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["counts"]
-print(max(2, round(c["bytes_sent"] / max(1, c["calls_sent"]))))' "$out/ours-null.1.json") ||
-                die "no counts in ours-null.1.json"
-            echo "$send_size" > "$out/send_size"
-        fi
-        raw "$r"
-    else
-        raw "$r"
-        ours "$r"
-    fi
+print(max(2, round(c["bytes_sent"] / max(1, c["calls_sent"]))))' "$out/ours-null.0.json") ||
+    die "no counts in ours-null.0.json"
+echo "$send_size" > "$out/send_size"
+# Interleaved: in every round each of our figures right after perftest's
+# that it is divided by (perftest, ours, perftest, ours ...), so that the
+# host's load, which drifts, weighs on both alike; the report takes the
+# ratio within each round and judges the median of the rounds
+order="ib_send_lat ours-null kernel-null ib_read_bw ib_write_bw ours-1m"
+echo "$order" > "$out/order"
+for ((r = 1; r <= rounds; r++)); do
+    say "round $r of $rounds"
+    perf "ib_send_lat.$r" ib_send_lat -s "$send_size" -n "$lat_n"
+    ours lat "$r"
+    bench "kernel-null.$r" -P nfs -V 3 --lat -n "$lat_n"
+    perf "ib_read_bw.$r" ib_read_bw -s 1048576 -n "$bw_n"
+    perf "ib_write_bw.$r" ib_write_bw -s 1048576 -n "$bw_n"
+    ours bw "$r"
 done
 if ((all_n > 0)); then
     starts=$((starts + 1))

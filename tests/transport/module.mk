@@ -27,3 +27,9 @@ XPRT_LIVE := $(BUILD)/transport/xprt-live
 ALL_TARGETS += $(XPRT_LIVE)
 $(XPRT_LIVE): tests/transport/xprt_live.c $(XPRT_A) $(CODEC_A) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/transport/.dir
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -o $@ $< $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
+
+# the transport's cost of a NULL round trip over the fake (make bench,
+# scripts/bench-xprt.sh): built as the tools are (-O2)
+BENCH_DEPS += $(BUILD)/bench/bench_xprt
+$(BUILD)/bench/bench_xprt: tests/bench/bench_xprt.c $(FAKE_VERBS_SRCS) $(XPRT_TEST_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/bench/.dir
+	$(CC) $(ALL_CFLAGS) $(XPRT_TEST_CPPFLAGS) -o $@ $< $(FAKE_VERBS_SRCS) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)

@@ -83,7 +83,7 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 /* 1 for the bytes that stand for themselves in a JSON string: printable
  * ASCII but '"' (0x22) and '\\' (0x5c) */
 #define P16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
-static const unsigned char plain[256] = {
+const unsigned char json_plain_[256] = {
 	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	[0x30] = P16,
 	[0x40] = P16,
@@ -102,7 +102,7 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 
-		if (plain[c]) {
+		if (json_plain_[c]) {
 			i++;
 			continue;
 		}
@@ -153,7 +153,7 @@ static bool all_plain(const unsigned char *s, size_t len)
 			return false;
 	}
 	for (; i < len; i++)
-		if (!plain[s[i]])
+		if (!json_plain_[s[i]])
 			return false;
 	return true;
 }
@@ -243,36 +243,61 @@ void json_hex(struct json *j, uint64_t v, unsigned digits)
  * one thread.  Strings that need escaping, or are long, go the usual way.
  */
 #define LIT_SLOTS 512
-#define LIT_MAX 62
-static struct lit {
-	const char *s;
-	unsigned char len;           /* of q: the string with its quotes */
-	char q[LIT_MAX + 2];
-} lits[LIT_SLOTS];
+#define LIT_MAX ((int)sizeof(((struct json_lit_slot *)0)->q) - 2)
+static struct json_lit_slot lits[LIT_SLOTS];
+
+const struct json_lit_slot *json_lit_slot(const char *s)
+{
+	struct json_lit_slot *l;
+	size_t len;
+
+	l = &lits[((uintptr_t)s ^ (uintptr_t)s >> 9) % LIT_SLOTS];
+	if (l->s == s)
+		return l;
+	len = strlen(s);
+	if (len > LIT_MAX || !all_plain((const unsigned char *)s, len))
+		return NULL;
+	l->q[0] = '"';
+	memcpy(l->q + 1, s, len);
+	l->q[len + 1] = '"';
+	l->len = (unsigned char)(len + 2);
+	l->s = s;
+	return l;
+}
 
 void json_lit(struct json *j, const char *s)
 {
-	struct lit *l;
-	size_t len;
+	const struct json_lit_slot *l;
 
 	if (!s) {
 		json_null(j);
 		return;
 	}
-	l = &lits[((uintptr_t)s ^ (uintptr_t)s >> 9) % LIT_SLOTS];
-	if (l->s != s) {
-		len = strlen(s);
-		if (len > LIT_MAX || !all_plain((const unsigned char *)s, len)) {
-			json_strn(j, s, len);
-			return;
-		}
-		l->q[0] = '"';
-		memcpy(l->q + 1, s, len);
-		l->q[len + 1] = '"';
-		l->len = (unsigned char)(len + 2);
-		l->s = s;
+	l = json_lit_slot(s);
+	if (!l) {
+		json_str(j, s);
+		return;
 	}
 	json_separate(j);
 	memcpy(ob_room(j->o, sizeof(l->q)), l->q, sizeof(l->q));
 	j->o->n += l->len;
+}
+
+void json_memo_put(struct json *j, struct json_memo *mm,
+		   const struct json_memo_mark *k, const void *key, size_t klen)
+{
+	size_t len = j->o->n - k->start;
+
+	if (j->o->flushes != k->flushes || j->o->n < k->start ||
+	    len > sizeof(mm->b) || !len || klen > sizeof(mm->key) ||
+	    j->depth != k->depth || j->after_key)
+		return;
+	memcpy(mm->b, j->o->b + k->start, len);
+	memcpy(mm->key, key, klen);
+	mm->klen = klen;
+	mm->len = len;
+	mm->depth = k->depth;
+	mm->items = k->items;
+	mm->after_key = k->after_key;
+	mm->items_after = j->has_items & json_levels_(j);
 }

@@ -14,6 +14,13 @@
 
 #define JSON_MAX_DEPTH 16
 
+/* the key-and-value writers are a few moves each: inline them always */
+#if defined(__GNUC__) || defined(__clang__)
+#define JSON_INLINE static inline __attribute__((always_inline))
+#else
+#define JSON_INLINE static inline
+#endif
+
 struct json {
 	struct obuf *o;
 	unsigned depth;
@@ -56,6 +63,7 @@ static inline void json_key(struct json *j, const char *key)
  * the quoted key and the colon in one write of a length known at compile
  * time.  The same output as json_key(). */
 #define JSON_KEY(j, k) json_key_lit((j), ",\"" k "\":", sizeof(",\"" k "\":") - 1)
+#define JSON_KEY_(j, s, n) json_key_lit((j), (s), (n))
 static inline void json_key_lit(struct json *j, const char *s, size_t n)
 {
 	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
@@ -123,12 +131,206 @@ static inline void json_knull(struct json *j, const char *k)
 	json_null(j);
 }
 
+/*
+ * Key and value in one step (the printers' hot path): one room check for
+ * the key (a literal: its comma, quotes and colon are one constant copy)
+ * and the value's longest form, then the value formatted in place, without
+ * printf.  The same output as JSON_KEY() and the json_*() value call.
+ */
+#define JSON_KEYLIT(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1
+
+/* writes the key, leaves room for `vmax` more bytes, returns where the
+ * value goes (the caller adds its length to j->o->n) */
+JSON_INLINE char *json_kput(struct json *j, const char *s, size_t n,
+			      size_t vmax)
+{
+	struct obuf *o = j->o;
+	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	size_t skip = 1;                /* no comma: start after s[0] */
+	char *p;
+
+	if (n + vmax > sizeof(o->b) - o->n)
+		ob_flush(o);
+	p = o->b + o->n;
+	if (j->after_key)               /* as json_separate() */
+		j->after_key = false;
+	else if (j->has_items & bit)
+		skip = 0;
+	else
+		j->has_items |= bit;
+	/* n bytes from s + 1 end at the literal's NUL: a constant-size copy */
+	memcpy(p, s + skip, n);
+	o->n += n - skip;
+	return o->b + o->n;
+}
+
+JSON_INLINE void json_ku64_lit(struct json *j, const char *s, size_t n,
+				 uint64_t v)
+{
+	char *p = json_kput(j, s, n, 20);
+
+	j->o->n += ob_fmt_u64(p, v);
+}
+
+JSON_INLINE void json_khex_lit(struct json *j, const char *s, size_t n,
+				 uint64_t v, unsigned digits)
+{
+	char *p = json_kput(j, s, n, 20);
+	unsigned len = ob_fmt_hex(p + 1, v, digits);
+
+	p[0] = '"';
+	p[len + 1] = '"';
+	j->o->n += len + 2;
+}
+
+JSON_INLINE void json_kbool_lit(struct json *j, const char *s, size_t n,
+				  bool v)
+{
+	char *p = json_kput(j, s, n, 8);
+
+	memcpy(p, v ? "true\0\0\0" : "false\0\0", 8);
+	j->o->n += v ? 4 : 5;
+}
+
+JSON_INLINE void json_knull_lit(struct json *j, const char *s, size_t n)
+{
+	char *p = json_kput(j, s, n, 4);
+
+	memcpy(p, "null", 4);
+	j->o->n += 4;
+}
+
+/* a string value: short plain strings (addresses, names) copied as they
+ * are checked; anything else through json_str() */
+extern const unsigned char json_plain_[256];
+#define JSON_SHORT 64
+JSON_INLINE void json_kstr_lit(struct json *j, const char *s, size_t n,
+				 const char *v)
+{
+	char *p;
+	size_t i;
+
+	if (!v) {
+		json_knull_lit(j, s, n);
+		return;
+	}
+	p = json_kput(j, s, n, JSON_SHORT + 2);
+	p[0] = '"';
+	for (i = 0; i < JSON_SHORT && v[i]; i++) {
+		if (!json_plain_[(unsigned char)v[i]])
+			break;
+		p[i + 1] = v[i];
+	}
+	if (i < JSON_SHORT && !v[i]) {
+		p[i + 1] = '"';
+		j->o->n += i + 2;
+		return;
+	}
+	j->after_key = true;            /* the key stays; the value the long way */
+	json_str(j, v);
+}
+
+/* a name from a static table (json_lit()) */
+struct json_lit_slot {
+	const char *s;
+	unsigned char len;           /* of q: the string with its quotes */
+	char q[62 + 2];
+};
+const struct json_lit_slot *json_lit_slot(const char *s);  /* NULL: not cacheable */
+JSON_INLINE void json_klit_lit(struct json *j, const char *s, size_t n,
+				 const char *v)
+{
+	const struct json_lit_slot *l = v ? json_lit_slot(v) : NULL;
+	char *p;
+
+	if (!l) {
+		JSON_KEY_(j, s, n);
+		json_lit(j, v);
+		return;
+	}
+	p = json_kput(j, s, n, sizeof(l->q));
+	memcpy(p, l->q, sizeof(l->q));
+	j->o->n += l->len;
+}
+
+/* seconds.microseconds */
+JSON_INLINE void json_ktime_lit(struct json *j, const char *s, size_t n,
+				  int64_t sec, uint32_t usec)
+{
+	char *p = json_kput(j, s, n, 28);
+
+	j->o->n += ob_fmt_time(p, sec, usec);
+}
+
 /* the same with a literal key (JSON_KEY) */
-#define JSON_KSTR(j, k, v) do { JSON_KEY(j, k); json_str(j, v); } while (0)
-#define JSON_KU64(j, k, v) do { JSON_KEY(j, k); json_u64(j, v); } while (0)
-#define JSON_KHEX(j, k, v, d) do { JSON_KEY(j, k); json_hex(j, v, d); } while (0)
-#define JSON_KBOOL(j, k, v) do { JSON_KEY(j, k); json_bool(j, v); } while (0)
-#define JSON_KNULL(j, k) do { JSON_KEY(j, k); json_null(j); } while (0)
-#define JSON_KLIT(j, k, v) do { JSON_KEY(j, k); json_lit(j, v); } while (0)
+#define JSON_KSTR(j, k, v) json_kstr_lit((j), JSON_KEYLIT(k), (v))
+#define JSON_KU64(j, k, v) json_ku64_lit((j), JSON_KEYLIT(k), (v))
+#define JSON_KHEX(j, k, v, d) json_khex_lit((j), JSON_KEYLIT(k), (v), (d))
+#define JSON_KBOOL(j, k, v) json_kbool_lit((j), JSON_KEYLIT(k), (v))
+#define JSON_KNULL(j, k) json_knull_lit((j), JSON_KEYLIT(k))
+#define JSON_KLIT(j, k, v) json_klit_lit((j), JSON_KEYLIT(k), (v))
+#define JSON_KTIME(j, k, s, u) json_ktime_lit((j), JSON_KEYLIT(k), (s), (u))
+
+/*
+ * A memo of a stretch of output that a few values decide (the verdict of a
+ * well-formed message, the fixed header of a common one): the first time,
+ * the printer writes it as usual between json_memo_start() and
+ * json_memo_put(); while the key, and the writer's state where the stretch
+ * begins, stay the same, json_memo_get() copies the bytes instead.  The
+ * key holds everything the stretch depends on (strings by content).
+ */
+#define JSON_MEMO_KEY 160
+#define JSON_MEMO_MAX 384
+struct json_memo {
+	size_t klen, len;            /* len 0: empty */
+	unsigned depth;              /* the writer's state before ... */
+	uint32_t items;              /* (levels 0..depth) */
+	bool after_key;
+	uint32_t items_after;        /* ... and after */
+	unsigned char key[JSON_MEMO_KEY];
+	char b[JSON_MEMO_MAX];
+};
+struct json_memo_mark {
+	size_t start;
+	unsigned long flushes;
+	unsigned depth;
+	uint32_t items;
+	bool after_key;
+};
+
+static inline uint32_t json_levels_(const struct json *j)
+{
+	return j->depth >= 31 ? UINT32_MAX : (2u << j->depth) - 1;
+}
+
+/* true: the stretch was written from the memo */
+JSON_INLINE bool json_memo_get(struct json *j, const struct json_memo *mm,
+				 const void *key, size_t klen)
+{
+	uint32_t lv = json_levels_(j);
+
+	if (!mm->len || mm->klen != klen || mm->depth != j->depth ||
+	    mm->after_key != j->after_key || mm->items != (j->has_items & lv) ||
+	    memcmp(mm->key, key, klen))
+		return false;
+	ob_write(j->o, mm->b, mm->len);
+	j->has_items = (j->has_items & ~lv) | mm->items_after;
+	j->after_key = false;
+	return true;
+}
+
+JSON_INLINE void json_memo_start(struct json *j, struct json_memo_mark *k)
+{
+	ob_room(j->o, JSON_MEMO_MAX);
+	k->start = j->o->n;
+	k->flushes = j->o->flushes;
+	k->depth = j->depth;
+	k->items = j->has_items & json_levels_(j);
+	k->after_key = j->after_key;
+}
+
+/* remembers what was written since json_memo_start(), when it fits */
+void json_memo_put(struct json *j, struct json_memo *mm,
+		   const struct json_memo_mark *k, const void *key, size_t klen);
 
 #endif

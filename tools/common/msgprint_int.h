@@ -23,7 +23,8 @@ struct rpc_view {
 	uint64_t call_frame;
 	bool has_ops;                  /* NFSv4 COMPOUND / CB_COMPOUND */
 	bool cb;                       /* ... of the callback program */
-	struct nfs4_ops ops;
+	const struct nfs4_ops *ops;    /* has_ops: the capture's, or own */
+	struct nfs4_ops own;           /* read from the RPC message here */
 };
 
 void msgprint_rpc_view(const struct rpcrdma_msg *m, const struct msg_ctx *c,

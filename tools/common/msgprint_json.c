@@ -5,9 +5,41 @@
  * body in spec terms (V1 §5.1.3, V2 §4.2), the RPC header, the verdict
  * (docs/verdicts.md) and the error reply it calls for (V1 §5.5).
  */
+#include <string.h>
 #include "json.h"
 #include "msgprint_int.h"
+#include "msgprint_memo.h"
 #include "rpcrdma/rpc.h"
+
+/* a few stretches of each kind are remembered (calls and replies, both
+ * ways of a few conversations), chosen by a hash of the key */
+#define MEMO_SLOTS 32
+static struct json_memo *memo_slot(struct json_memo *tab,
+				   const struct memo_key *k)
+{
+	return &tab[(k->h >> 40) % MEMO_SLOTS];
+}
+
+/* true: written from the memo; else *mark is set for memo_put() */
+static bool memo_get(struct json *j, struct json_memo *tab,
+		     const struct memo_key *k, struct json_memo_mark *mark,
+		     struct json_memo **slot)
+{
+	if (k->ok) {
+		*slot = memo_slot(tab, k);
+		if (json_memo_get(j, *slot, k->b, k->n))
+			return true;
+	}
+	json_memo_start(j, mark);
+	return false;
+}
+
+static void memo_put(struct json *j, struct json_memo *slot,
+		     const struct memo_key *k, const struct json_memo_mark *mark)
+{
+	if (k->ok)
+		json_memo_put(j, slot, mark, k->b, k->n);
+}
 
 static void seg_fields(struct json *j, const struct rpcrdma_segment *s)
 {
@@ -97,6 +129,8 @@ static void optional_body(struct json *j, const struct rpcrdma_msg *m)
 	json_obj_end(j);
 }
 
+static void rpc_call_keys(struct json *j, const struct rpc_view *vp);
+
 static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
@@ -110,6 +144,36 @@ static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 	}
 	json_obj_begin(j);
 	JSON_KHEX(j, "xid", v.xid, 8);
+	rpc_call_keys(j, &v);
+	if (v.has_call_frame)
+		JSON_KU64(j, "call_frame", v.call_frame);
+	if (c && c->have_latency && v.from_call)
+		JSON_KU64(j, "latency_us", c->latency_us);
+	json_obj_end(j);
+}
+
+/* msg_type, prog, vers, proc, proc_name, ops: the same for every call of
+ * a kind */
+static void rpc_call_keys(struct json *j, const struct rpc_view *vp)
+{
+	static struct json_memo memo[MEMO_SLOTS];
+	struct json_memo *slot = NULL;
+	const struct rpc_view v = *vp;
+	struct json_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	mk_u64(&k, (uint64_t)v.has_msg_type << 32 | v.msg_type);
+	mk_u64(&k, (uint64_t)v.has_call_info << 32 | v.prog);
+	mk_u64(&k, (uint64_t)v.vers << 32 | v.proc);
+	mk_u64(&k, (uint64_t)v.has_ops << 1 | v.cb);
+	if (v.has_ops) {
+		mk_u64(&k, (uint64_t)v.ops->more << 32 | v.ops->n);
+		for (uint32_t i = 0; i < v.ops->n && k.ok; i++)
+			mk_u64(&k, v.ops->ops[i]);
+	}
+	if (memo_get(j, memo, &k, &mark, &slot))
+		return;
 	JSON_KEY(j, "msg_type");
 	if (v.has_msg_type)
 		json_u64(j, v.msg_type);
@@ -129,23 +193,29 @@ static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 	if (v.has_ops) {
 		JSON_KEY(j, "ops");
 		json_arr_begin(j);
-		for (uint32_t i = 0; i < v.ops.n; i++)
-			json_lit(j, nfs4_op_name(v.ops.ops[i], v.cb));
+		for (uint32_t i = 0; i < v.ops->n; i++)
+			json_lit(j, nfs4_op_name(v.ops->ops[i], v.cb));
 		json_arr_end(j);
-		if (v.ops.more)
+		if (v.ops->more)
 			JSON_KBOOL(j, "ops_more", true);
 	}
-	if (v.has_call_frame)
-		JSON_KU64(j, "call_frame", v.call_frame);
-	if (c && c->have_latency && v.from_call)
-		JSON_KU64(j, "latency_us", c->latency_us);
-	json_obj_end(j);
+	memo_put(j, slot, &k, &mark);
 }
 
 static void verdict(struct json *j, const struct rpcrdma_msg *m)
 {
+	static struct json_memo memo[MEMO_SLOTS];
+	struct json_memo *slot = NULL;
+	struct json_memo_mark mark;
+	struct memo_key k;
 	unsigned bit;
 
+	mk_init(&k);
+	mk_u64(&k, (uint64_t)m->action << 32 | (uint32_t)m->reason);
+	mk_u64(&k, m->reason != RPCRDMA_R_OK ? m->fault_off : 0);
+	mk_u64(&k, m->notes);
+	if (memo_get(j, memo, &k, &mark, &slot))
+		return;
 	JSON_KEY(j, "verdict");
 	json_obj_begin(j);
 	JSON_KLIT(j, "action", rpcrdma_action_name(m->action));
@@ -162,6 +232,7 @@ static void verdict(struct json *j, const struct rpcrdma_msg *m)
 		if (m->notes & (1u << bit))
 			json_lit(j, rpcrdma_note_name(1u << bit));
 	json_arr_end(j);
+	memo_put(j, slot, &k, &mark);
 }
 
 /* "src", "src_port", "src_qp" (or "dst" ...): literal keys */
@@ -173,18 +244,59 @@ static void verdict(struct json *j, const struct rpcrdma_msg *m)
 		JSON_KHEX(j, key "_qp", (e)->qp, 1);			\
 } while (0)
 
-static void capture_keys(struct json *j, const struct msg_ctx *c)
+static void mk_endpoint(struct memo_key *k, const struct msg_endpoint *e,
+			const char *text)
 {
-	if (c->file)
-		JSON_KSTR(j, "file", c->file);
-	JSON_KU64(j, "frame", c->frame);
-	JSON_KEY(j, "time");
-	json_time(j, c->ts_sec, c->ts_usec);
+	mk_str(k, e->addr ? e->addr : text);
+	mk_u64(k, (uint64_t)e->have_port << 56 | (uint64_t)e->have_qp << 48 |
+		  (uint64_t)e->port << 32 | e->qp);
+}
+
+/* src ... backward: the same for every message of a conversation's way */
+static void endpoint_keys(struct json *j, const struct msg_ctx *c)
+{
+	static struct json_memo memo[MEMO_SLOTS];
+	struct json_memo *slot = NULL;
+	struct json_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	mk_endpoint(&k, &c->src_ep, c->src);
+	mk_endpoint(&k, &c->dst_ep, c->dst);
+	mk_str(&k, c->transport);
+	mk_u64(&k, (uint64_t)c->backward << 32 | c->conversation);
+	if (memo_get(j, memo, &k, &mark, &slot))
+		return;
 	ENDPOINT(j, "src", &c->src_ep, c->src);
 	ENDPOINT(j, "dst", &c->dst_ep, c->dst);
 	JSON_KSTR(j, "transport", c->transport);
 	JSON_KU64(j, "conversation", c->conversation);
 	JSON_KBOOL(j, "backward", c->backward);
+	memo_put(j, slot, &k, &mark);
+}
+
+static void file_key(struct json *j, const char *file)
+{
+	static struct json_memo memo[MEMO_SLOTS];
+	struct json_memo *slot = NULL;
+	struct json_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	mk_str(&k, file);
+	if (memo_get(j, memo, &k, &mark, &slot))
+		return;
+	JSON_KSTR(j, "file", file);
+	memo_put(j, slot, &k, &mark);
+}
+
+static void capture_keys(struct json *j, const struct msg_ctx *c)
+{
+	if (c->file)
+		file_key(j, c->file);
+	JSON_KU64(j, "frame", c->frame);
+	JSON_KTIME(j, "time", c->ts_sec, c->ts_usec);
+	endpoint_keys(j, c);
 	if (c->nframes > 1) {
 		JSON_KU64(j, "first_frame", c->first_frame);
 		JSON_KU64(j, "frames", c->nframes);
@@ -230,6 +342,54 @@ static void findings(struct json *j, const struct msg_ctx *c)
 	json_arr_end(j);
 }
 
+/* vers ... payload_length: a memo for the message without chunks.  A key
+ * added here must add what it prints to k (else a memo would repeat it). */
+static void header(struct json *j, const struct rpcrdma_msg *m)
+{
+	static struct json_memo memo[MEMO_SLOTS];
+	struct json_memo *slot = NULL;
+	struct json_memo_mark mark;
+	struct memo_key k;
+	bool chunked = mp_is_chunked(m), err = mp_is_error(m),
+	     opt = mp_is_optional(m);
+
+	mk_init(&k);
+	k.ok = !err && !opt && !m->nreads && !m->nwrites && !m->has_reply;
+	mk_u64(&k, (uint64_t)m->nfixed << 32 | m->rdma_vers);
+	mk_u64(&k, (uint64_t)m->rdma_credit << 32 | m->rdma_proc);
+	mk_u64(&k, (uint64_t)(uint32_t)m->direction << 32 |
+		   (uint64_t)m->direction_inferred << 3 |
+		   (uint64_t)(m->reads_off != 0) << 2 |
+		   (uint64_t)(m->writes_off != 0) << 1 | (m->reply_off != 0));
+	mk_u64(&k, (uint64_t)chunked << 63 | (uint64_t)m->header_len << 32 |
+		   (uint32_t)m->payload_len);
+	mk_u64(&k, m->payload_len);
+	if (memo_get(j, memo, &k, &mark, &slot))
+		return;
+	if (m->nfixed >= 2)
+		JSON_KU64(j, "vers", m->rdma_vers);
+	if (m->nfixed >= 3)
+		JSON_KU64(j, "credits", m->rdma_credit);
+	if (m->nfixed >= 4)
+		JSON_KU64(j, "proc", m->rdma_proc);
+	if (m->nfixed == 4)
+		JSON_KLIT(j, "proc_name",
+			  rpcrdma_proc_name(m->rdma_vers, m->rdma_proc));
+	JSON_KLIT(j, "direction", rpcrdma_direction_name(m->direction));
+	JSON_KBOOL(j, "direction_inferred", m->direction_inferred);
+	if (chunked)
+		chunk_lists(j, m);
+	if (err)
+		error_body(j, m);
+	if (opt)
+		optional_body(j, m);
+	if (m->header_len) {
+		JSON_KU64(j, "header_length", m->header_len);
+		JSON_KU64(j, "payload_length", m->payload_len);
+	}
+	memo_put(j, slot, &k, &mark);
+}
+
 void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
 		   const struct msg_ctx *c)
 {
@@ -246,27 +406,7 @@ void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
 		capture_keys(&j, c);
 	if (m->nfixed >= 1)
 		JSON_KHEX(&j, "xid", m->rdma_xid, 8);
-	if (m->nfixed >= 2)
-		JSON_KU64(&j, "vers", m->rdma_vers);
-	if (m->nfixed >= 3)
-		JSON_KU64(&j, "credits", m->rdma_credit);
-	if (m->nfixed >= 4)
-		JSON_KU64(&j, "proc", m->rdma_proc);
-	if (m->nfixed == 4)
-		JSON_KLIT(&j, "proc_name",
-			  rpcrdma_proc_name(m->rdma_vers, m->rdma_proc));
-	JSON_KLIT(&j, "direction", rpcrdma_direction_name(m->direction));
-	JSON_KBOOL(&j, "direction_inferred", m->direction_inferred);
-	if (mp_is_chunked(m))
-		chunk_lists(&j, m);
-	if (mp_is_error(m))
-		error_body(&j, m);
-	if (mp_is_optional(m))
-		optional_body(&j, m);
-	if (m->header_len) {
-		JSON_KU64(&j, "header_length", m->header_len);
-		JSON_KU64(&j, "payload_length", m->payload_len);
-	}
+	header(&j, m);
 	rpc_object(&j, m, c);
 	if (c && c->in_capture && c->rpc_source)
 		JSON_KSTR(&j, "rpc_source", c->rpc_source);

@@ -6,6 +6,7 @@
  * printf: capture mode calls msgprint_line() for every message.
  */
 #include "msgprint_int.h"
+#include "msgprint_memo.h"
 #include "outbuf.h"
 #include "rpc_names.h"
 #include "rpcrdma/rpc.h"
@@ -56,11 +57,11 @@ static void put_ops(struct obuf *o, const struct rpc_view *v)
 {
 	if (!v->has_ops)
 		return;
-	for (uint32_t i = 0; i < v->ops.n; i++) {
+	for (uint32_t i = 0; i < v->ops->n; i++) {
 		ob_putc(o, ' ');
-		ob_puts(o, nfs4_op_name(v->ops.ops[i], v->cb));
+		ob_puts(o, nfs4_op_name(v->ops->ops[i], v->cb));
 	}
-	if (v->ops.more)
+	if (v->ops->more)
 		ob_puts(o, " ...");
 }
 
@@ -453,6 +454,121 @@ static void line_body(struct obuf *o, const struct rpcrdma_msg *m)
 	}
 }
 
+/* "conv N SRC > DST ": the same for every message of a conversation's way */
+static void line_conv(struct obuf *o, const struct msg_ctx *c)
+{
+	static struct ob_memo memo[OB_MEMO_SLOTS];
+	struct ob_memo *slot = NULL;
+	struct ob_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	mk_u64(&k, c->conversation);
+	mk_str(&k, c->src ? c->src : "?");
+	mk_str(&k, c->dst ? c->dst : "?");
+	if (ob_memo_get(o, memo, &k, &mark, &slot))
+		return;
+	ob_puts(o, "conv ");
+	ob_u64(o, c->conversation);
+	ob_putc(o, ' ');
+	ob_putsw(o, c->src ? c->src : "?", SRC_WIDTH);
+	ob_puts(o, " > ");
+	ob_putsw(o, c->dst ? c->dst : "?", SRC_WIDTH);
+	ob_putc(o, ' ');
+	ob_memo_put(o, slot, &k, &mark);
+}
+
+/* "v1 RDMA_MSG       xid " */
+static void line_proc(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	static struct ob_memo memo[OB_MEMO_SLOTS];
+	struct ob_memo *slot = NULL;
+	struct ob_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	mk_u64(&k, (uint64_t)m->nfixed << 32 | m->rdma_vers);
+	mk_u64(&k, m->rdma_proc);
+	if (ob_memo_get(o, memo, &k, &mark, &slot))
+		return;
+	if (m->nfixed >= 2) {
+		ob_putc(o, 'v');
+		ob_u64(o, m->rdma_vers);
+	} else {
+		ob_puts(o, "v-");
+	}
+	ob_putc(o, ' ');
+	ob_putsw(o, m->nfixed >= 4 ? rpcrdma_proc_name(m->rdma_vers, m->rdma_proc)
+				   : "-", PROC_WIDTH);
+	ob_puts(o, " xid ");
+	ob_memo_put(o, slot, &k, &mark);
+}
+
+/* " credits ..." to the end of the line: credits, chunk counts, the RPC
+ * call, the verdict when not accepted, the notes */
+static void line_rest(struct obuf *o, const struct rpcrdma_msg *m,
+		      const struct rpc_view *vp)
+{
+	static struct ob_memo memo[OB_MEMO_SLOTS];
+	const struct rpc_view v = *vp;
+	struct ob_memo *slot = NULL;
+	struct ob_memo_mark mark;
+	struct memo_key k;
+
+	mk_init(&k);
+	k.ok = !mp_is_error(m) && !mp_is_optional(m);
+	mk_u64(&k, (uint64_t)m->nfixed << 32 | m->rdma_credit);
+	mk_u64(&k, (uint64_t)mp_is_chunked(m) << 63 | (uint64_t)m->has_reply << 62 |
+		   (uint64_t)m->nreads << 32 | m->nwrites);
+	mk_u64(&k, m->nreply_segs);
+	mk_u64(&k, (uint64_t)v.present << 48 | (uint64_t)v.has_call_info << 40 |
+		   (uint64_t)v.has_msg_type << 32 | v.msg_type);
+	mk_u64(&k, (uint64_t)v.from_call << 32 | v.prog);
+	mk_u64(&k, (uint64_t)v.vers << 32 | v.proc);
+	mk_u64(&k, (uint64_t)v.has_ops << 1 | v.cb);
+	if (v.has_ops) {
+		mk_u64(&k, (uint64_t)v.ops->more << 32 | v.ops->n);
+		for (uint32_t i = 0; i < v.ops->n && k.ok; i++)
+			mk_u64(&k, v.ops->ops[i]);
+	}
+	mk_u64(&k, (uint64_t)m->action << 32 | (uint32_t)m->reason);
+	mk_u64(&k, m->action != RPCRDMA_ACCEPT ? m->fault_off : 0);
+	mk_u64(&k, m->notes);
+	if (ob_memo_get(o, memo, &k, &mark, &slot))
+		return;
+	ob_puts(o, " credits ");
+	if (m->nfixed >= 3)
+		ob_u64w(o, m->rdma_credit, 3);
+	else
+		ob_puts(o, "  -");
+	line_body(o, m);
+	if (v.present && v.has_call_info) {
+		ob_putc(o, ' ');
+		put_rpc_call(o, &v);
+		ob_puts(o, v.msg_type == RPC_CALL ? " call" : " reply");
+		put_ops(o, &v);
+	} else if (v.present) {
+		ob_puts(o, " RPC ");
+		put_rpc_kind(o, &v);
+	}
+	if (m->action != RPCRDMA_ACCEPT) {
+		ob_puts(o, " [");
+		ob_puts(o, rpcrdma_action_name(m->action));
+		ob_putc(o, ' ');
+		ob_puts(o, rpcrdma_reason_name(m->reason));
+		ob_puts(o, " at ");
+		ob_u64(o, m->fault_off);
+		ob_putc(o, ']');
+	}
+	if (m->notes) {
+		ob_puts(o, " (");
+		put_notes(o, m, ",");
+		ob_putc(o, ')');
+	}
+	ob_putc(o, '\n');
+	ob_memo_put(o, slot, &k, &mark);
+}
+
 void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		   const struct msg_ctx *c)
 {
@@ -465,59 +581,15 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		ob_u64w(&o, c->frame, 6);
 		ob_putc(&o, ' ');
 		put_time(&o, c);
-		ob_puts(&o, "conv ");
-		ob_u64(&o, c->conversation);
-		ob_putc(&o, ' ');
-		ob_putsw(&o, c->src ? c->src : "?", SRC_WIDTH);
-		ob_puts(&o, " > ");
-		ob_putsw(&o, c->dst ? c->dst : "?", SRC_WIDTH);
-		ob_putc(&o, ' ');
+		line_conv(&o, c);
 	}
-	if (m->nfixed >= 2) {
-		ob_putc(&o, 'v');
-		ob_u64(&o, m->rdma_vers);
-	} else {
-		ob_puts(&o, "v-");
-	}
-	ob_putc(&o, ' ');
-	ob_putsw(&o, m->nfixed >= 4 ? rpcrdma_proc_name(m->rdma_vers, m->rdma_proc)
-				    : "-", PROC_WIDTH);
-	ob_puts(&o, " xid ");
+	line_proc(&o, m);
 	if (m->nfixed >= 1)
 		ob_hex(&o, m->rdma_xid, 8);
 	else
 		ob_puts(&o, "-         ");
-	ob_puts(&o, " credits ");
-	if (m->nfixed >= 3)
-		ob_u64w(&o, m->rdma_credit, 3);
-	else
-		ob_puts(&o, "  -");
-	line_body(&o, m);
 	msgprint_rpc_view(m, c, &v);
-	if (v.present && v.has_call_info) {
-		ob_putc(&o, ' ');
-		put_rpc_call(&o, &v);
-		ob_puts(&o, v.msg_type == RPC_CALL ? " call" : " reply");
-		put_ops(&o, &v);
-	} else if (v.present) {
-		ob_puts(&o, " RPC ");
-		put_rpc_kind(&o, &v);
-	}
-	if (m->action != RPCRDMA_ACCEPT) {
-		ob_puts(&o, " [");
-		ob_puts(&o, rpcrdma_action_name(m->action));
-		ob_putc(&o, ' ');
-		ob_puts(&o, rpcrdma_reason_name(m->reason));
-		ob_puts(&o, " at ");
-		ob_u64(&o, m->fault_off);
-		ob_putc(&o, ']');
-	}
-	if (m->notes) {
-		ob_puts(&o, " (");
-		put_notes(&o, m, ",");
-		ob_putc(&o, ')');
-	}
-	ob_putc(&o, '\n');
+	line_rest(&o, m, &v);
 	put_findings(&o, c);
 	ob_flush(&o);
 }

@@ -9,8 +9,9 @@
 void ob_flush(struct obuf *o)
 {
 	if (o->n)
-		fwrite(o->b, 1, o->n, o->f);
+		fwrite_unlocked(o->b, 1, o->n, o->f);
 	o->n = 0;
+	o->flushes++;
 }
 
 void ob_write_slow(struct obuf *o, const char *s, size_t len)
@@ -72,7 +73,7 @@ void ob_spaces(struct obuf *o, unsigned n)
 		ob_putc(o, ' ');
 }
 
-void ob_u64w(struct obuf *o, uint64_t v, unsigned width)
+void ob_u64w_slow(struct obuf *o, uint64_t v, unsigned width)
 {
 	char tmp[24], *p = u64_digits(v, tmp);
 	size_t len = (size_t)(tmp + 24 - p);
@@ -82,36 +83,14 @@ void ob_u64w(struct obuf *o, uint64_t v, unsigned width)
 	ob_write(o, p, len);
 }
 
-void ob_putsw(struct obuf *o, const char *s, unsigned width)
+void ob_putsw_slow(struct obuf *o, const char *s, size_t len, unsigned width)
 {
-	size_t len = strlen(s);
-
 	ob_write(o, s, len);
 	if (len < width)
 		ob_spaces(o, (unsigned)(width - len));
 }
 
 static const char hexdig[] = "0123456789abcdef";
-
-void ob_hex(struct obuf *o, uint64_t v, unsigned digits)
-{
-	char *p = ob_room(o, 18);
-	unsigned i;
-
-	if (digits > 16)
-		digits = 16;
-	if (digits == 0)
-		digits = 1;
-	while (digits < 16 && (v >> (4 * digits)))
-		digits++;
-	p[0] = '0';
-	p[1] = 'x';
-	for (i = digits; i; i--) {       /* last digit first */
-		p[1 + i] = hexdig[v & 0xf];
-		v >>= 4;
-	}
-	o->n += 2 + digits;
-}
 
 /* two hex digits per byte, a buffer-full at a time */
 void ob_hexbytes(struct obuf *o, const uint8_t *p, size_t len)
@@ -137,9 +116,18 @@ void ob_hexbytes(struct obuf *o, const uint8_t *p, size_t len)
 	}
 }
 
-void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
+struct ob_sec_cache ob_sec_cache_ = { .sec = -1 };
+
+void ob_sec_cache_fill(int64_t sec)
+{
+	ob_sec_cache_.sec = sec;
+	ob_sec_cache_.len = ob_fmt_u64(ob_sec_cache_.d, (uint64_t)sec);
+}
+
+unsigned ob_fmt_time_slow(char *p, int64_t sec, uint32_t usec)
 {
 	uint64_t mag;
+	unsigned n = 0;
 	char frac[20];
 
 	if (usec >= 1000000u) {
@@ -151,7 +139,7 @@ void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
 	}
 	/* a negative time is sec + usec/1e6 < 0: print its magnitude */
 	if (sec < 0) {
-		ob_putc(o, '-');
+		p[n++] = '-';
 		mag = (uint64_t)0 - (uint64_t)sec;
 		if (usec) {
 			mag -= 1;
@@ -160,8 +148,9 @@ void ob_time(struct obuf *o, int64_t sec, uint32_t usec)
 	} else {
 		mag = (uint64_t)sec;
 	}
-	ob_u64(o, mag);
+	n += ob_fmt_u64(p + n, mag);
 	ob_fmt_u64(frac, 1000000u + usec);    /* "1" and six digits */
 	frac[0] = '.';
-	ob_write(o, frac, 7);
+	memcpy(p + n, frac, 7);
+	return n + 7;
 }

@@ -102,20 +102,23 @@ struct xrcvd {                   /* a call received (responder) */
 	size_t len;
 	struct xv_mr *mr;
 	uint32_t reads_pending;
+	uint32_t nrch;           /* read chunks (rch[]) */
+	unsigned npieces;        /* piece[] */
+	uint32_t nwchunks, wsegs[XPRT_MAX_WCHUNKS]; /* write list (wseg[]) */
+	uint32_t nrsegs;         /* reply chunk (rseg[]) */
+	uint32_t inv_rkey;       /* the one rkey of all its chunks, or 0 */
+	bool inv_ok;
+	/* The arrays, read only below their counts above: a slot is cleared
+	 * up to here (XRCVD_CLEAR), not through them, once per call. */
 	/* its read chunks: by position, segments in list order */
-	uint32_t nrch;
 	struct { uint32_t pos, first, nsegs; uint64_t len; } rch[XPRT_MAX_RCHUNKS];
 	struct rpcrdma_read_segment rdseg[XPRT_MAX_RCHUNKS * XPRT_MAX_SEGS];
 	struct xpiece piece[XPRT_MAX_PIECES];
-	unsigned npieces;
 	/* the requester's write list and reply chunk */
-	uint32_t nwchunks, wsegs[XPRT_MAX_WCHUNKS];
 	struct rpcrdma_segment wseg[XPRT_MAX_WCHUNKS][XPRT_MAX_SEGS];
-	uint32_t nrsegs;
 	struct rpcrdma_segment rseg[XPRT_MAX_SEGS];
-	uint32_t inv_rkey;       /* the one rkey of all its chunks, or 0 */
-	bool inv_ok;
 };
+#define XRCVD_CLEAR offsetof(struct xrcvd, rch)
 
 struct xmem {                    /* xprt_mem_register() */
 	struct xv_mr *mr;
@@ -149,6 +152,7 @@ struct xprt {
 	struct rpcrdma_credits cred;
 	struct xcall **calls;    /* outstanding, by slot */
 	uint32_t ncalls, nout;
+	struct xcall *spare_xc;  /* a finished call's block, for the next one */
 	struct xcall *q_head, *q_tail;
 	uint32_t next_xid;
 	/* responder */

@@ -70,6 +70,7 @@ static void reap(struct xprt_loop *l)
 			xprt_mems_release_all(x);
 			free(x->calls);
 			free(x->rcvd);
+			free(x->spare_xc);
 			free(x);
 			continue;
 		}
@@ -133,12 +134,14 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 	struct pollfd stackfds[70], *fds = stackfds;
 	struct xprt *x;
 	struct xv_event ev;
-	unsigned n = 0, cap = 70, i;
+	unsigned n = 0, cap = 2, i;     /* stop_fd, the CM channel, ... */
 	uint64_t now, dl, v;
 	int rc;
 
-	for (x = l->conns; x; x = x->next)
+	for (x = l->conns; x; x = x->next)   /* ... a CQ per connection */
 		cap += x->id ? 1u : 0u;
+	/* on the stack unless there are many connections (the count began
+	 * at 70, so that every turn of a loop with a connection allocated) */
 	if (cap > 70 && !(fds = calloc(cap, sizeof(*fds))))
 		return -1;
 	fds[n++] = (struct pollfd){ .fd = l->stop_fd, .events = POLLIN };

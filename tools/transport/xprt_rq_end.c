@@ -41,7 +41,10 @@ void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg)
 	free(xc->wbuf);
 	free(xc->rbuf);
 	free(xc->assembled);
-	free(xc);
+	if (!x->spare_xc)                /* kept for the next call (reap frees it) */
+		x->spare_xc = xc;
+	else
+		free(xc);
 }
 
 void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg)
@@ -66,13 +69,17 @@ void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg
 void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 {
 	struct xcall *xc, **pp;
-	uint32_t i;
+	uint32_t i, left = x->nout;     /* the slots in use: no further */
 
-	for (i = 0; i < x->ncalls; i++)
-		if ((xc = x->calls[i]) && xc->deadline_ns && now >= xc->deadline_ns) {
+	for (i = 0; i < x->ncalls && left; i++) {
+		if (!(xc = x->calls[i]))
+			continue;
+		left--;
+		if (xc->deadline_ns && now >= xc->deadline_ns) {
 			xprt_credit_forget(x);
 			xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
 		}
+	}
 	for (pp = &x->q_head; (xc = *pp);) {
 		if (xc->deadline_ns && now >= xc->deadline_ns) {
 			*pp = xc->next;
@@ -92,11 +99,15 @@ uint64_t xprt_calls_next_deadline(const struct xprt *x)
 {
 	const struct xcall *xc;
 	uint64_t d = UINT64_MAX;
-	uint32_t i;
+	uint32_t i, left = x->nout;     /* the slots in use: no further */
 
-	for (i = 0; i < x->ncalls; i++)
-		if ((xc = x->calls[i]) && xc->deadline_ns && xc->deadline_ns < d)
+	for (i = 0; i < x->ncalls && left; i++) {
+		if (!(xc = x->calls[i]))
+			continue;
+		left--;
+		if (xc->deadline_ns && xc->deadline_ns < d)
 			d = xc->deadline_ns;
+	}
 	for (xc = x->q_head; xc; xc = xc->next)
 		if (xc->deadline_ns && xc->deadline_ns < d)
 			d = xc->deadline_ns;

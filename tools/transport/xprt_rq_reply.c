@@ -16,11 +16,15 @@
 
 static struct xcall *find_call(struct xprt *x, uint32_t xid)
 {
-	uint32_t i;
+	uint32_t i, left = x->nout;     /* the slots in use: no further */
 
-	for (i = 0; i < x->ncalls; i++)
-		if (x->calls[i] && x->calls[i]->xid == xid)
+	for (i = 0; i < x->ncalls && left; i++) {
+		if (!x->calls[i])
+			continue;
+		left--;
+		if (x->calls[i]->xid == xid)
 			return x->calls[i];
+	}
 	return NULL;
 }
 

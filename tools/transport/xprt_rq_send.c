@@ -245,8 +245,13 @@ void xprt_send_queued(struct xprt *x)
 	uint32_t i;
 
 	while ((xc = x->q_head) && x->state == X_CONNECTED) {
-		struct xprt_error e = { 0 };
+		struct xprt_error e;
 
+		/* no error yet: its code and an empty message (not the whole
+		 * 256-byte text cleared per call) */
+		e.code = XPRT_E_OK;
+		e.sys_errno = 0;
+		e.msg[0] = '\0';
 		if (!xprt_credit_available(x) || x->send_free < 0)
 			return;
 		x->q_head = xc->next;
@@ -274,7 +279,9 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 {
 	struct xcall *xc;
 
-	memset(&c->err, 0, sizeof(c->err));
+	c->err.code = XPRT_E_OK;          /* no error yet (an empty message) */
+	c->err.sys_errno = 0;
+	c->err.msg[0] = '\0';
 	c->reply = NULL;
 	c->reply_len = 0;
 	c->rdma_error = false;
@@ -293,7 +300,12 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 			 "most %u bytes", x->o.max_message);
 		return -1;
 	}
-	xc = calloc(1, sizeof(*xc));
+	if ((xc = x->spare_xc) != NULL) {
+		x->spare_xc = NULL;
+		memset(xc, 0, sizeof(*xc));
+	} else {
+		xc = calloc(1, sizeof(*xc));
+	}
 	if (!xc) {
 		xprt_err(&c->err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
 		return -1;

@@ -19,7 +19,7 @@ static void rcvd_release(struct xprt *x, struct xrcvd *q)
 		x->l->v->dereg_mr(q->mr);
 	free(q->buf);
 	free(q->hdr);
-	memset(q, 0, sizeof(*q));
+	memset(q, 0, XRCVD_CLEAR);
 }
 
 void xprt_rcvd_release_all(struct xprt *x)
@@ -151,17 +151,13 @@ void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		goto repost;
 	}
 	q = &x->rcvd[i];
-	memset(q, 0, sizeof(*q));
+	memset(q, 0, XRCVD_CLEAR);
 	q->busy = true;
-	q->hdr = malloc(m->header_len ? m->header_len : 1);
-	if (!q->hdr) {
-		rcvd_release(x, q);
-		xprt_fatal(x, "out of memory");
-		return;
-	}
-	memcpy(q->hdr, buf, m->header_len);
+	/* the header in the Receive's buffer: enough while the call is
+	 * delivered straight from it; a copy (below) when it waits for its
+	 * read chunks */
 	q->m = *m;
-	q->m.buf = q->hdr;
+	q->m.buf = buf;
 	q->m.len = m->header_len;
 	q->m.payload_len = 0;
 	if (note_chunks(q) ||
@@ -176,6 +172,14 @@ void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		deliver(x, q, pay, plen);       /* straight from the Receive */
 		goto repost;
 	}
+	q->hdr = malloc(m->header_len ? m->header_len : 1);
+	if (!q->hdr) {
+		rcvd_release(x, q);
+		xprt_fatal(x, "out of memory");
+		return;
+	}
+	memcpy(q->hdr, buf, m->header_len);
+	q->m.buf = q->hdr;
 	q->buf = malloc(q->len ? q->len : 1);
 	q->mr = q->buf ? x->l->v->reg_mr(x->id, q->buf, q->len ? q->len : 1,
 					 XV_ACCESS_LOCAL_WRITE) : NULL;

@@ -10,6 +10,7 @@
  * (as Linux does).
  */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "xprt_int.h"
 
@@ -23,6 +24,8 @@ struct rs_reply {
 	int s;                       /* the Send slot */
 	uint8_t *stage;              /* what the RDMA Writes read */
 	uint32_t lkey;
+	/* read only below the call's counts (q->nwchunks, q->wsegs[],
+	 * q->nrsegs) after push_chunks() wrote them: not cleared per reply */
 	struct rpcrdma_segment wsegs[XPRT_MAX_WCHUNKS][XPRT_MAX_SEGS];
 	struct rpcrdma_write_chunk wch[XPRT_MAX_WCHUNKS], rch;
 	struct rpcrdma_segment rsegs[XPRT_MAX_SEGS];
@@ -192,7 +195,7 @@ int xprt_reply(struct xprt_rcvd_call *r, const uint8_t *msg, size_t len,
 	if (ddp_off > len || ddp_len > len - ddp_off)
 		return -1;
 	q->answered = true;
-	memset(&rr, 0, sizeof(rr));
+	memset(&rr, 0, offsetof(struct rs_reply, wsegs));
 	rr.msg = msg;
 	rr.len = len;
 	rr.ddp_off = ddp_off;
