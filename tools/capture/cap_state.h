@@ -449,6 +449,9 @@ struct cap_emit {
 	const struct cap_call *k;    /* a call's own, a reply's call, or NULL */
 	bool is_call, is_reply, backward;
 	bool partial;                /* cut by the snapshot length */
+	bool later;                  /* Version Two of a later draft's layout:
+				      * not a cel-01 bad header */
+	uint8_t fam;                 /* ... the families it fits */
 	bool grant;                  /* a reply granting `credit` (V1 4.3.1) */
 	uint32_t credit;
 	uint64_t first;              /* first packet of the Send */

@@ -43,6 +43,12 @@ struct cap_stats_conv {
 	uint8_t mpa_inferred;
 	bool mpa_crc;
 	uint8_t mpa_markers;
+	/* Version Two messages of a later draft's layout (not decoded: libcodec's
+	 * rpcrdma_v2_draft_family()), the families they fit, noted once */
+	uint64_t v2_later;
+	uint8_t v2_fam_any, v2_fam_all; /* fit by one of them, by all of them */
+	bool v2_noted;
+	bool v2_named;               /* line output: cel-01 named for it */
 	/* the counts of messages, last: cleared by the first message
 	 * (cap_stats_sizes), so that a conversation that never carries one
 	 * (most QPs of a busy fabric) costs nothing to open */

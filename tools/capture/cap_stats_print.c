@@ -79,6 +79,42 @@ static void mpa_inferred_print(FILE *out, const struct cap_stats_conv *s)
 		"one direction");
 }
 
+/* the later families every such message fits, else those any fits */
+static unsigned v2_fam(const struct cap_stats_conv *s)
+{
+	return s->v2_fam_all ? s->v2_fam_all : s->v2_fam_any;
+}
+
+/* Version Two: the draft its messages were read as (docs/v2-drafts.md) */
+static void v2_draft_text(FILE *out, const struct cap_stats_conv *s)
+{
+	uint64_t tot = vers_total(s, 1);
+
+	if (!tot)
+		return;
+	fprintf(out, "  v2 read as " RPCRDMA_V2_DRAFT ": %llu messages\n",
+		(unsigned long long)(tot - s->v2_later));
+	if (s->v2_later)
+		fprintf(out, "  v2 later draft layout (not decoded): %llu messages, "
+			"fit %s (%s)\n", (unsigned long long)s->v2_later,
+			rpcrdma_v2_family_drafts(v2_fam(s)),
+			rpcrdma_v2_family_name(v2_fam(s)));
+}
+
+static void v2_draft_json(struct json *j, const struct cap_stats_conv *s)
+{
+	uint64_t tot = vers_total(s, 1);
+
+	if (!tot)
+		return;
+	json_key(j, "v2_drafts");
+	json_obj_begin(j);
+	json_ku64(j, "cel-01", tot - s->v2_later);
+	if (s->v2_later)
+		json_ku64(j, rpcrdma_v2_family_name(v2_fam(s)), s->v2_later);
+	json_obj_end(j);
+}
+
 static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			    bool overall)
 {
@@ -96,6 +132,7 @@ static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			}
 		fputs(")\n", out);
 	}
+	v2_draft_text(out, s);
 	for (unsigned w = 0; w < 2; w++) {
 		const struct cap_stats_rpc *r = &s->rpc[w];
 		fprintf(out, "  %s calls %llu, replies %llu, replies without a call "
@@ -177,6 +214,7 @@ static void json_counts(struct json *j, const struct cap_stats_conv *s,
 		json_obj_end(j);
 	}
 	json_ku64(j, "rdma_bytes", s->rdma_bytes);
+	v2_draft_json(j, s);
 	json_ku64(j, "bad_headers", s->bad_headers);
 	json_ku64(j, "retransmissions", s->retrans);
 	json_ku64(j, "crc_failures", s->crc_fail);

@@ -97,6 +97,16 @@ static void optional_body(struct json *j, const struct rpcrdma_msg *m)
 	json_obj_end(j);
 }
 
+/* "draft": the Version Two revision family the message was read as
+ * (docs/v2-drafts.md): "cel-01", or a later one it fits (not decoded) */
+static void draft_key(struct json *j, const struct rpcrdma_msg *m)
+{
+	unsigned fam = rpcrdma_v2_draft_family(m);
+
+	if (fam)
+		JSON_KLIT(j, "draft", rpcrdma_v2_family_name(fam));
+}
+
 static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
@@ -248,6 +258,7 @@ void msgprint_json(FILE *out, const struct rpcrdma_msg *m,
 		JSON_KHEX(&j, "xid", m->rdma_xid, 8);
 	if (m->nfixed >= 2)
 		JSON_KU64(&j, "vers", m->rdma_vers);
+	draft_key(&j, m);
 	if (m->nfixed >= 3)
 		JSON_KU64(&j, "credits", m->rdma_credit);
 	if (m->nfixed >= 4)

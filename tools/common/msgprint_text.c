@@ -291,6 +291,20 @@ static void tree_optional(struct obuf *o, const struct rpcrdma_msg *m)
 	}
 }
 
+/* " Version Two (draft-cel-nfsv4-rpcrdma-version-two-01)", or the later
+ * draft's layout it fits (docs/v2-drafts.md) */
+static void put_v2_draft(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	unsigned fam = rpcrdma_v2_draft_family(m);
+
+	if (fam & RPCRDMA2_FAM_LATER) {
+		ob_puts(o, " Version Two, later draft layout (not decoded): fits ");
+		ob_puts(o, rpcrdma_v2_family_drafts(fam));
+		return;
+	}
+	ob_puts(o, " Version Two (" RPCRDMA_V2_DRAFT ")");
+}
+
 static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
@@ -315,7 +329,7 @@ static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 	if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_ONE)
 		ob_puts(o, " Version One");
 	else if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_TWO)
-		ob_puts(o, " Version Two");
+		put_v2_draft(o, m);
 	ob_puts(o, ", ");
 	tree_count(o, m->len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->len, "byte");
 }
@@ -395,10 +409,13 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 		ob_putc(&o, '\n');
 	}
 	ob_puts(&o, "verdict: ");
+	if (rpcrdma_v2_draft_family(m) & RPCRDMA2_FAM_LATER)
+		ob_puts(&o, "not judged, a later draft's layout (as "
+			RPCRDMA_V2_DRAFT ": ");
 	ob_puts(&o, rpcrdma_action_name(m->action));
 	ob_puts(&o, " (");
 	put_verdict_detail(&o, m);
-	ob_puts(&o, ")\n");
+	ob_puts(&o, rpcrdma_v2_draft_family(m) & RPCRDMA2_FAM_LATER ? "))\n" : ")\n");
 	if (m->notes) {
 		ob_puts(&o, "notes: ");
 		put_notes(&o, m, " ");
@@ -453,6 +470,23 @@ static void line_body(struct obuf *o, const struct rpcrdma_msg *m)
 	}
 }
 
+/* " [Version Two, later draft layout (not decoded): ietf-03..07]" in
+ * place of a cel-01 verdict; false when the message is no such one */
+static bool line_v2_later(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	unsigned fam;
+
+	if (m->action == RPCRDMA_ACCEPT || m->rdma_vers != RPCRDMA_VERSION_TWO)
+		return false;
+	fam = rpcrdma_v2_draft_family(m);
+	if (!(fam & RPCRDMA2_FAM_LATER))
+		return false;
+	ob_puts(o, " [Version Two, later draft layout (not decoded): ");
+	ob_puts(o, rpcrdma_v2_family_name(fam));
+	ob_putc(o, ']');
+	return true;
+}
+
 void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		   const struct msg_ctx *c)
 {
@@ -503,7 +537,9 @@ void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
 		ob_puts(&o, " RPC ");
 		put_rpc_kind(&o, &v);
 	}
-	if (m->action != RPCRDMA_ACCEPT) {
+	if (line_v2_later(&o, m)) {
+		/* named, not judged against cel-01 */
+	} else if (m->action != RPCRDMA_ACCEPT) {
 		ob_puts(&o, " [");
 		ob_puts(&o, rpcrdma_action_name(m->action));
 		ob_putc(&o, ' ');
