@@ -282,6 +282,10 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 			const struct cap_finding *f = &st->held[from + i];
 			found[i] = (struct msg_finding){ f->frame, f->check, f->text,
 							 f->section };
+			if (f->downgraded) {
+				st->downgraded++;
+				continue;
+			}
 			st->violations++;
 			st->stats.total.violations++;
 		}

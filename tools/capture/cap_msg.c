@@ -324,6 +324,10 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 			      .first = first, .frags = frags };
 
 	memset(&x, 0, sizeof(x));
+	if (!k && !c->synced) {            /* its call before the capture */
+		c->stats.orphans_start[dir]++;
+		st->stats.total.orphans_start[dir]++;
+	}
 	if (m->rdma_proc == RDMA_ERROR) {
 		if (caller->have_err && caller->err_xid == m->rdma_xid)
 			cap_lint(st, f->num, "error-answered-with-error", "V1 5.5",

@@ -277,6 +277,7 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
 			(unsigned long long)c->last_frame,
 			name_file ? " of " : "", name_file ? file : "");
 		print_conv_text(out, &c->stats, false);
+		cap_loss_text(out, c, &c->stats);
 		return;
 	}
 	struct obuf o;
@@ -296,6 +297,7 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
 	json_ku64(&j, "first_frame", c->stats.first_frame);
 	json_ku64(&j, "last_frame", c->last_frame);
 	json_counts(&j, &c->stats, false);
+	cap_loss_json(&j, c, &c->stats);
 	json_private(&j, &c->stats);
 	if (c->stats.mpa_inferred) {
 		json_key(&j, "mpa_inferred");
@@ -442,6 +444,7 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		json_ku64(&j, "invalid", st->stats.frames_invalid);
 		json_ku64(&j, "conversations", st->stats.nclosed);
 		json_counts(&j, &st->stats.total, true);
+		cap_loss_json(&j, NULL, &st->stats.total);
 		latency_json(st, &j);
 		json_obj_end(&j);
 		ob_putc(&o, '\n');
@@ -457,6 +460,7 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		(unsigned long long)st->stats.frames_truncated,
 		(unsigned long long)st->stats.frames_invalid, st->stats.nclosed);
 	print_conv_text(out, &st->stats.total, true);
+	cap_loss_text(out, NULL, &st->stats.total);
 	if (cap_lost_any(&st->lost))
 		cap_lost_print(&st->lost, out, false);
 	else if (st->lost.evicted)
