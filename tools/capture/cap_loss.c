@@ -100,11 +100,15 @@ void cap_loss_conv_end(struct cap_state *st, struct cap_conv *c)
 {
 	const struct cap_stats_conv *s = &c->stats;
 
+	/* a pcap-filter expression drops packets on purpose: --stats and
+	 * the records count what was read, no warning */
 	if (!any(s))
 		return;
-	cap_warn_once(st, CAP_W_COUNT, "conversation %u: the capture lost %llu "
-		      "packets (%s > %s: %llu, %s > %s: %llu), %llu chunk bytes of "
-		      "answered calls, %llu calls before it began; the network "
+	if (!st->o->filter)
+		cap_warn_once(st, CAP_W_COUNT, "conversation %u: the capture lost %llu "
+		      "packets (%s > %s: %llu, %s > %s: %llu); %llu chunk bytes that "
+		      "replies say were moved are not in it; %llu replies lack a call "
+		      "sent before it began; the network "
 		      "retransmitted %llu", c->id,
 		      (unsigned long long)conv_lost(s), cap_dir_name(c, 0),
 		      cap_dir_name(c, 1), (unsigned long long)cap_lost_packets(s, 0),
