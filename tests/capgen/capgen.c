@@ -79,7 +79,7 @@ static int run(const struct scenario *s, const char *path, FILE *expect)
 static int usage(void)
 {
 	fprintf(stderr, "usage: capgen --list | --expect | SCENARIO -o FILE | "
-		"--all DIR | --bench FILE [FRAMES] | --bench-qps FILE FRAMES QPS [sends]\n");
+		"SCENARIO -o FILE --drop F1,F2,... | --all DIR | --bench FILE [FRAMES] | --bench-qps FILE FRAMES QPS [sends]\n");
 	return 2;
 }
 
@@ -140,6 +140,21 @@ int main(int argc, char **argv)
 		if (!q || q > 0x7fffff || (argc == 6 && !sends))
 			return 2;
 		return bench_qps_write(argv[2], n, (uint32_t)q, sends) ? 1 : 0;
+	}
+	if (argc == 6 && strcmp(argv[2], "-o") == 0 &&
+	    strcmp(argv[4], "--drop") == 0) {
+		/* SCENARIO -o FILE --drop F1,F2,...: the capture lost them */
+		uint64_t fr[CAPW_DROP_MAX];
+		unsigned n = 0;
+		char *e, *p = argv[5];
+		while (*p && n < CAPW_DROP_MAX) {
+			fr[n++] = strtoull(p, &e, 10);
+			if (e == p || (*e && *e != ','))
+				return usage();
+			p = *e ? e + 1 : e;
+		}
+		capw_drop(fr, n);
+		argc = 4;
 	}
 	if (argc == 4 && strcmp(argv[2], "-o") == 0) {
 		const struct scenario *s = find(argv[1]);

@@ -74,6 +74,10 @@ int capw_open(struct capw *w, const char *path, enum capfmt fmt,
 /* Write one frame of `len` bytes; it is recorded with caplen = min(len,
  * snaplen).  Returns the 1-based frame number. */
 uint64_t capw_frame(struct capw *w, const uint8_t *p, uint32_t len);
+/* --drop: frames (1-based, as generated) not written, to plant capture
+ * loss at known places; n at most CAPW_DROP_MAX */
+#define CAPW_DROP_MAX 64u
+void capw_drop(const uint64_t *frames, unsigned n);
 int capw_close(struct capw *w);
 
 /* ---- eth_ip.c: links and networks ---- */

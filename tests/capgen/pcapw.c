@@ -69,6 +69,23 @@ int capw_open(struct capw *w, const char *path, enum capfmt fmt,
 	return 0;
 }
 
+static uint64_t drop_list[CAPW_DROP_MAX];
+static unsigned ndrop;
+
+void capw_drop(const uint64_t *frames, unsigned n)
+{
+	ndrop = n < CAPW_DROP_MAX ? n : CAPW_DROP_MAX;
+	memcpy(drop_list, frames, ndrop * sizeof(*frames));
+}
+
+static bool dropped(uint64_t frame)
+{
+	for (unsigned i = 0; i < ndrop; i++)
+		if (drop_list[i] == frame)
+			return true;
+	return false;
+}
+
 uint64_t capw_frame(struct capw *w, const uint8_t *p, uint32_t len)
 {
 	uint32_t cap = len < w->snaplen ? len : w->snaplen;
@@ -81,6 +98,8 @@ uint64_t capw_frame(struct capw *w, const uint8_t *p, uint32_t len)
 	w->ts_us += 10;
 	if (w->cut_at && w->nframes > w->cut_at)
 		return w->nframes;         /* the file ended before this frame */
+	if (dropped(w->nframes))
+		return w->nframes;         /* lost by the capture (--drop) */
 	if (w->fmt == FMT_PCAP) {
 		putle32(h, (uint32_t)(ts / 1000000u));
 		putle32(h + 4, (uint32_t)(ts % 1000000u));

@@ -169,6 +169,62 @@ static int v2(struct gen *g)
 		    traffic_v2);
 }
 
+/* A peer on a later Version Two draft (issue 28, held-out style): the
+ * layout of draft-ietf-nfsv4-rpcrdma-version-two-07 as the issue describes
+ * it, {xid, vers 2, credit, htype} and ietf-07's header types (GRANT 5,
+ * CONNPROP_FINAL 7, CALL_INLINE 10, REPLY_INLINE 13, ERROR 4 with code
+ * 100).  Written by hand, not by libcodec (which decodes cel-01 only);
+ * the bodies after the prefix are RPC messages or single words, not
+ * ietf-07's XDR, which we do not have: only the prefix is tested. */
+static void ietf07_msg(struct sess *s, int dir, uint32_t xid, uint32_t htype,
+		       const struct xw *body)
+{
+	uint8_t b[1024];
+	size_t n = 16;
+
+	put32(b, xid);
+	put32(b + 4, 2);
+	put32(b + 8, s->credits);
+	put32(b + 12, htype);
+	if (body && body->len <= sizeof(b) - 16) {
+		memcpy(b + 16, body->b, body->len);
+		n += body->len;
+	}
+	sess_xmit(s, dir, b, n, 0);
+}
+
+static void traffic_ietf07(struct sess *s)
+{
+	struct xw x;
+	uint32_t xid;
+
+	x.len = 0;
+	xw_u32(&x, 6);                  /* CONNPROP_FINAL: a property count */
+	ietf07_msg(s, 0, 0, 7, &x);
+	x.len = 0;
+	xw_u32(&x, 32);                 /* GRANT: credits */
+	ietf07_msg(s, 1, 0, 5, &x);
+	for (int i = 0; i < 3; i++) {   /* CALL_INLINE, REPLY_INLINE */
+		xid = s->xid++;
+		nfs3_getattr_call(&x, xid);
+		ietf07_msg(s, 0, xid, 10, &x);
+		nfs3_getattr_reply(&x, xid);
+		ietf07_msg(s, 1, xid, 13, &x);
+	}
+	xid = s->xid++;                 /* an ERROR with ietf-07's code 100 */
+	nfs3_getattr_call(&x, xid);
+	ietf07_msg(s, 0, xid, 10, &x);
+	x.len = 0;
+	xw_u32(&x, 100);
+	ietf07_msg(s, 1, xid, 4, &x);
+}
+
+static int v2_ietf07(struct gen *g)
+{
+	return roce(g, FMT_PCAP, LINKTYPE_ETHERNET, LK_ETH, NET_IPV4, 1024, 2,
+		    traffic_ietf07);
+}
+
 static void traffic_bidir(struct sess *s)
 {
 	uint32_t xid;
@@ -375,6 +431,8 @@ const struct scenario scenarios_transport[] = {
 	  "path MTU 256: SEND FIRST/MIDDLE/LAST" },
 	{ "rocev2-v2", "rocev2-v2.pcap", v2,
 	  "Version Two: MSG, NOMSG, chunks, OPTIONAL + ERROR, backward call" },
+	{ "rocev2-v2-ietf07", "rocev2-v2-ietf07.pcap", v2_ietf07,
+	  "a later Version Two draft's layout (ietf-07 header types): named, not decoded" },
 	{ "rocev2-bidir", "rocev2-bidir.pcap", bidir,
 	  "NFSv4.1 forward + CB_COMPOUND backward, one XID both ways" },
 	{ "rocev2-vlan", "rocev2-vlan.pcap", vlan, "802.1Q VLAN 100, chunks" },

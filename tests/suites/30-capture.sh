@@ -8,4 +8,4 @@ export TOP BUILD=${BUILD:-$TOP/build}
 export BIN=${BIN:-$BUILD/bin}
 exec bats --tap "$TOP/tests/cli/capture.bats" "$TOP/tests/cli/reading.bats" \
 	"$TOP/tests/cli/output.bats" "$TOP/tests/cli/modes.bats" \
-	"$TOP/tests/cli/nohandshake.bats"
+	"$TOP/tests/cli/nohandshake.bats" "$TOP/tests/cli/v2drafts.bats"

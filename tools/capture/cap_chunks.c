@@ -419,6 +419,24 @@ static uint32_t segs_of(struct cap_state *st, const struct cap_call *k,
 	return n;
 }
 
+/* Chunk bytes the capture lacks for an answered call: read chunk bytes the
+ * call's sender gave (RDMA Read responses), write chunk bytes the reply
+ * says were written (RDMA Writes) that the capture did not see */
+static void chunk_missing(struct cap_state *st, struct cap_call *k,
+			  uint64_t wrote, uint64_t seen)
+{
+	struct cap_conv *c = cap_conv_by_slot(st, k->conv_slot, k->conv);
+	uint64_t rd = k->read_total > k->read_got ? k->read_total - k->read_got : 0;
+	uint64_t wr = wrote > seen ? wrote - seen : 0;
+
+	if (!c)
+		return;
+	c->stats.chunk_missing[k->dir] += rd;
+	c->stats.chunk_missing[1 - k->dir] += wr;
+	st->stats.total.chunk_missing[k->dir] += rd;
+	st->stats.total.chunk_missing[1 - k->dir] += wr;
+}
+
 void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
 			    struct cap_call *k, const struct rpcrdma_msg *m)
 {
@@ -426,6 +444,7 @@ void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
 	struct rpcrdma_seg_iter si;
 	struct rpcrdma_segment sg;
 	struct cap_seg *adv[64];
+	uint64_t wrote = 0, seen = 0;
 
 	rpcrdma_write_iter_init(m, &ci);
 	for (uint32_t chunk = 0; rpcrdma_write_next(&ci, &si); chunk++) {
@@ -442,6 +461,8 @@ void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
 			used |= adv[i]->got > 0;
 		for (uint32_t i = 0; rpcrdma_seg_next(&si, &sg) && i < 64; i++) {
 			struct cap_seg *a = adv[i];
+			wrote += sg.rdma_length < a->len ? sg.rdma_length : a->len;
+			seen += a->got;
 			if (sg.rdma_handle != a->handle || sg.rdma_offset != a->va)
 				cap_lint(st, f->num, "write-chunk-segments-changed",
 					 "V1 4.4.6", "write chunk %u segment %u returned "
@@ -473,4 +494,5 @@ void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
 						  "the call advertised no such segment");
 		}
 	}
+	chunk_missing(st, k, wrote, seen);
 }

@@ -273,6 +273,7 @@ static void touch(struct cap_state *st, struct cap_conv *c,
 	int b = c->busy;
 	c->last_frame = f->num;
 	st->frame_conv = c->id;  /* for violations outside a message */
+	st->frame_cv = c;
 	if (st->ct->lru_tail[b] != slot + 1) {
 		list_remove(st->ct->lru, &st->ct->lru_head[b], &st->ct->lru_tail[b], slot);
 		list_append(st->ct->lru, &st->ct->lru_head[b], &st->ct->lru_tail[b], slot);
@@ -333,6 +334,7 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	list_append(st->ct->ord, &st->ct->ord_head, &st->ct->ord_tail, slot);
 	c->last_frame = f->num;
 	st->frame_conv = c->id;  /* for violations outside a message */
+	st->frame_cv = c;
 	return c;
 }
 

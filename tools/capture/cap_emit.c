@@ -135,11 +135,17 @@ static void tally(struct cap_state *st, struct cap_conv *c, int dir,
 	uint32_t len = m->len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->len;
 	bool bad = (!e->partial || m->action == RPCRDMA_ACCEPT) &&
 		   m->action != RPCRDMA_ACCEPT &&
-		   m->action != RPCRDMA_REPLY_INVAL_OPTION;
+		   m->action != RPCRDMA_REPLY_INVAL_OPTION && !e->later;
 
 	for (int i = 0; i < 2; i++) {
 		cap_stats_msg(s[i], m->rdma_vers, m->rdma_proc, chunked, len, x->frame);
 		s[i]->bad_headers += bad;
+		if (e->later) {
+			s[i]->v2_fam_all = s[i]->v2_later ?
+					   s[i]->v2_fam_all & e->fam : e->fam;
+			s[i]->v2_fam_any |= e->fam;
+			s[i]->v2_later++;
+		}
 		if (e->is_call)
 			s[i]->rpc[way].calls++;
 		if (e->is_reply && e->k)
@@ -202,6 +208,21 @@ static const char *time_text(struct cap_state *st, const struct msg_ctx *x,
 	}
 }
 
+/* The one-line output names the Version Two draft once per conversation,
+ * before its first cel-01 message (-V and --json name it per message) */
+static void v2_name_line(struct cap_state *st, struct cap_conv *c,
+			 const struct rpcrdma_msg *m, const struct cap_emit *e)
+{
+	if (c->stats.v2_named || e->later || m->nfixed < 2 ||
+	    m->rdma_vers != RPCRDMA_VERSION_TWO)
+		return;
+	c->stats.v2_named = true;
+	if (st->o->name_files)
+		fprintf(st->out, "%s: ", st->file);
+	fprintf(st->out, "conv %u: Version Two read as " RPCRDMA_V2_DRAFT "\n",
+		c->id);
+}
+
 void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	      const struct rpcrdma_msg *m, struct msg_ctx *x,
 	      const struct cap_emit *e)
@@ -261,6 +282,10 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 			const struct cap_finding *f = &st->held[from + i];
 			found[i] = (struct msg_finding){ f->frame, f->check, f->text,
 							 f->section };
+			if (f->downgraded) {
+				st->downgraded++;
+				continue;
+			}
 			st->violations++;
 			st->stats.total.violations++;
 		}
@@ -271,7 +296,9 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 		msgprint_json(st->out, m, x);
 	else if (o->verbose)
 		msgprint_tree(st->out, m, x);
-	else
+	else {
+		v2_name_line(st, c, m, e);
 		msgprint_line(st->out, m, x);
+	}
 	st->nheld = from;
 }

@@ -32,6 +32,10 @@ void cap_conv_end(struct cap_state *st, struct cap_conv *c)
 	if (c->ncalls)
 		cap_msg_flush(st, c);
 	cap_conn_close(st, c);
+	if (c->transport != CAP_T_IWARP)
+		for (int d = 0; d < 2; d++)
+			cap_ib_psn_end(st, c, d);
+	cap_loss_conv_end(st, c);
 	cap_stats_conv_done(st, c);
 	for (int d = 0; d < 2 && c->heap; d++)
 		dir_free(st, c, &c->d[d]);

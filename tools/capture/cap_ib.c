@@ -102,15 +102,98 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 }
 
 /*
+ * Who sends the packet with PSN q of `dir`'s request sequence: `dir`, or
+ * the peer when q is a response of an RDMA Read `dir` requested (its
+ * responses take PSNs q0 .. q0 + ceil(len / PMTU) - 1, IBTA 9.7.4.1.3;
+ * the PMTU learnt from the responses seen)
+ */
+static int psn_sender(const struct cap_conv *c, int dir, uint32_t q)
+{
+	const struct cap_dir *d = &c->d[dir];
+	uint32_t pmtu = c->d[1 - dir].pmtu;
+
+	for (unsigned i = 0; d->rd && i < CAP_RDREQ_MAX; i++) {
+		const struct cap_rdreq *r = &d->rd[i];
+		if (!r->used)
+			continue;
+		int32_t df = psn_diff(q, r->psn);
+		uint64_t n = pmtu ? ((uint64_t)r->len + pmtu - 1) / pmtu : 1;
+		if (df > 0 && (uint64_t)df < n)
+			return 1 - dir;
+	}
+	return dir;
+}
+
+/* PSN q of `dir`'s sequence was never seen and will not be now (it left
+ * the window, or the conversation ended): the capture lost it */
+static void psn_lost(struct cap_state *st, struct cap_conv *c, int dir,
+		     uint32_t q)
+{
+	int s = psn_sender(c, dir, q);
+
+	c->stats.psn_gap[s]++;
+	st->stats.total.psn_gap[s]++;
+	if (c->d[dir].psn_pending)
+		c->d[dir].psn_pending--;
+}
+
+static inline bool bit_of(const uint64_t *seen, uint32_t q)
+{
+	return seen[(q % CAP_PSN_SEEN) / 64] >> (q % 64) & 1;
+}
+
+/* n PSNs after last_psn enter the window unseen; the PSN each one's slot
+ * held leaves it, lost if it was never seen */
+static void psn_enter(struct cap_state *st, struct cap_conv *c, int dir,
+		      uint32_t n)
+{
+	struct cap_dir *d = &c->d[dir];
+	uint64_t *seen = c->psn_seen[dir];
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q = (d->last_psn + 1 + i) & PSN_MASK;
+		uint32_t old = (q - CAP_PSN_SEEN) & PSN_MASK;
+		if (!bit_of(seen, q) && psn_diff(old, d->first_psn) > 0)
+			psn_lost(st, c, dir, old);
+		seen[(q % CAP_PSN_SEEN) / 64] &= ~(1ull << (q % 64));
+		d->psn_pending++;
+	}
+}
+
+/* The sequence ends (a new one, or the conversation): what is unseen in
+ * the window is lost */
+void cap_ib_psn_end(struct cap_state *st, struct cap_conv *c, int dir)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (!d->have_last_psn)
+		return;
+	for (uint32_t i = 0; i < CAP_PSN_SEEN; i++) {
+		uint32_t q = (d->last_psn - i) & PSN_MASK;
+		if (psn_diff(q, d->first_psn) <= 0)
+			break;
+		if (!bit_of(c->psn_seen[dir], q))
+			psn_lost(st, c, dir, q);
+	}
+	d->psn_pending = 0;
+	d->first_psn = d->last_psn;
+}
+
+/*
  * Was this request PSN seen before?  Marks it seen.  Not "behind the highest
  * PSN": after a PSN sequence error NAK the requester resends packets that
  * never reached the responder, and a capture on the wire may not have had
  * them either, so only a PSN actually seen is a retransmission.  Far behind
  * the window: an old retransmission; further (PSN_RETRANS_WINDOW): the QP
- * was reset and reused, a new sequence.
+ * was reset and reused, a new sequence.  PSNs skipped stay unseen: the
+ * capture lost them unless they come while in the window (then the network
+ * retransmitted them, or they are RDMA Read responses that came late).
  */
-static bool psn_seen(struct cap_dir *d, uint64_t *seen, uint32_t psn)
+static bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
+		     uint32_t psn)
 {
+	struct cap_dir *d = &c->d[dir];
+	uint64_t *seen = c->psn_seen[dir];
 	const uint32_t w = CAP_PSN_SEEN;
 	/* the first PSN of a direction clears `seen` (df = w) */
 	int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : (int32_t)w;
@@ -119,11 +202,12 @@ static bool psn_seen(struct cap_dir *d, uint64_t *seen, uint32_t psn)
 
 	if (df > 0 || df <= -PSN_RETRANS_WINDOW) {      /* ahead, or new */
 		if (df >= (int32_t)w || df <= -PSN_RETRANS_WINDOW) {
+			cap_ib_psn_end(st, c, dir);
 			memset(seen, 0, CAP_PSN_SEEN / 8);
+			d->first_psn = psn;    /* a new sequence */
 		} else {
-			for (uint32_t q = d->last_psn + 1; df > 0; df--, q++)
-				seen[((q & PSN_MASK) % w) / 64] &=
-					~(1ull << ((q & PSN_MASK) % 64));
+			psn_enter(st, c, dir, (uint32_t)df);
+			d->psn_pending--;      /* psn itself: seen */
 		}
 		d->have_last_psn = true;
 		d->last_psn = psn;
@@ -135,7 +219,48 @@ static bool psn_seen(struct cap_dir *d, uint64_t *seen, uint32_t psn)
 	if (*bit_word & bit)
 		return true;
 	*bit_word |= bit;
+	/* behind the highest, never seen, inside the sequence: a PSN a gap
+	 * skipped has come; a request's: the network retransmitted it */
+	if (psn_diff(psn, d->first_psn) > 0) {
+		if (d->psn_pending)
+			d->psn_pending--;
+		if (psn_sender(c, dir, psn) == dir) {
+			c->stats.psn_fill[dir]++;
+			st->stats.total.psn_fill[dir]++;
+		}
+	}
 	return false;
+}
+
+/*
+ * An acknowledgement from `dir` for a PSN of the other direction past the
+ * highest the capture saw: the peer had those packets, the capture lost
+ * them (IBTA 9.7.5.1: an ACK covers every PSN up to its own).  They stay
+ * unseen: should they come later, they were retransmitted after all.
+ */
+static void psn_acked(struct cap_state *st, struct cap_conv *c, int dir,
+		      uint32_t psn)
+{
+	int o = 1 - dir;
+	struct cap_dir *d = &c->d[o];
+	int32_t df = d->have_last_psn ? psn_diff(psn, d->last_psn) : 0;
+
+	if (!d->have_last_psn && c->started) {
+		/* nothing of that direction seen since the connection began
+		 * (its CM exchange is in the capture): the packet acknowledged,
+		 * at least, was lost (how many before it, the capture cannot
+		 * tell: the starting PSN is not read from the CM REQ) */
+		memset(c->psn_seen[o], 0, CAP_PSN_SEEN / 8);
+		d->have_last_psn = true;
+		d->first_psn = (psn - 1) & PSN_MASK;
+		d->last_psn = psn;
+		d->psn_pending = 1;
+		return;
+	}
+	if (df <= 0 || df >= (int32_t)CAP_PSN_SEEN)
+		return;
+	psn_enter(st, c, o, (uint32_t)df);
+	d->last_psn = psn;
 }
 
 /*
@@ -157,6 +282,9 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 
 	if ((op == OP_READ_RESP_FIRST || op == OP_READ_RESP_MIDDLE) && n)
 		d->pmtu = n;
+	/* a response takes its request's PSNs, in the requester's sequence:
+	 * a response packet the capture lost is a gap there */
+	(void)psn_seen(st, c, 1 - dir, psn);
 	for (unsigned i = 0; i < CAP_RDREQ_MAX && req->rd; i++) {
 		struct cap_rdreq *r = &req->rd[i];
 		if (!r->used)
@@ -173,6 +301,15 @@ static void read_response(struct cap_state *st, const struct cap_frame *f,
 	if (!best) {
 		c->stats.unmatched++;
 		return;                    /* request not captured */
+	}
+	/* the first response has the request's own PSN: the PSN count
+	 * cannot see it missing; a later response without it can */
+	if (!best_df) {
+		best->got_first = true;
+	} else if (!best->got_first) {
+		best->got_first = true;
+		c->stats.psn_gap[dir]++;
+		st->stats.total.psn_gap[dir]++;
 	}
 	uint64_t off = (uint64_t)best_df * d->pmtu;
 	cap_msg_rdma(st, f, c, CAP_OP_READ, best->rkey, best->va + off, p, n);
@@ -220,6 +357,8 @@ static void read_request(struct cap_state *st, const struct cap_frame *f,
 		if (!r || (r->used && (!q->used || q->frame < r->frame)))
 			r = q;
 	}
+	if (!r->used || r->psn != psn)
+		r->got_first = false;
 	r->used = true;
 	r->psn = psn;
 	(void)cur_peek64(reth, 0, &r->va);
@@ -347,12 +486,13 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 		return CAP_NOT_OURS;
 	const uint8_t *pl = cur_ptr(&body);
 	uint32_t n = cur_left(&body);
-	struct cap_dir *d = &c->d[dir];
 
+	if (op == OP_ACK)
+		psn_acked(st, c, dir, psn);
 	/* requests share one PSN sequence per direction: a PSN seen before
 	 * is a retransmission (IBTA 9.7.5.1.2) */
 	if ((op <= OP_READ_REQ || op >= OP_SEND_LAST_INV) &&
-	    psn_seen(d, c->psn_seen[dir], psn)) {
+	    psn_seen(st, c, dir, psn)) {
 		c->stats.retrans++;
 		st->stats.total.retrans++;
 		/* its responses come again: keep the request known */

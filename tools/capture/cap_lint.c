@@ -16,8 +16,12 @@
 
 void cap_lint_print(struct cap_state *st, const struct cap_finding *f)
 {
-	st->violations++;
-	st->stats.total.violations++;
+	if (f->downgraded) {
+		st->downgraded++;
+	} else {
+		st->violations++;
+		st->stats.total.violations++;
+	}
 	if (!st->o->check) {
 		if (!strcmp(f->check, "crc-error") || !strcmp(f->check, "truncated-frame")) {
 			struct cap_frame fr = { .num = f->frame };
@@ -39,6 +43,8 @@ void cap_lint_print(struct cap_state *st, const struct cap_finding *f)
 			json_khex(&j, "xid", f->xid, 8);
 		if (f->conv)
 			json_ku64(&j, "conversation", f->conv);
+		if (f->downgraded)
+			json_kbool(&j, "downgraded", true);
 		json_kstr(&j, "file", st->file);
 		json_obj_end(&j);
 	} else {
@@ -75,6 +81,37 @@ static void alone(struct cap_state *st, const struct cap_finding *f)
 	cap_lint_print(st, f);
 }
 
+/* Violations a capture loss can cause: a lost reply leaves a call
+ * outstanding (credits), a lost call leaves its chunks unadvertised, lost
+ * RDMA data leaves a chunk unused or its rebuilt message wrong */
+static bool loss_explains(const char *check)
+{
+	static const char *const which[] = {
+		"credits-exceeded", "unadvertised-rdma", "unused-write-chunk-nonzero",
+		"xid-mismatch", "read-chunk-count-mismatch",
+	};
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++)
+		if (!strcmp(check, which[i]))
+			return true;
+	return false;
+}
+
+/* what the capture lost of conversation `conv` so far: packets (PSN gaps,
+ * TCP holes), replies whose call it lacks, chunk bytes it lacks */
+static uint64_t lost_so_far(const struct cap_state *st, uint32_t conv)
+{
+	const struct cap_conv *c = st->frame_cv;
+	uint64_t n = 0;
+
+	if (!c || !conv || c->id != conv)
+		return 0;
+	for (int d = 0; d < 2; d++)
+		n += cap_lost_packets(&c->stats, d) + c->d[d].psn_pending +
+		     c->stats.orphans_start[d] + (c->stats.tcp_lost_bytes[d] != 0) +
+		     (c->stats.chunk_missing[d] != 0);
+	return n;
+}
+
 void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
 	      const char *section, const char *fmt, ...)
 {
@@ -89,6 +126,15 @@ void cap_lint(struct cap_state *st, uint64_t frame, const char *check,
 	va_start(ap, fmt);
 	vsnprintf(f.text, sizeof(f.text), fmt, ap);
 	va_end(ap);
+	uint64_t lost = loss_explains(check) ? lost_so_far(st, f.conv) : 0;
+	if (lost) {                        /* said, not hidden */
+		size_t n = strlen(f.text);
+		f.downgraded = true;
+		snprintf(f.text + n, sizeof(f.text) - n, " (downgraded: the capture "
+			 "lost packets or data of conversation %u before this "
+			 "frame (%llu), which explains it)", f.conv,
+			 (unsigned long long)lost);
+	}
 	if (st->hold_depth && st->nheld < CAP_HELD_MAX) {
 		st->held[st->nheld++] = f;
 		return;

@@ -59,6 +59,7 @@ int cap_close(struct cap_state *st)
 {
 	int rc = st->status;
 
+	cap_loss_overall(st);
 	if (st->o->stats)
 		cap_stats_print(st, st->out);
 	if (st->o->plot_path && !cap_plot_render(st, st->o->plot_path))
@@ -84,7 +85,11 @@ int cap_close(struct cap_state *st)
 			(unsigned long long)st->violations,
 			(unsigned long long)st->stats.frames);
 	else if (st->o->check) {
-		fprintf(stderr, "%llu violations\n", (unsigned long long)st->violations);
+		fprintf(stderr, "%llu violations", (unsigned long long)st->violations);
+		if (st->downgraded)
+			fprintf(stderr, ", %llu more downgraded (explained by capture "
+				"loss)", (unsigned long long)st->downgraded);
+		fputc('\n', stderr);
 		if (st->violations && rc == CAP_EXIT_OK)
 			rc = CAP_EXIT_FAULT;
 	}

@@ -191,6 +191,13 @@ void cap_msg_rdma(struct cap_state *st, const struct cap_frame *f,
 		cap_msg_print_call(st, k, NULL);
 }
 
+/* "" or, for a Version Two message, the draft it is judged by */
+static const char *v2_judged(const struct rpcrdma_msg *m)
+{
+	return m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_TWO ?
+	       "Version Two as " RPCRDMA_V2_DRAFT ": " : "";
+}
+
 static void header_lint(struct cap_state *st, const struct cap_frame *f,
 			const struct cap_conv *c, int dir,
 			const struct rpcrdma_msg *m, uint32_t len, bool partial)
@@ -218,7 +225,7 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 				sec = specific[i].sec;
 			}
 		cap_lint(st, f->num, check, sec,
-			 "%s: %s (offset %u; receiver must %s)",
+			 "%s%s: %s (offset %u; receiver must %s)", v2_judged(m),
 			 rpcrdma_reason_name(m->reason),
 			 rpcrdma_reason_text(m->reason), m->fault_off,
 			 rpcrdma_action_name(m->action));
@@ -233,8 +240,8 @@ static void header_lint(struct cap_state *st, const struct cap_frame *f,
 		if (len > th)
 			cap_lint(st, f->num, "inline-too-large",
 				 m->rdma_vers == 2 ? "V2 2.3" : "V1 4.3.2",
-				 "%u-byte Send exceeds the receiver's %u-byte inline "
-				 "threshold (%s)", len, th, from);
+				 "%s%u-byte Send exceeds the receiver's %u-byte inline "
+				 "threshold (%s)", v2_judged(m), len, th, from);
 	}
 }
 
@@ -317,6 +324,10 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 			      .first = first, .frags = frags };
 
 	memset(&x, 0, sizeof(x));
+	if (!k && !c->synced) {            /* its call before the capture */
+		c->stats.orphans_start[dir]++;
+		st->stats.total.orphans_start[dir]++;
+	}
 	if (m->rdma_proc == RDMA_ERROR) {
 		if (caller->have_err && caller->err_xid == m->rdma_xid)
 			cap_lint(st, f->num, "error-answered-with-error", "V1 5.5",
@@ -377,6 +388,22 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		cap_call_free(st, k);
 }
 
+/* A Version Two message that fits a later draft's layout, not cel-01's
+ * (docs/v2-drafts.md): named once per conversation, not judged (counted
+ * by cap_emit.c's tally, under the filters) */
+static void v2_later(struct cap_state *st, const struct cap_frame *f,
+		     struct cap_conv *c, unsigned fam)
+{
+	if (c->stats.v2_noted)
+		return;
+	c->stats.v2_noted = true;
+	cap_warn_once(st, CAP_W_COUNT, "conversation %u, frame %llu: Version Two, "
+		      "later draft layout (not decoded): fits %s (%s); its messages "
+		      "are not judged against " RPCRDMA_V2_DRAFT, c->id,
+		      (unsigned long long)f->num, rpcrdma_v2_family_drafts(fam),
+		      rpcrdma_v2_family_name(fam));
+}
+
 void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 		  struct cap_conv *c, int dir, const uint8_t *p, uint32_t len,
 		  bool partial, uint64_t first, uint32_t frags)
@@ -389,10 +416,23 @@ void cap_msg_send(struct cap_state *st, const struct cap_frame *f,
 	struct cap_hold held = cap_lint_hold(st, c->id, m.nfixed >= 1, m.rdma_xid);
 	if (m.nfixed >= 2 && m.rdma_vers == 2)
 		c->d[dir].speaks_v2 = true;
+	unsigned fam = m.action != RPCRDMA_ACCEPT ? rpcrdma_v2_draft_family(&m) : 0;
+	bool later = (fam & RPCRDMA2_FAM_LATER) != 0;
+	if (later)
+		v2_later(st, f, c, fam);
 	/* a message the snapshot length cut is judged only if it is whole */
-	if (!partial || m.action == RPCRDMA_ACCEPT)
+	else if (!partial || m.action == RPCRDMA_ACCEPT)
 		header_lint(st, f, c, dir, &m, len, partial);
-	if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
+	if (later) {
+		memset(&x, 0, sizeof(x));
+		x.frame = f->num;
+		x.ts_sec = f->ts_sec;
+		x.ts_usec = f->ts_usec;
+		struct cap_emit e = { .partial = partial, .first = first,
+				      .frags = frags, .later = true,
+				      .fam = (uint8_t)fam };
+		cap_emit(st, c, dir, &m, &x, &e);
+	} else if (m.direction == RPCRDMA_CALL && m.action == RPCRDMA_ACCEPT) {
 		on_call(st, f, c, dir, &m, partial, first, frags);
 	} else if (m.direction == RPCRDMA_REPLY && m.nfixed == 4) {
 		on_reply(st, f, c, dir, &m, partial, first, frags);

@@ -23,6 +23,8 @@ struct cap_rdreq {
 	uint64_t va;
 	uint32_t len;
 	uint64_t frame;
+	bool got_first;              /* IB: its first response (which shares
+				      * the request's PSN) seen */
 };
 
 struct cap_ooo {                     /* an out-of-order TCP segment */
@@ -68,6 +70,9 @@ struct cap_tcp_dir {
 	uint32_t nheld;
 	bool fin;
 	uint64_t good;               /* FPDUs with a good CRC */
+	uint32_t mss;                /* largest segment payload seen */
+	uint32_t holes[8];           /* stream holes given up, in bytes: */
+	uint32_t nholes;             /* counted as segments at the end */
 };
 
 /* One direction of a conversation: what endpoint `i` sends to the other */
@@ -94,6 +99,8 @@ struct cap_dir {
 	uint32_t pmtu;               /* IB: READ response payload per packet */
 	uint32_t last_psn;           /* highest request PSN seen */
 	bool have_last_psn;
+	uint32_t first_psn;          /* of the sequence (capture loss) */
+	uint32_t psn_pending;        /* PSNs of the window not seen (yet) */
 	/* iWARP */
 	struct cap_tcp_dir tcp;
 	/* flow control: calls this endpoint has outstanding, credits the
@@ -235,6 +242,7 @@ struct cap_finding {
 	uint32_t conv;               /* 0: not known */
 	bool have_xid;
 	uint32_t xid;
+	bool downgraded;             /* capture loss explains it (cap_lint.c) */
 	char text[256];
 };
 #define CAP_HELD_MAX 16u
@@ -284,6 +292,8 @@ struct cap_state {
 	struct cap_seen seen;        /* not ours: why (cap_none.c) */
 	uint32_t frame_conv;         /* conversation of the current frame
 				      * (cap_conv.c sets it, for cap_lint.c) */
+	const struct cap_conv *frame_cv; /* ... its slot (capture loss so far) */
+	uint64_t downgraded;         /* violations capture loss explains */
 	/* the layers': each defined where its layer alone sees it (the
 	 * conversation table in cap_conv_tab.h, the calls and segments in
 	 * cap_calls.h, the CM and output parts inside cap_cm.c and
@@ -351,6 +361,15 @@ void cap_conv_busy(struct cap_state *st, struct cap_conv *c);
 void cap_conv_free(struct cap_state *st);
 struct cap_conv *cap_conv_by_slot(struct cap_state *st, uint32_t slot, uint32_t id);
 const char *cap_dir_name(struct cap_conv *c, int dir);
+/* cap_loss.c: what the capture lost (docs/capture.md, "Capture loss") */
+struct json;
+void cap_loss_json(struct json *j, struct cap_conv *c,
+		   const struct cap_stats_conv *s);
+void cap_loss_text(FILE *out, struct cap_conv *c, const struct cap_stats_conv *s);
+void cap_loss_conv_end(struct cap_state *st, struct cap_conv *c);
+void cap_loss_overall(struct cap_state *st);
+/* cap_ib.c: a direction's PSN sequence ends: what it lacks is lost */
+void cap_ib_psn_end(struct cap_state *st, struct cap_conv *c, int dir);
 struct cap_rdreq *cap_dir_rdreqs(struct cap_state *st, struct cap_conv *c,
 				 int dir);
 
@@ -449,6 +468,9 @@ struct cap_emit {
 	const struct cap_call *k;    /* a call's own, a reply's call, or NULL */
 	bool is_call, is_reply, backward;
 	bool partial;                /* cut by the snapshot length */
+	bool later;                  /* Version Two of a later draft's layout:
+				      * not a cel-01 bad header */
+	uint8_t fam;                 /* ... the families it fits */
 	bool grant;                  /* a reply granting `credit` (V1 4.3.1) */
 	uint32_t credit;
 	uint64_t first;              /* first packet of the Send */

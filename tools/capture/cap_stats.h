@@ -43,6 +43,22 @@ struct cap_stats_conv {
 	uint8_t mpa_inferred;
 	bool mpa_crc;
 	uint8_t mpa_markers;
+	/* Version Two messages of a later draft's layout (not decoded: libcodec's
+	 * rpcrdma_v2_draft_family()), the families they fit, noted once */
+	uint64_t v2_later;
+	uint8_t v2_fam_any, v2_fam_all; /* fit by one of them, by all of them */
+	bool v2_noted;
+	bool v2_named;               /* line output: cel-01 named for it */
+	/* capture loss per direction (what endpoint i sent; docs/capture.md,
+	 * "Capture loss"): PSNs never seen (request packets and RDMA Read
+	 * responses, by their sender), request PSNs skipped and seen later (the
+	 * network retransmitted them); TCP stream holes given up, as bytes and
+	 * segments; chunk bytes an answered chunk lacks; replies without a
+	 * call before the first matched reply */
+	uint64_t psn_gap[2], psn_fill[2];
+	uint64_t tcp_lost_bytes[2], tcp_lost_segs[2];
+	uint64_t chunk_missing[2];
+	uint64_t orphans_start[2];
 	/* the counts of messages, last: cleared by the first message
 	 * (cap_stats_sizes), so that a conversation that never carries one
 	 * (most QPs of a busy fabric) costs nothing to open */
@@ -70,6 +86,13 @@ struct cap_stats_all {
 	FILE *closed;                /* summaries of conversations closed early */
 	uint32_t nclosed;
 };
+
+/* packets the capture lost of direction `dir` (PSNs never seen once out
+ * of the window or at the end, TCP segments of the holes given up) */
+static inline uint64_t cap_lost_packets(const struct cap_stats_conv *s, int dir)
+{
+	return s->psn_gap[dir] + s->tcp_lost_segs[dir];
+}
 
 struct cap_state;
 struct cap_conv;

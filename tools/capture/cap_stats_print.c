@@ -79,6 +79,42 @@ static void mpa_inferred_print(FILE *out, const struct cap_stats_conv *s)
 		"one direction");
 }
 
+/* the later families every such message fits, else those any fits */
+static unsigned v2_fam(const struct cap_stats_conv *s)
+{
+	return s->v2_fam_all ? s->v2_fam_all : s->v2_fam_any;
+}
+
+/* Version Two: the draft its messages were read as (docs/v2-drafts.md) */
+static void v2_draft_text(FILE *out, const struct cap_stats_conv *s)
+{
+	uint64_t tot = vers_total(s, 1);
+
+	if (!tot)
+		return;
+	fprintf(out, "  v2 read as " RPCRDMA_V2_DRAFT ": %llu messages\n",
+		(unsigned long long)(tot - s->v2_later));
+	if (s->v2_later)
+		fprintf(out, "  v2 later draft layout (not decoded): %llu messages, "
+			"fit %s (%s)\n", (unsigned long long)s->v2_later,
+			rpcrdma_v2_family_drafts(v2_fam(s)),
+			rpcrdma_v2_family_name(v2_fam(s)));
+}
+
+static void v2_draft_json(struct json *j, const struct cap_stats_conv *s)
+{
+	uint64_t tot = vers_total(s, 1);
+
+	if (!tot)
+		return;
+	json_key(j, "v2_drafts");
+	json_obj_begin(j);
+	json_ku64(j, "cel-01", tot - s->v2_later);
+	if (s->v2_later)
+		json_ku64(j, rpcrdma_v2_family_name(v2_fam(s)), s->v2_later);
+	json_obj_end(j);
+}
+
 static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			    bool overall)
 {
@@ -96,6 +132,7 @@ static void print_conv_text(FILE *out, const struct cap_stats_conv *s,
 			}
 		fputs(")\n", out);
 	}
+	v2_draft_text(out, s);
 	for (unsigned w = 0; w < 2; w++) {
 		const struct cap_stats_rpc *r = &s->rpc[w];
 		fprintf(out, "  %s calls %llu, replies %llu, replies without a call "
@@ -177,6 +214,7 @@ static void json_counts(struct json *j, const struct cap_stats_conv *s,
 		json_obj_end(j);
 	}
 	json_ku64(j, "rdma_bytes", s->rdma_bytes);
+	v2_draft_json(j, s);
 	json_ku64(j, "bad_headers", s->bad_headers);
 	json_ku64(j, "retransmissions", s->retrans);
 	json_ku64(j, "crc_failures", s->crc_fail);
@@ -239,6 +277,7 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
 			(unsigned long long)c->last_frame,
 			name_file ? " of " : "", name_file ? file : "");
 		print_conv_text(out, &c->stats, false);
+		cap_loss_text(out, c, &c->stats);
 		return;
 	}
 	struct obuf o;
@@ -258,6 +297,7 @@ void cap_stats_conv_print(FILE *out, struct cap_conv *c, bool as_json,
 	json_ku64(&j, "first_frame", c->stats.first_frame);
 	json_ku64(&j, "last_frame", c->last_frame);
 	json_counts(&j, &c->stats, false);
+	cap_loss_json(&j, c, &c->stats);
 	json_private(&j, &c->stats);
 	if (c->stats.mpa_inferred) {
 		json_key(&j, "mpa_inferred");
@@ -404,6 +444,7 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		json_ku64(&j, "invalid", st->stats.frames_invalid);
 		json_ku64(&j, "conversations", st->stats.nclosed);
 		json_counts(&j, &st->stats.total, true);
+		cap_loss_json(&j, NULL, &st->stats.total);
 		latency_json(st, &j);
 		json_obj_end(&j);
 		ob_putc(&o, '\n');
@@ -419,6 +460,7 @@ void cap_stats_print(struct cap_state *st, FILE *out)
 		(unsigned long long)st->stats.frames_truncated,
 		(unsigned long long)st->stats.frames_invalid, st->stats.nclosed);
 	print_conv_text(out, &st->stats.total, true);
+	cap_loss_text(out, NULL, &st->stats.total);
 	if (cap_lost_any(&st->lost))
 		cap_lost_print(&st->lost, out, false);
 	else if (st->lost.evicted)

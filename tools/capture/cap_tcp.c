@@ -36,6 +36,37 @@ static uint32_t seq_behind(uint32_t seq, uint32_t next)
 	return d < 0x80000000u ? d : 0;
 }
 
+/* A hole of `gap` stream bytes given up: the capture lost them.  As
+ * segments: the hole over the largest segment this direction carried,
+ * rounded up (exact when the lost segments were full-sized or the hole is
+ * one segment; docs/capture.md, "Capture loss") */
+static void hole_segs(struct cap_state *st, struct cap_conv *c, int dir,
+		      uint32_t gap)
+{
+	uint32_t mss = c->d[dir].tcp.mss;
+	uint64_t segs = !gap ? 0 : !mss ? 1 : (gap + (uint64_t)mss - 1) / mss;
+
+	c->stats.tcp_lost_segs[dir] += segs;
+	st->stats.total.tcp_lost_segs[dir] += segs;
+}
+
+/* (a hole is turned into segments at the end, when the largest segment
+ * of the direction is best known; past 8 holes, at once) */
+static void tcp_lost(struct cap_state *st, struct cap_conv *c, int dir,
+		     uint32_t gap)
+{
+	struct cap_tcp_dir *t = &c->d[dir].tcp;
+
+	c->stats.tcp_lost_bytes[dir] += gap;
+	st->stats.total.tcp_lost_bytes[dir] += gap;
+	if (!gap)
+		return;
+	if (t->nholes < sizeof(t->holes) / sizeof(t->holes[0]))
+		t->holes[t->nholes++] = gap;
+	else
+		hole_segs(st, c, dir, gap);
+}
+
 static void deliver(struct cap_state *st, const struct cap_frame *f,
 		    struct cap_conv *c, int dir, const uint8_t *p, uint32_t len)
 {
@@ -94,6 +125,7 @@ static void resync(struct cap_state *st, const struct cap_frame *f,
 		      "missing bytes; the FPDUs they held are lost", why);
 	st->lost.resyncs++;
 	st->lost.stream_bytes += gap;
+	tcp_lost(st, c, dir, gap);
 	c->stats.unmatched++;
 	cap_frame_error(st, f, "TCP %s -> %s: %u stream bytes missing from the "
 			"capture (%s): resynchronised", cap_dir_name(c, dir),
@@ -121,6 +153,7 @@ static void peer_acked(struct cap_state *st, const struct cap_frame *f,
 	cap_warn_once(st, CAP_W_OOO, "the peer acknowledged bytes the capture "
 		      "lacks: TCP stream resynchronised past missing bytes");
 	st->lost.resyncs++;
+	tcp_lost(st, c, dir, gap);
 	st->lost.stream_bytes += gap + cap_iwarp_gap(st, c, dir, gap);
 	c->stats.unmatched++;
 	t->next_seq = ack;
@@ -187,6 +220,7 @@ static void stream_bytes(struct cap_state *st, const struct cap_frame *f,
 			 * stream goes on from it */
 			st->lost.resyncs++;
 			st->lost.stream_bytes += ahead;
+			tcp_lost(st, c, dir, ahead);
 			c->stats.unmatched++;
 			cap_warn_once(st, CAP_W_OOO, "out-of-order segment over "
 				      "the byte budget: TCP stream "
@@ -284,6 +318,8 @@ enum cap_res cap_tcp_segment(struct cap_state *st, const struct cap_frame *f,
 	}
 	if (n) {
 		st->stats.frames_rdma++;
+		if (n > t->mss)
+			t->mss = n;
 		stream_bytes(st, f, c, dir, seq, p, n);
 	}
 	if (c->used && (flags & TH_FIN)) {
@@ -312,6 +348,9 @@ void cap_tcp_end(struct cap_state *st, struct cap_conv *c, int dir)
 		if (t->nooo >= before)
 			break;
 	}
+	for (uint32_t i = 0; i < t->nholes; i++)
+		hole_segs(st, c, dir, t->holes[i]);
+	t->nholes = 0;
 }
 
 void cap_tcp_free(struct cap_state *st, struct cap_tcp_dir *t)

@@ -72,4 +72,16 @@ static inline bool mp_has_vers_high(const struct rpcrdma_msg *m)
  * it is 0 or absent; returns its length (0: none).  buf holds 64 bytes. */
 size_t msgprint_error_reply(const struct rpcrdma_msg *m, uint8_t buf[64]);
 
+/* Pieces of a text line both the -V tree (msgprint_text.c) and the
+ * one-line summary (msgprint_line.c) print */
+struct obuf;
+struct rpc_view;
+void mp_put_notes(struct obuf *o, const struct rpcrdma_msg *m, const char *sep);
+void mp_put_rpc_call(struct obuf *o, const struct rpc_view *v);
+void mp_put_rpc_kind(struct obuf *o, const struct rpc_view *v);
+void mp_put_ops(struct obuf *o, const struct rpc_view *v);
+void mp_put_file(struct obuf *o, const struct msg_ctx *c);
+void mp_put_time(struct obuf *o, const struct msg_ctx *c);
+void mp_put_findings(struct obuf *o, const struct msg_ctx *c);
+
 #endif

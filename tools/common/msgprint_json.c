@@ -352,6 +352,10 @@ static void header(struct json *j, const struct rpcrdma_msg *m)
 	struct memo_key k;
 	bool chunked = mp_is_chunked(m), err = mp_is_error(m),
 	     opt = mp_is_optional(m);
+	/* "draft": the Version Two revision family the message was read as
+	 * (docs/v2-drafts.md): "cel-01", or a later one it fits (not
+	 * decoded); 0 (no key) for other versions.  In the memo's key. */
+	unsigned fam = rpcrdma_v2_draft_family(m);
 
 	mk_init(&k);
 	k.ok = !err && !opt && !m->nreads && !m->nwrites && !m->has_reply;
@@ -364,10 +368,13 @@ static void header(struct json *j, const struct rpcrdma_msg *m)
 	mk_u64(&k, (uint64_t)chunked << 63 | (uint64_t)m->header_len << 32 |
 		   (uint32_t)m->payload_len);
 	mk_u64(&k, m->payload_len);
+	mk_u64(&k, fam);
 	if (memo_get(j, memo, &k, &mark, &slot))
 		return;
 	if (m->nfixed >= 2)
 		JSON_KU64(j, "vers", m->rdma_vers);
+	if (fam)
+		JSON_KLIT(j, "draft", rpcrdma_v2_family_name(fam));
 	if (m->nfixed >= 3)
 		JSON_KU64(j, "credits", m->rdma_credit);
 	if (m->nfixed >= 4)

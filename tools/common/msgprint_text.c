@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * msgprint_text.c - one decoded transport message as text: the -V tree in
- * the drafts' field names (V1 §5.1.3, V2 §4.2) and the one-line summary
- * (layouts in man/rpcrdma-decode.1, OUTPUT FORMAT).  No allocation, no
- * printf: capture mode calls msgprint_line() for every message.
+ * the drafts' field names (V1 §5.1.3, V2 §4.2), and the pieces the
+ * one-line summary (msgprint_line.c) shares with it (mp_put_*).  No
+ * allocation, no printf.
  */
 #include "msgprint_int.h"
-#include "msgprint_memo.h"
 #include "outbuf.h"
 #include "rpc_names.h"
 #include "rpcrdma/rpc.h"
 
-#define SRC_WIDTH 21                   /* "255.255.255.255:65535" */
-#define PROC_WIDTH 14                  /* "RDMA2_OPTIONAL" */
 
-static void put_notes(struct obuf *o, const struct rpcrdma_msg *m,
+void mp_put_notes(struct obuf *o, const struct rpcrdma_msg *m,
 		      const char *sep)
 {
 	const char *s = "";
@@ -30,7 +27,7 @@ static void put_notes(struct obuf *o, const struct rpcrdma_msg *m,
 }
 
 /* "NFS v4 COMPOUND", "prog 123456 v1 proc 3", "MOUNT v3 proc 9" */
-static void put_rpc_call(struct obuf *o, const struct rpc_view *v)
+void mp_put_rpc_call(struct obuf *o, const struct rpc_view *v)
 {
 	const char *prog = msgprint_program_name(v->prog);
 	const char *proc = rpc_proc_name(v->prog, v->vers, v->proc);
@@ -53,7 +50,7 @@ static void put_rpc_call(struct obuf *o, const struct rpc_view *v)
 }
 
 /* " SEQUENCE PUTFH READ": the operations of a COMPOUND */
-static void put_ops(struct obuf *o, const struct rpc_view *v)
+void mp_put_ops(struct obuf *o, const struct rpc_view *v)
 {
 	if (!v->has_ops)
 		return;
@@ -66,7 +63,7 @@ static void put_ops(struct obuf *o, const struct rpc_view *v)
 }
 
 /* "FILE: " first, when several captures are read */
-static void put_file(struct obuf *o, const struct msg_ctx *c)
+void mp_put_file(struct obuf *o, const struct msg_ctx *c)
 {
 	if (c->file_prefix) {
 		ob_puts(o, c->file);
@@ -75,11 +72,11 @@ static void put_file(struct obuf *o, const struct msg_ctx *c)
 }
 
 /* "frame N: check: text [section]", as --check prints it */
-static void put_findings(struct obuf *o, const struct msg_ctx *c)
+void mp_put_findings(struct obuf *o, const struct msg_ctx *c)
 {
 	for (unsigned i = 0; c && i < c->nfindings; i++) {
 		const struct msg_finding *f = &c->findings[i];
-		put_file(o, c);
+		mp_put_file(o, c);
 		ob_puts(o, "frame ");
 		ob_u64(o, f->frame);
 		ob_puts(o, ": ");
@@ -93,7 +90,7 @@ static void put_findings(struct obuf *o, const struct msg_ctx *c)
 }
 
 /* the TIME column: -t's form, or seconds since the epoch */
-static void put_time(struct obuf *o, const struct msg_ctx *c)
+void mp_put_time(struct obuf *o, const struct msg_ctx *c)
 {
 	if (!c->time_text) {
 		ob_time(o, c->ts_sec, c->ts_usec);
@@ -148,7 +145,7 @@ static void tree_sources(struct obuf *o, const struct msg_ctx *c,
 }
 
 /* what follows the xid: "call NFS v3 NULL", "reply", "msg_type 7" */
-static void put_rpc_kind(struct obuf *o, const struct rpc_view *v)
+void mp_put_rpc_kind(struct obuf *o, const struct rpc_view *v)
 {
 	if (!v->has_msg_type) {
 		ob_puts(o, "(msg_type missing)");
@@ -164,7 +161,7 @@ static void put_rpc_kind(struct obuf *o, const struct rpc_view *v)
 	}
 	if (v->has_call_info) {
 		ob_puts(o, v->from_call ? " to " : " ");
-		put_rpc_call(o, v);
+		mp_put_rpc_call(o, v);
 	}
 }
 
@@ -292,15 +289,29 @@ static void tree_optional(struct obuf *o, const struct rpcrdma_msg *m)
 	}
 }
 
+/* " Version Two (draft-cel-nfsv4-rpcrdma-version-two-01)", or the later
+ * draft's layout it fits (docs/v2-drafts.md) */
+static void put_v2_draft(struct obuf *o, const struct rpcrdma_msg *m)
+{
+	unsigned fam = rpcrdma_v2_draft_family(m);
+
+	if (fam & RPCRDMA2_FAM_LATER) {
+		ob_puts(o, " Version Two, later draft layout (not decoded): fits ");
+		ob_puts(o, rpcrdma_v2_family_drafts(fam));
+		return;
+	}
+	ob_puts(o, " Version Two (" RPCRDMA_V2_DRAFT ")");
+}
+
 static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
 {
 	if (c && c->in_capture) {
-		put_file(o, c);
+		mp_put_file(o, c);
 		ob_puts(o, "frame ");
 		ob_u64(o, c->frame);
 		ob_putc(o, ' ');
-		put_time(o, c);
+		mp_put_time(o, c);
 		ob_puts(o, c->src ? c->src : "?");
 		ob_puts(o, " > ");
 		ob_puts(o, c->dst ? c->dst : "?");
@@ -316,7 +327,7 @@ static void tree_title(struct obuf *o, const struct rpcrdma_msg *m,
 	if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_ONE)
 		ob_puts(o, " Version One");
 	else if (m->nfixed >= 2 && m->rdma_vers == RPCRDMA_VERSION_TWO)
-		ob_puts(o, " Version Two");
+		put_v2_draft(o, m);
 	ob_puts(o, ", ");
 	tree_count(o, m->len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->len, "byte");
 }
@@ -382,8 +393,8 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 		ob_puts(&o, "  rpc: xid ");
 		ob_hex(&o, v.xid, 8);
 		ob_putc(&o, ' ');
-		put_rpc_kind(&o, &v);
-		put_ops(&o, &v);
+		mp_put_rpc_kind(&o, &v);
+		mp_put_ops(&o, &v);
 		if (c && c->in_capture && c->rpc_source) {
 			ob_puts(&o, " (");
 			ob_puts(&o, c->rpc_source);
@@ -396,13 +407,16 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 		ob_putc(&o, '\n');
 	}
 	ob_puts(&o, "verdict: ");
+	if (rpcrdma_v2_draft_family(m) & RPCRDMA2_FAM_LATER)
+		ob_puts(&o, "not judged, a later draft's layout (as "
+			RPCRDMA_V2_DRAFT ": ");
 	ob_puts(&o, rpcrdma_action_name(m->action));
 	ob_puts(&o, " (");
 	put_verdict_detail(&o, m);
-	ob_puts(&o, ")\n");
+	ob_puts(&o, rpcrdma_v2_draft_family(m) & RPCRDMA2_FAM_LATER ? "))\n" : ")\n");
 	if (m->notes) {
 		ob_puts(&o, "notes: ");
-		put_notes(&o, m, " ");
+		mp_put_notes(&o, m, " ");
 		ob_putc(&o, '\n');
 	}
 	n = msgprint_error_reply(m, reply);
@@ -413,183 +427,6 @@ void msgprint_tree(FILE *out, const struct rpcrdma_msg *m,
 	}
 	if (c && c->in_capture)
 		tree_sources(&o, c, &v);
-	put_findings(&o, c);
-	ob_flush(&o);
-}
-
-/* ---------------------------------------------------------------- line */
-
-static void line_body(struct obuf *o, const struct rpcrdma_msg *m)
-{
-	if (mp_is_chunked(m)) {
-		ob_puts(o, " reads ");
-		ob_u64(o, m->nreads);
-		ob_puts(o, " writes ");
-		ob_u64(o, m->nwrites);
-		ob_puts(o, " reply ");
-		if (m->has_reply)
-			ob_u64(o, m->nreply_segs);
-		else
-			ob_putc(o, '-');
-	} else if (mp_is_error(m)) {
-		ob_puts(o, " err ");
-		ob_puts(o, rpcrdma_err_name(m->rdma_vers, m->rdma_err));
-		if (mp_has_vers_high(m)) {
-			ob_putc(o, ' ');
-			ob_u64(o, m->rdma_vers_low);
-			ob_putc(o, '-');
-			ob_u64(o, m->rdma_vers_high);
-		}
-	} else if (mp_is_optional(m)) {
-		ob_puts(o, " optdir ");
-		ob_puts(o, rpcrdma_direction_name((int)m->rdma_optdir));
-		if (m->len >= 24) {
-			ob_puts(o, " opttype ");
-			ob_u64(o, m->rdma_opttype);
-		}
-		if (m->len >= 28) {
-			ob_puts(o, " info ");
-			ob_u64(o, m->optinfo_len);
-		}
-	}
-}
-
-/* "conv N SRC > DST ": the same for every message of a conversation's way */
-static void line_conv(struct obuf *o, const struct msg_ctx *c)
-{
-	static struct ob_memo memo[OB_MEMO_SLOTS];
-	struct ob_memo *slot = NULL;
-	struct ob_memo_mark mark;
-	struct memo_key k;
-
-	mk_init(&k);
-	mk_u64(&k, c->conversation);
-	mk_str(&k, c->src ? c->src : "?");
-	mk_str(&k, c->dst ? c->dst : "?");
-	if (ob_memo_get(o, memo, &k, &mark, &slot))
-		return;
-	ob_puts(o, "conv ");
-	ob_u64(o, c->conversation);
-	ob_putc(o, ' ');
-	ob_putsw(o, c->src ? c->src : "?", SRC_WIDTH);
-	ob_puts(o, " > ");
-	ob_putsw(o, c->dst ? c->dst : "?", SRC_WIDTH);
-	ob_putc(o, ' ');
-	ob_memo_put(o, slot, &k, &mark);
-}
-
-/* "v1 RDMA_MSG       xid " */
-static void line_proc(struct obuf *o, const struct rpcrdma_msg *m)
-{
-	static struct ob_memo memo[OB_MEMO_SLOTS];
-	struct ob_memo *slot = NULL;
-	struct ob_memo_mark mark;
-	struct memo_key k;
-
-	mk_init(&k);
-	mk_u64(&k, (uint64_t)m->nfixed << 32 | m->rdma_vers);
-	mk_u64(&k, m->rdma_proc);
-	if (ob_memo_get(o, memo, &k, &mark, &slot))
-		return;
-	if (m->nfixed >= 2) {
-		ob_putc(o, 'v');
-		ob_u64(o, m->rdma_vers);
-	} else {
-		ob_puts(o, "v-");
-	}
-	ob_putc(o, ' ');
-	ob_putsw(o, m->nfixed >= 4 ? rpcrdma_proc_name(m->rdma_vers, m->rdma_proc)
-				   : "-", PROC_WIDTH);
-	ob_puts(o, " xid ");
-	ob_memo_put(o, slot, &k, &mark);
-}
-
-/* " credits ..." to the end of the line: credits, chunk counts, the RPC
- * call, the verdict when not accepted, the notes */
-static void line_rest(struct obuf *o, const struct rpcrdma_msg *m,
-		      const struct rpc_view *vp)
-{
-	static struct ob_memo memo[OB_MEMO_SLOTS];
-	const struct rpc_view v = *vp;
-	struct ob_memo *slot = NULL;
-	struct ob_memo_mark mark;
-	struct memo_key k;
-
-	mk_init(&k);
-	k.ok = !mp_is_error(m) && !mp_is_optional(m);
-	mk_u64(&k, (uint64_t)m->nfixed << 32 | m->rdma_credit);
-	mk_u64(&k, (uint64_t)mp_is_chunked(m) << 63 | (uint64_t)m->has_reply << 62 |
-		   (uint64_t)m->nreads << 32 | m->nwrites);
-	mk_u64(&k, m->nreply_segs);
-	mk_u64(&k, (uint64_t)v.present << 48 | (uint64_t)v.has_call_info << 40 |
-		   (uint64_t)v.has_msg_type << 32 | v.msg_type);
-	mk_u64(&k, (uint64_t)v.from_call << 32 | v.prog);
-	mk_u64(&k, (uint64_t)v.vers << 32 | v.proc);
-	mk_u64(&k, (uint64_t)v.has_ops << 1 | v.cb);
-	if (v.has_ops) {
-		mk_u64(&k, (uint64_t)v.ops->more << 32 | v.ops->n);
-		for (uint32_t i = 0; i < v.ops->n && k.ok; i++)
-			mk_u64(&k, v.ops->ops[i]);
-	}
-	mk_u64(&k, (uint64_t)m->action << 32 | (uint32_t)m->reason);
-	mk_u64(&k, m->action != RPCRDMA_ACCEPT ? m->fault_off : 0);
-	mk_u64(&k, m->notes);
-	if (ob_memo_get(o, memo, &k, &mark, &slot))
-		return;
-	ob_puts(o, " credits ");
-	if (m->nfixed >= 3)
-		ob_u64w(o, m->rdma_credit, 3);
-	else
-		ob_puts(o, "  -");
-	line_body(o, m);
-	if (v.present && v.has_call_info) {
-		ob_putc(o, ' ');
-		put_rpc_call(o, &v);
-		ob_puts(o, v.msg_type == RPC_CALL ? " call" : " reply");
-		put_ops(o, &v);
-	} else if (v.present) {
-		ob_puts(o, " RPC ");
-		put_rpc_kind(o, &v);
-	}
-	if (m->action != RPCRDMA_ACCEPT) {
-		ob_puts(o, " [");
-		ob_puts(o, rpcrdma_action_name(m->action));
-		ob_putc(o, ' ');
-		ob_puts(o, rpcrdma_reason_name(m->reason));
-		ob_puts(o, " at ");
-		ob_u64(o, m->fault_off);
-		ob_putc(o, ']');
-	}
-	if (m->notes) {
-		ob_puts(o, " (");
-		put_notes(o, m, ",");
-		ob_putc(o, ')');
-	}
-	ob_putc(o, '\n');
-	ob_memo_put(o, slot, &k, &mark);
-}
-
-void msgprint_line(FILE *out, const struct rpcrdma_msg *m,
-		   const struct msg_ctx *c)
-{
-	struct rpc_view v;
-	struct obuf o;
-
-	ob_init(&o, out);
-	if (c && c->in_capture) {
-		put_file(&o, c);
-		ob_u64w(&o, c->frame, 6);
-		ob_putc(&o, ' ');
-		put_time(&o, c);
-		line_conv(&o, c);
-	}
-	line_proc(&o, m);
-	if (m->nfixed >= 1)
-		ob_hex(&o, m->rdma_xid, 8);
-	else
-		ob_puts(&o, "-         ");
-	msgprint_rpc_view(m, c, &v);
-	line_rest(&o, m, &v);
-	put_findings(&o, c);
+	mp_put_findings(&o, c);
 	ob_flush(&o);
 }

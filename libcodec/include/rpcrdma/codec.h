@@ -444,6 +444,31 @@ void rpcrdma_credits_reply(struct rpcrdma_credits *c, uint32_t rdma_credit,
 /* A call was abandoned without a reply (timeout, disconnect). */
 void rpcrdma_credits_forget(struct rpcrdma_credits *c);
 
+/* -------- which Version Two draft a message fits (docs/v2-drafts.md) --------
+ * Our Version Two is draft-cel-nfsv4-rpcrdma-version-two-01.  Later revisions
+ * (cel-02..09, draft-ietf-nfsv4-rpcrdma-version-two-00..07) changed the wire
+ * and reuse header type numbers; they are named, never decoded. */
+#define RPCRDMA_V2_DRAFT "draft-cel-nfsv4-rpcrdma-version-two-01"
+enum rpcrdma2_family {
+	RPCRDMA2_FAM_CEL01 = 1u << 0,          /* the seed: decoded as such */
+	RPCRDMA2_FAM_CEL08_IETF02 = 1u << 1,   /* type 5 CONNPROP, lists without
+						* a direction word */
+	RPCRDMA2_FAM_IETF03_07 = 1u << 2,      /* type 5 GRANT, types 6..13 */
+};
+#define RPCRDMA2_FAM_LATER (RPCRDMA2_FAM_CEL08_IETF02 | RPCRDMA2_FAM_IETF03_07)
+/* m as rpcrdma_decode() left it (m->buf still valid): 0 when m is not
+ * Version Two (fewer than 8 bytes, or another rdma_vers); RPCRDMA2_FAM_CEL01
+ * when it decodes as cel-01 or fits no later layout (then it is a cel-01 bad
+ * header); else the later families whose layout it fits (one or more bits
+ * of RPCRDMA2_FAM_LATER).  Pure: reads m->buf only. */
+unsigned rpcrdma_v2_draft_family(const struct rpcrdma_msg *m);
+/* "cel-01", "cel-08..ietf-02", "ietf-03..07", "cel-08..ietf-07" (both later
+ * families), "" for 0 */
+const char *rpcrdma_v2_family_name(unsigned fam);
+/* the drafts' names: "draft-cel-nfsv4-rpcrdma-version-two-01",
+ * "draft-ietf-nfsv4-rpcrdma-version-two-03..07", ... */
+const char *rpcrdma_v2_family_drafts(unsigned fam);
+
 /* Worst-case header sizes, in bytes */
 #define RPCRDMA_SEGMENT_SIZE 16u
 #define RPCRDMA_READ_SEGMENT_SIZE 20u
