@@ -152,6 +152,8 @@ for case in "$here"/cases/*.sh; do
     [[ -f $case ]] || continue
     name=${case##*/}
     [[ -z ${LIVE_CASES:-} || " $LIVE_CASES " == *" ${name%.sh} "* ]] || continue
+    # cases run only when named (cases/opt-in.txt says why each is there)
+    [[ -z ${LIVE_CASES:-} ]] && grep -qx "${name%.sh}" "$here/cases/opt-in.txt" 2>/dev/null && continue
     # the host's load changes from case to case (other guests, builds):
     # the speed is measured again before each, and its deadlines follow it
     live_measure_speed
