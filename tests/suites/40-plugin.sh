@@ -276,6 +276,10 @@ for c in $caps; do
 	"$BIN/rpcrdma-decode" -r "$T/$b" --json >"$T/$b.jsonl" 2>"$T/$b.derr"; drc=$?
 	why=$(awk -v f="$b" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$TOP/tests/plugin/expected-empty.txt")
 	blind=$(awk -v f="$b" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$TOP/tests/plugin/wireshark-blind.txt")
+	# a gap the plugin is known to have (tests/plugin/not-yet.txt): the
+	# disagreement is checked to be there, and a capture that comes to
+	# agree fails until it is taken off the list
+	gap=$(awk -v f="$b" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$TOP/tests/plugin/not-yet.txt" 2>/dev/null)
 	# exit 3: the capture itself lost bytes or the file is cut (the decoder
 	# says what and where, and prints what it could: compared); 4: no RPC-over-RDMA traffic, only
 	# of a capture expected-empty.txt lists; anything else fails
@@ -310,6 +314,9 @@ for c in $caps; do
 		else
 			nok "$b: listed in tests/plugin/expected-empty.txt ($why), but messages were found" "$(echo "$out" | tail -3)"
 		fi
+	elif [ -n "$gap" ]; then
+		if [ $rc != 0 ]; then ok "$b: plugin and rpcrdma-decode disagree, a known gap of the plugin (tests/plugin/not-yet.txt: $gap): $(echo "$out" | tail -1)"
+		else nok "$b: listed in tests/plugin/not-yet.txt ($gap), but the plugin now agrees: take it off the list" "$(echo "$out" | tail -1)"; fi
 	elif [ $rc = 0 ]; then
 		ok "$b: plugin agrees with rpcrdma-decode on every message, field for field: $(echo "$out" | tail -1)"
 	else
@@ -336,7 +343,11 @@ for c in $caps; do
 	# snaplen-cut frames, which Wireshark does not hand over, left out)
 	if [ "$nbad" = 0 ] && [ -s "$T/$b.jsonl" ]; then
 		out=$(python3 "$TOP/tests/plugin/stats.py" "$T/$b.tap" "$T/$b.jsonl" "$T/$b.skipped" 2>&1)
-		if [ $? = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode (messages, directions, credits granted, read/write/reply chunks and bytes): $out"
+		src=$?
+		if [ -n "$gap" ]; then
+			if [ $src != 0 ]; then ok "$b: tshark -z rpcrdma,stat and rpcrdma-decode disagree, a known gap of the plugin (tests/plugin/not-yet.txt: $gap)"
+			else nok "$b: listed in tests/plugin/not-yet.txt ($gap), but -z rpcrdma,stat now agrees: take it off the list" "$out"; fi
+		elif [ $src = 0 ]; then ok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode (messages, directions, credits granted, read/write/reply chunks and bytes): $out"
 		else nok "$b: tshark -z rpcrdma,stat agrees with rpcrdma-decode" "$(echo "$out" | head -8)"; fi
 	fi
 	# v1 fields against the built-in, wherever the capture has v1 messages
