@@ -94,6 +94,29 @@ void cap_loss_text(FILE *out, struct cap_conv *c, const struct cap_stats_conv *s
 	fputc('\n', out);
 }
 
+/* The {"type":"capture_lost"} records go with --json's message records
+ * (not with --stats, nor with a --check report that is not inline) */
+static bool record_wanted(const struct cap_state *st)
+{
+	return st->o->json && !st->o->stats && !(st->o->check && !st->o->check_inline);
+}
+
+static void record_begin(struct cap_state *st, struct obuf *o, struct json *j)
+{
+	ob_init(o, st->out);
+	json_init(j, o);
+	json_obj_begin(j);
+	json_kstr(j, "type", "capture_lost");
+	json_kstr(j, "file", st->file);
+}
+
+static void record_end(struct obuf *o, struct json *j)
+{
+	json_obj_end(j);
+	ob_putc(o, '\n');
+	ob_flush(o);
+}
+
 /* A conversation ends: the warning line and, with --json (messages), its
  * record */
 void cap_loss_conv_end(struct cap_state *st, struct cap_conv *c)
@@ -117,20 +140,14 @@ void cap_loss_conv_end(struct cap_state *st, struct cap_conv *c)
 		      (unsigned long long)(s->chunk_missing[0] + s->chunk_missing[1]),
 		      (unsigned long long)(s->orphans_start[0] + s->orphans_start[1]),
 		      (unsigned long long)(retransmitted(s, 0) + retransmitted(s, 1)));
-	if (!st->o->json || st->o->stats || (st->o->check && !st->o->check_inline))
+	if (!record_wanted(st))
 		return;
 	struct obuf o;
 	struct json j;
-	ob_init(&o, st->out);
-	json_init(&j, &o);
-	json_obj_begin(&j);
-	json_kstr(&j, "type", "capture_lost");
-	json_kstr(&j, "file", st->file);
+	record_begin(st, &o, &j);
 	json_ku64(&j, "conversation", c->id);
 	cap_loss_json(&j, c, s);
-	json_obj_end(&j);
-	ob_putc(&o, '\n');
-	ob_flush(&o);
+	record_end(&o, &j);
 }
 
 /* The end of the run, --json (messages): the overall record */
@@ -138,19 +155,12 @@ void cap_loss_overall(struct cap_state *st)
 {
 	const struct cap_stats_conv *s = &st->stats.total;
 
-	if (!any(s) || !st->o->json || st->o->stats ||
-	    (st->o->check && !st->o->check_inline))
+	if (!any(s) || !record_wanted(st))
 		return;
 	struct obuf o;
 	struct json j;
-	ob_init(&o, st->out);
-	json_init(&j, &o);
-	json_obj_begin(&j);
-	json_kstr(&j, "type", "capture_lost");
-	json_kstr(&j, "file", st->file);
+	record_begin(st, &o, &j);
 	json_kbool(&j, "overall", true);
 	json_ku64(&j, "capture_lost", conv_lost(s));
-	json_obj_end(&j);
-	ob_putc(&o, '\n');
-	ob_flush(&o);
+	record_end(&o, &j);
 }
