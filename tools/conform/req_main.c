@@ -73,6 +73,20 @@ static bool case_done(const struct cf_rq_obs *ob)
 	return ob->calls >= 8 && ob->calls == ob->replies;
 }
 
+/* the listener's transport options, granting CREDITS */
+static void req_xprt_opts(const struct cf_req_opts *o, uint32_t credits,
+			  struct xprt_opts *xo)
+{
+	memset(xo, 0, sizeof(*xo));
+	xo->host = o->host;
+	xo->port = o->port;
+	xo->debug = o->debug;
+	xo->timeout_ms = o->connect_timeout_ms;
+	xo->verbs = o->verbs;
+	xo->credits = credits;
+	xo->max_message = NFS3_SERVE_REPLY_MAX + 4096;
+}
+
 /* one case: a listener of its own granting the case's credits, watched for
  * the window (or until 8 calls are all answered), then closed */
 int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
@@ -88,14 +102,7 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 
 	memset(ob, 0, sizeof(*ob));
 	ob->grant = c->grant;
-	memset(&xo, 0, sizeof(xo));
-	xo.host = o->host;
-	xo.port = o->port;
-	xo.debug = o->debug;
-	xo.timeout_ms = o->connect_timeout_ms;
-	xo.verbs = o->verbs;
-	xo.credits = c->grant;
-	xo.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	req_xprt_opts(o, c->grant, &xo);
 	memset(&nfs, 0, sizeof(nfs));
 	nfs.counts = counts;
 	nfs.obs = ob;
@@ -188,14 +195,7 @@ int cf_req_main(const struct cf_req_opts *o, FILE *out)
 		return rc;
 	}
 	memset(&counts, 0, sizeof(counts));
-	memset(&xo, 0, sizeof(xo));
-	xo.host = o->host;
-	xo.port = o->port;
-	xo.debug = o->debug;
-	xo.timeout_ms = o->connect_timeout_ms;
-	xo.verbs = o->verbs;
-	xo.credits = o->credits;
-	xo.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	req_xprt_opts(o, o->credits, &xo);
 	nfs.counts = &counts;
 	mnt.counts = &counts;
 	l = xprt_loop_create(&xo, &err);
