@@ -46,3 +46,27 @@ $(BUILD)/%/.dir:
 # directory markers are not intermediate files: keep them (and keep make
 # quiet after the test summary line)
 .PRECIOUS: $(BUILD)/%/.dir
+
+# Object sets: a source that several binaries of one flavour (compiler and
+# flags) link is compiled once per flavour into $(BUILD)/os/SET/ (was once per
+# binary: hundreds of compiles of the same files, minutes of make check).
+#   $(call objset,SET,SOURCES,COMPILE COMMAND,HEADERS) defines $(SET_OBJS);
+#   $(call os_objs,SET,SOURCES) names the objects of SOURCES in SET (any
+#   source: the pattern rule builds what a binary asks for)
+define objset
+$(1)_OBJS := $$(patsubst %.c,$$(BUILD)/os/$(1)/%.o,$(2))
+.SECONDARY: $$($(1)_OBJS)
+$$(BUILD)/os/$(1)/%.o: %.c $(4)
+	@mkdir -p $$(@D)
+	$(3) -c -o $$@ $$<
+endef
+os_objs = $(patsubst %.c,$(BUILD)/os/$(1)/%.o,$(2))
+
+# the unit tests' TAP and vector helpers (tests/unit), linked by the tools'
+# test binaries too: here, before the tools' module.mk files read them
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_COMMON := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HDRS := $(wildcard tests/unit/*.h)
+# the in-process fake verbs (tests/transport) that tools' tests link
+FAKE_VERBS_SRCS := tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
+FAKE_VERBS_CPPFLAGS := -Itests/transport

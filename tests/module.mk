@@ -1,21 +1,9 @@
 # tests: C unit tests (plain and under ASan+UBSan), Bats suites, fuzz smoke.
 # Every suite is a script in tests/suites/ that prints TAP; tests/run-all.sh
 # runs them in order and prints the one summary line.
-# Object sets: a source that several test binaries of one flavour link is
-# compiled once per flavour into $(BUILD)/os/SET/ (was once per binary:
-# hundreds of compiles of the same files, minutes of make check).
-#   $(call objset,SET,SOURCES,COMPILE COMMAND,HEADERS) defines $(SET_OBJS)
-define objset
-$(1)_OBJS := $$(patsubst %.c,$$(BUILD)/os/$(1)/%.o,$(2))
-.SECONDARY: $$($(1)_OBJS)
-$$(BUILD)/os/$(1)/%.o: %.c $(4)
-	@mkdir -p $$(@D)
-	$(3) -c -o $$@ $$<
-endef
+# Object sets ($(call objset,...)): mk/config.mk.
 
-UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_COMMON := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
-UNIT_HDRS := $(wildcard tests/unit/*.h)
+# UNIT_SRCS, UNIT_COMMON, UNIT_HDRS: mk/config.mk
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/asan/%,$(UNIT_SRCS))
 CHECK_DEPS += $(UNIT_BINS) $(ASAN_BINS)

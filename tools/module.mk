@@ -11,6 +11,18 @@ TOOLS_LIVE_SRCS := tools/common/live_xprt.c
 TOOLS_COMMON_SRCS := $(filter-out $(TOOLS_LIVE_SRCS),$(sort $(wildcard tools/common/*.c)))
 TOOLS_HDRS := $(wildcard tools/*/*.h)
 DECODE_SRCS := $(sort $(wildcard tools/decode/*.c tools/capture/*.c))
+# The tools' test binaries (over the fake verbs, the sanitized tools): their
+# sources compiled once per flavour (object sets, mk/config.mk), toolsunit
+# plain and toolsasan under ASan+UBSan, with every tool's directory on the
+# include path (no two headers of tools/ and tests/ share a name); each test
+# links the objects it names: $(call os_objs,toolsasan,SOURCES)
+TOOLS_T_CPPFLAGS = $(TOOLS_CPPFLAGS) $(patsubst %/,-I%,$(sort $(dir $(wildcard tools/*/*.h)))) \
+	-Itests/unit $(FAKE_VERBS_CPPFLAGS) -Itests/conform
+TOOLS_T_HDRS = $(TOOLS_HDRS) $(CODEC_HDRS) $(UNIT_HDRS) $(wildcard tests/transport/*.h tests/conform/*.h)
+TOOLS_UNIT_CC = $(CC) $(ALL_CFLAGS) $(TOOLS_T_CPPFLAGS)
+TOOLS_ASAN_CC = $(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_T_CPPFLAGS) -Ilibcodec/src
+$(eval $(call objset,toolsunit,,$$(TOOLS_UNIT_CC),$$(TOOLS_T_HDRS)))
+$(eval $(call objset,toolsasan,,$$(TOOLS_ASAN_CC),$$(TOOLS_T_HDRS)))
 DECODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS))
 DECODE_BIN := $(BIN)/rpcrdma-decode
 ALL_TARGETS += $(DECODE_BIN)
@@ -40,14 +52,12 @@ $$($(1)_BIN): $$($(1)_OBJS) $$(CODEC_A) | $$(BIN)/.dir
 	$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CODEC_A) -lm
 
 CHECK_DEPS += $$(BUILD)/kernel-unit/$(3) $$(BUILD)/kernel-asan/$(3)
-$$(BUILD)/kernel-unit/$(3): tests/kernel/$(3).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) tests/unit/tap.c \
+$$(BUILD)/kernel-unit/$(3): $$(call os_objs,toolsunit,tests/kernel/$(3).c $$($(1)_LIB_SRCS) tests/unit/tap.c) \
 		$$(CODEC_A) | $$(BUILD)/kernel-unit/.dir
-	$$(CC) $$(ALL_CFLAGS) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Itests/unit -o $$@ $$< \
-		$$($(1)_LIB_SRCS) tests/unit/tap.c $$(CODEC_A) -lm
-$$(BUILD)/kernel-asan/$(3): tests/kernel/$(3).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) tests/unit/tap.c \
-		$$(CODEC_SRCS) | $$(BUILD)/kernel-asan/.dir
-	$$(CC) $$(STD) -O1 -g $$(WARN) $$(SAN_FLAGS) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Itests/unit \
-		-Ilibcodec/src -o $$@ $$< $$($(1)_LIB_SRCS) tests/unit/tap.c $$(CODEC_SRCS) -lm
+	$$(TOOLS_UNIT_CC) -o $$@ $$^ -lm
+$$(BUILD)/kernel-asan/$(3): $$(call os_objs,toolsasan,tests/kernel/$(3).c $$($(1)_LIB_SRCS) tests/unit/tap.c \
+		$$(CODEC_SRCS)) | $$(BUILD)/kernel-asan/.dir
+	$$(TOOLS_ASAN_CC) -o $$@ $$^ -lm
 $$(BUILD)/fuzz/$(4): tests/fuzz/$(4).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) $$(CODEC_SRCS) | $$(BUILD)/fuzz/.dir
 	$$(CLANG) $$(STD) -O1 -g $$(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(5) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Ilibcodec/src -o $$@ $$< $$($(1)_LIB_SRCS) \
@@ -72,9 +82,8 @@ install-tools: $(DECODE_BIN) $(LIVE_TOOL_BINS)
 # (tests/cli/crafted.bats); compiled from source like the sanitized unit tests
 DECODE_ASAN := $(BUILD)/asan/rpcrdma-decode
 CHECK_DEPS += $(DECODE_ASAN)
-$(DECODE_ASAN): $(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ \
-		$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS) -lpcap -lz -lm
+$(DECODE_ASAN): $(call os_objs,toolsasan,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS)) | $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ -lpcap -lz -lm
 
 # the same with every table small (docs/capture.md, "Bounded memory"), so
 # that tests/cli/limits.bats fills each with a few frames

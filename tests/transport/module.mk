@@ -2,8 +2,7 @@
 # (fake_verbs.[ch]), plain and under ASan+UBSan; run by
 # tests/suites/12-transport.sh.  Tools that test over the fake link
 # $(FAKE_VERBS_SRCS) with $(FAKE_VERBS_CPPFLAGS) and libxprt.
-FAKE_VERBS_SRCS := tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
-FAKE_VERBS_CPPFLAGS := -Itests/transport
+# (FAKE_VERBS_SRCS and FAKE_VERBS_CPPFLAGS: mk/config.mk, read before the tools)
 XPRT_TEST_SRCS := $(sort $(wildcard tests/transport/test_*.c))
 XPRT_TEST_COMMON := $(FAKE_VERBS_SRCS) $(filter-out tests/transport/test_%.c tests/transport/xprt_live.c $(FAKE_VERBS_SRCS),$(wildcard tests/transport/*.c)) tests/unit/tap.c
 XPRT_TEST_HDRS := $(wildcard tests/transport/*.h) $(TOOLS_HDRS) $(CODEC_HDRS) tests/unit/tap.h

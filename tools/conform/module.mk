@@ -57,38 +57,30 @@ endif
 CHECK_DEPS += $(BUILD)/unit/test_conform $(BUILD)/asan/test_conform \
 	$(BUILD)/unit/test_conform_run $(BUILD)/asan/test_conform_run
 
-$(BUILD)/unit/test_conform: tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
-		$(CONFORM_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
-		$(UNIT_COMMON) $(CODEC_A)
-
-$(BUILD)/asan/test_conform: tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(CONFORM_GEN) \
-		$(CONFORM_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
-		$(CONFORM_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
+# The test binaries link objects of the tools' object sets (tools/module.mk):
+# toolsunit against the libraries, toolsasan with the libraries' sources.
+CONFORM_T_SRCS := tests/conform/test_conform.c $(CONFORM_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON)
+$(BUILD)/unit/test_conform: $(call os_objs,toolsunit,$(CONFORM_T_SRCS)) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^
+$(BUILD)/asan/test_conform: $(call os_objs,toolsasan,$(sort $(CONFORM_T_SRCS) $(CODEC_SRCS))) | $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^
 
 CONFORM_RUN_TEST_SRCS = tests/conform/fake_xprt.c tests/conform/fake_model.c $(CONFORM_RUN) \
 	$(CONFORM_TEST_SRCS)
-$(BUILD)/unit/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
-		$(CONFORM_GEN) $(CONFORM_HDRS) $(wildcard tests/conform/*.h) $(UNIT_COMMON) $(UNIT_HDRS) \
-		$(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
-		$(UNIT_COMMON) $(CODEC_A)
-
-$(BUILD)/asan/test_conform_run: tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) \
-		$(CONFORM_GEN) $(CONFORM_HDRS) $(wildcard tests/conform/*.h) $(UNIT_COMMON) $(UNIT_HDRS) \
-		$(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) -Ilibcodec/src -o $@ $< \
-		$(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(CODEC_SRCS)
+CONFORM_RUN_T_SRCS := tests/conform/test_conform_run.c $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON)
+$(BUILD)/unit/test_conform_run: $(call os_objs,toolsunit,$(CONFORM_RUN_T_SRCS)) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^
+$(BUILD)/asan/test_conform_run: $(call os_objs,toolsasan,$(sort $(CONFORM_RUN_T_SRCS) $(CODEC_SRCS))) \
+		| $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^
 
 # the command line over the model responder, for tests/cli/conform.bats
 # (RPCRDMA_FAKE picks its faults; tests/conform/fake_xprt.c)
 CONFORM_FAKE_BIN := $(BUILD)/conform/rpcrdma-conform-fake
 CHECK_DEPS += $(CONFORM_FAKE_BIN)
-$(CONFORM_FAKE_BIN): tools/conform/main.c $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
-		$(wildcard tests/conform/*.h) $(CODEC_A) | $(BUILD)/conform/.dir
-	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) -o $@ $< $(CONFORM_RUN_TEST_SRCS) $(CONFORM_GEN) \
-		$(CODEC_A)
+$(CONFORM_FAKE_BIN): $(call os_objs,toolsunit,tools/conform/main.c $(CONFORM_RUN_TEST_SRCS) \
+		$(CONFORM_GEN)) $(CODEC_A) | $(BUILD)/conform/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^
 
 # the runner over the real transport and the fake verbs, against an ECHO
 # responder of the same transport in the same loop (once the transport is in)
@@ -96,15 +88,13 @@ ifeq ($(CONFORM_XPRT_READY),$(words $(CONFORM_XPRT_FNS)))
 CONFORM_XPRT_TEST_SRCS = tests/conform/test_conform_xprt.c tests/conform/xprt_echo.c \
 	$(CONFORM_RUN) $(CONFORM_TEST_SRCS) $(FAKE_VERBS_SRCS)
 CHECK_DEPS += $(BUILD)/unit/test_conform_xprt $(BUILD)/asan/test_conform_xprt
-$(BUILD)/unit/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
-		$(wildcard tests/conform/*.h) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -o $@ \
-		$(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
-$(BUILD)/asan/test_conform_xprt: $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(CONFORM_HDRS) \
-		$(wildcard tests/conform/*.h) $(UNIT_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -Ilibcodec/src \
-		-o $@ $(filter-out $(XPRT_SRCS),$(CONFORM_XPRT_TEST_SRCS)) $(CONFORM_GEN) $(UNIT_COMMON) $(XPRT_SRCS) \
-		$(CODEC_SRCS) $(XPRT_LIBS)
+CONFORM_XPRT_T_SRCS := $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON)
+$(BUILD)/unit/test_conform_xprt: $(call os_objs,toolsunit,$(CONFORM_XPRT_T_SRCS)) $(XPRT_A) $(CODEC_A) \
+		| $(BUILD)/unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS)
+$(BUILD)/asan/test_conform_xprt: $(call os_objs,toolsasan,$(sort $(CONFORM_XPRT_T_SRCS) $(XPRT_SRCS) \
+		$(CODEC_SRCS))) | $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS)
 
 # --requester's responder (req_nfs.c, req_mount.c) over the real transport
 # and the fake verbs, a requester of the same transport in the same loop;
@@ -114,14 +104,13 @@ CONFORM_REQ_TEST_SRCS = tests/conform/test_conform_req.c tools/conform/req_nfs.c
 	tools/conform/reqs.c $(CONFORM_REQS_GEN) tools/conform/cases.c tools/conform/grade.c \
 	$(CONFORM_VEC_GEN) $(CONFORM_CASES_GEN) $(TOOLS_COMMON_SRCS) $(FAKE_VERBS_SRCS)
 CHECK_DEPS += $(BUILD)/unit/test_conform_req $(BUILD)/asan/test_conform_req
-$(BUILD)/unit/test_conform_req: $(CONFORM_REQ_TEST_SRCS) $(CONFORM_HDRS) $(UNIT_COMMON) \
-		$(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -o $@ \
-		$(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
-$(BUILD)/asan/test_conform_req: $(CONFORM_REQ_TEST_SRCS) $(CONFORM_HDRS) $(UNIT_COMMON) \
-		$(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CONFORM_TEST_FLAGS) $(FAKE_VERBS_CPPFLAGS) -Ilibcodec/src \
-		-o $@ $(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS)
+CONFORM_REQ_T_SRCS := $(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON)
+$(BUILD)/unit/test_conform_req: $(call os_objs,toolsunit,$(CONFORM_REQ_T_SRCS)) $(XPRT_A) $(CODEC_A) \
+		| $(BUILD)/unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS)
+$(BUILD)/asan/test_conform_req: $(call os_objs,toolsasan,$(sort $(CONFORM_REQ_T_SRCS) $(XPRT_SRCS) \
+		$(CODEC_SRCS))) | $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS)
 endif
 
 # docs/conformance.md's case table from the table in the code, and

@@ -14,9 +14,8 @@ ECHO_ASAN_SRCS = $(sort $(wildcard tools/echo/*.c)) $(TOOLS_COMMON_SRCS) $(TOOLS
 	$(XPRT_SRCS) $(CODEC_SRCS)
 CHECK_DEPS += $(ECHO_ASAN)
 LIVE_CHECK_DEPS += $(ECHO_ASAN)
-$(ECHO_ASAN): $(ECHO_ASAN_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) -static-libasan -static-libubsan \
-		$(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $(ECHO_ASAN_SRCS) $(XPRT_LIBS) -lm
+$(ECHO_ASAN): $(call os_objs,toolsasan,$(sort $(ECHO_ASAN_SRCS))) | $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -static-libasan -static-libubsan -o $@ $^ $(XPRT_LIBS) -lm
 
 # The misbehaving client of the robustness test (tests/live/echo_raw.c):
 # the codec's malformed test vectors over a real connection, and a credit
@@ -33,10 +32,8 @@ ECHO_RUN_TEST_SRCS := tests/unit/test_echo_run.c tests/unit/tap.c \
 	$(filter-out tools/echo/main.c,$(sort $(wildcard tools/echo/*.c))) $(TOOLS_COMMON_SRCS) \
 	$(TOOLS_LIVE_SRCS) \
 	tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
-ECHO_RUN_TEST_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/echo -Itests/unit -Itests/transport
-$(BUILD)/unit/test_echo_run: $(ECHO_RUN_TEST_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(CC) $(ALL_CFLAGS) $(ECHO_RUN_TEST_CPPFLAGS) -o $@ $(ECHO_RUN_TEST_SRCS) \
-		$(XPRT_A) $(CODEC_A) $(XPRT_LIBS) -lm
-$(BUILD)/asan/test_echo_run: $(ECHO_RUN_TEST_SRCS) $(TOOLS_HDRS) $(CODEC_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(ECHO_RUN_TEST_CPPFLAGS) -Ilibcodec/src -o $@ \
-		$(ECHO_RUN_TEST_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS) -lm
+$(BUILD)/unit/test_echo_run: $(call os_objs,toolsunit,$(ECHO_RUN_TEST_SRCS)) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(BUILD)/asan/test_echo_run: $(call os_objs,toolsasan,$(sort $(ECHO_RUN_TEST_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) \
+		| $(BUILD)/asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm

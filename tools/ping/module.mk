@@ -12,15 +12,13 @@ CHECK_DEPS += $(PING_UNIT) $(PING_ASAN)
 
 # (the error names are the transport's, xprt_errcode_name(): the pure
 # parts link its library, the sanitized build its sources)
-$(PING_UNIT): $(PING_TEST_DEPS) $(TOOLS_LIVE_SRCS) $(XPRT_A) $(CODEC_A) | $(BUILD)/ping-unit/.dir
-	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -Itools/ping -Itests/unit -o $@ \
-		tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) \
-		$(TOOLS_LIVE_SRCS) $(XPRT_A) $(CODEC_A) $(XPRT_LIBS) -lm
+PING_T_SRCS := tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) \
+	$(TOOLS_LIVE_SRCS)
+$(PING_UNIT): $(call os_objs,toolsunit,$(PING_T_SRCS)) $(XPRT_A) $(CODEC_A) | $(BUILD)/ping-unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
 
-$(PING_ASAN): $(PING_TEST_DEPS) $(TOOLS_LIVE_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -Itools/ping \
-		-Itests/unit -o $@ tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) \
-		$(TOOLS_COMMON_SRCS) $(TOOLS_LIVE_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS) -lm
+$(PING_ASAN): $(call os_objs,toolsasan,$(sort $(PING_T_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) | $(BUILD)/ping-asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
 
 PING_XPRT_CORE := $(shell grep -l 'xprt_connect.struct xprt_loop' tools/transport/*.c 2>/dev/null)
 ifneq ($(PING_XPRT_CORE),)
@@ -38,15 +36,14 @@ PING_RUN_SRCS := tests/ping/test_ping_run.c tests/unit/tap.c \
 	$(filter-out tools/ping/main.c,$(sort $(wildcard tools/ping/*.c))) \
 	$(TOOLS_COMMON_SRCS) $(TOOLS_LIVE_SRCS) tests/transport/fake_verbs.c \
 	tests/transport/fake_verbs_qp.c
-PING_RUN_CPPFLAGS = $(TOOLS_CPPFLAGS) -Itools/ping -Itests/unit -Itests/transport
 CHECK_DEPS += $(BUILD)/ping-unit/test_ping_run $(BUILD)/ping-asan/test_ping_run
 ifneq ($(PING_XPRT_CORE),)
-$(BUILD)/ping-unit/test_ping_run: $(PING_RUN_SRCS) $(TOOLS_HDRS) $(XPRT_A) $(CODEC_A) | $(BUILD)/ping-unit/.dir
-	$(CC) $(ALL_CFLAGS) $(PING_RUN_CPPFLAGS) -o $@ $(PING_RUN_SRCS) \
-		$(XPRT_A) $(CODEC_A) $(XPRT_LIBS) -lm
-$(BUILD)/ping-asan/test_ping_run: $(PING_RUN_SRCS) $(TOOLS_HDRS) $(XPRT_SRCS) $(CODEC_SRCS) | $(BUILD)/ping-asan/.dir
-	$(CC) $(STD) -O1 -g $(WARN) $(SAN_FLAGS) $(PING_RUN_CPPFLAGS) -Ilibcodec/src -o $@ \
-		$(PING_RUN_SRCS) $(XPRT_SRCS) $(CODEC_SRCS) $(XPRT_LIBS) -lm
+$(BUILD)/ping-unit/test_ping_run: $(call os_objs,toolsunit,$(PING_RUN_SRCS)) $(XPRT_A) $(CODEC_A) \
+		| $(BUILD)/ping-unit/.dir
+	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(BUILD)/ping-asan/test_ping_run: $(call os_objs,toolsasan,$(sort $(PING_RUN_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) \
+		| $(BUILD)/ping-asan/.dir
+	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
 else
 $(BUILD)/ping-unit/test_ping_run $(BUILD)/ping-asan/test_ping_run: | $(BUILD)/ping-unit/.dir $(BUILD)/ping-asan/.dir
 	printf '#!/bin/sh\necho "1..0 # SKIP the transport is not in the tree yet"\n' > $@
