@@ -68,11 +68,11 @@ $(BUILD)/bench/bench_codec: tests/bench/bench_codec.c $(CODEC_A) | $(BUILD)/benc
 ECHO_ULB_SRCS := tools/ulb/echo_ulb.c
 $(BUILD)/unit/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
 	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_A)
-$(BUILD)/asan/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(UNIT_COMMON) $(CODEC_SRCS)
-$(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+$(BUILD)/asan/test_echo_ulb: tests/unit/test_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(unitasan_OBJS) $(UNIT_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(unitasan_OBJS)
+$(BUILD)/fuzz/fuzz_echo_ulb: tests/fuzz/fuzz_echo_ulb.c $(ECHO_ULB_SRCS) tools/ulb/echo_ulb.h tools/common/be.h $(fuzzcodec_OBJS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(CODEC_SRCS)
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -Itools/common -o $@ $< $(ECHO_ULB_SRCS) $(fuzzcodec_OBJS)
 
 # NFSv3 and MOUNT v3 (tools/ulb/nfs3_*.c: XDR, the computed tree, the
 # read-only responder of rpcrdma-conform --requester), like the ECHO ULB
@@ -80,8 +80,8 @@ NFS3_ULB_SRCS := tools/ulb/nfs3_xdr.c tools/ulb/nfs3_tree.c tools/ulb/nfs3_serve
 NFS3_ULB_HDRS := $(NFS3_ULB_SRCS:.c=.h) tools/common/xdrcur.h tools/common/be.h
 $(BUILD)/unit/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_A) | $(BUILD)/unit/.dir
 	$(CC) $(ALL_CFLAGS) $(CODEC_CPPFLAGS) -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(UNIT_COMMON) $(CODEC_A)
-$(BUILD)/asan/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(UNIT_COMMON) $(UNIT_HDRS) $(CODEC_SRCS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(UNIT_COMMON) $(CODEC_SRCS)
+$(BUILD)/asan/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(unitasan_OBJS) $(UNIT_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(unitasan_OBJS)
 
 -include tests/transport/module.mk
 

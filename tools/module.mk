@@ -58,10 +58,11 @@ $$(BUILD)/kernel-unit/$(3): $$(call os_objs,toolsunit,tests/kernel/$(3).c $$($(1
 $$(BUILD)/kernel-asan/$(3): $$(call os_objs,toolsasan,tests/kernel/$(3).c $$($(1)_LIB_SRCS) tests/unit/tap.c \
 		$$(CODEC_SRCS)) | $$(BUILD)/kernel-asan/.dir
 	$$(TOOLS_ASAN_CC) -o $$@ $$^ -lm
-$$(BUILD)/fuzz/$(4): tests/fuzz/$(4).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) $$(CODEC_SRCS) | $$(BUILD)/fuzz/.dir
+$$(BUILD)/fuzz/$(4): tests/fuzz/$(4).c $$($(1)_LIB_SRCS) $$($(1)_HDRS) $$(call os_objs,fuzzcodec,$$(CODEC_SRCS)) \
+		| $$(BUILD)/fuzz/.dir
 	$$(CLANG) $$(STD) -O1 -g $$(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(5) $$(TOOLS_CPPFLAGS) -Itools/$(2) -Ilibcodec/src -o $$@ $$< $$($(1)_LIB_SRCS) \
-		$$(CODEC_SRCS) -lm
+		$$(call os_objs,fuzzcodec,$$(CODEC_SRCS)) -lm
 endef
 
 # the transport and ULBs first (tools/transport/module.mk defines live_tool),
