@@ -49,7 +49,7 @@ static void ib_lrh(struct rdx *x, uint8_t *p, uint32_t n)
 
 	if (n < 8)
 		return;
-	uint32_t lnh = p[1] & 3, pktlen = (be16(p + 2) & 0x7ffu) * 4u;
+	uint32_t lnh = p[1] & 3, pktlen = (be16(p + 4) & 0x7ffu) * 4u;
 	uint32_t hl = lnh == 3 ? 48 : 8;
 	if (pktlen > n)
 		pktlen = n;                /* snapped: no CRC is right */
@@ -213,6 +213,7 @@ struct file {
 	bool swap;
 	uint32_t dlt[64];            /* pcapng: the interfaces' link types */
 	uint32_t nif;
+	bool cut;                    /* written only up to where it broke */
 };
 
 static uint32_t ld32(const struct file *f, const uint8_t *p)
@@ -229,11 +230,15 @@ static uint16_t ld16(const struct file *f, const uint8_t *p)
 	return f->swap ? __builtin_bswap16(v) : v;
 }
 
-static int bad_file(const char *in, size_t at, const char *why)
+/* A capture cut short: what came before is redacted and written, the
+ * rest left out (exit status 3, as a capture not read whole) */
+static int bad_file(struct file *f, const char *in, size_t at, const char *why)
 {
-	fprintf(stderr, "rpcrdma-decode: %s: %s at byte offset %zu: not "
-		"redacted\n", in, why, at);
-	return CAP_EXIT_READ;
+	fprintf(stderr, "rpcrdma-decode: %s: %s at byte offset %zu: the "
+		"rest left out\n", in, why, at);
+	f->n = at;
+	f->cut = true;
+	return 0;
 }
 
 static int walk_pcap(struct rdx *x, struct file *f, const char *in)
@@ -243,10 +248,10 @@ static int walk_pcap(struct rdx *x, struct file *f, const char *in)
 
 	while (at < f->n) {
 		if (f->n - at < 16)
-			return bad_file(in, at, "record header cut short");
+			return bad_file(f, in, at, "record header cut short");
 		uint32_t cap = ld32(f, f->b + at + 8);
 		if (cap > f->n - at - 16)
-			return bad_file(in, at, "record cut short");
+			return bad_file(f, in, at, "record cut short");
 		frame(x, dlt, f->b + at + 16, cap);
 		at += 16 + (size_t)cap;
 	}
@@ -259,7 +264,7 @@ static int walk_pcapng(struct rdx *x, struct file *f, const char *in)
 
 	while (at < f->n) {
 		if (f->n - at < 12)
-			return bad_file(in, at, "block header cut short");
+			return bad_file(f, in, at, "block header cut short");
 		uint8_t *b = f->b + at;
 		uint32_t type;
 		memcpy(&type, b, 4);
@@ -272,14 +277,14 @@ static int walk_pcapng(struct rdx *x, struct file *f, const char *in)
 		type = ld32(f, b);
 		uint32_t len = ld32(f, b + 4);
 		if (len < 12 || len % 4 || len > f->n - at)
-			return bad_file(in, at, "block length wrong");
+			return bad_file(f, in, at, "block length wrong");
 		if (type == 1 && len >= 20 && f->nif < 64)
 			f->dlt[f->nif++] = ld16(f, b + 8);
 		if ((type == 6 || type == 2) && len >= 32) {   /* EPB, OPB */
 			uint32_t ifid = type == 6 ? ld32(f, b + 8) : ld16(f, b + 8);
 			uint32_t cap = ld32(f, b + 20);
 			if (cap > len - 32)
-				return bad_file(in, at, "packet block cut short");
+				return bad_file(f, in, at, "packet block cut short");
 			frame(x, ifid < f->nif ? f->dlt[ifid] : 0xffff, b + 28, cap);
 		} else if (type == 3 && len >= 16) {           /* SPB */
 			uint32_t cap = ld32(f, b + 8);
@@ -336,15 +341,18 @@ static int walk(struct rdx *x, struct file *f, const char *in)
 			"reads plain pcap or pcapng (gunzip it first)\n", in);
 		return CAP_EXIT_READ;
 	}
-	if (f->n < 24)
-		return bad_file(in, 0, "no capture file header");
+	if (f->n < 24) {
+		fprintf(stderr, "rpcrdma-decode: %s: no capture file header\n", in);
+		return CAP_EXIT_READ;
+	}
 	memcpy(&magic, f->b, 4);
 	if (magic == 0x0a0d0d0au)
 		return walk_pcapng(x, f, in);
 	f->swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
 	if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du || f->swap)
 		return walk_pcap(x, f, in);
-	return bad_file(in, 0, "neither pcap nor pcapng");
+	fprintf(stderr, "rpcrdma-decode: %s: neither pcap nor pcapng\n", in);
+	return CAP_EXIT_READ;
 }
 
 static void report(const struct rdx *x, const char *in, const char *out)
@@ -434,6 +442,8 @@ int cap_redact(const struct cap_redact_opts *o, const char *in,
 	}
 	if (!rc)
 		report(&x, in, out);
+	if (!rc && f.cut)
+		rc = CAP_EXIT_READ;
 	free(f.b);
 	rdx_free(&x);
 	return rc;

@@ -125,6 +125,8 @@ struct rdx_stream {
 	/* iWARP */
 	bool tcp_on, lost, handshake_done, crc_known, crc, markers, not_iwarp;
 	uint32_t next_seq, msn;
+	struct rdx_piece *ooo;       /* segments ahead of next_seq (pos: seq) */
+	uint32_t nooo;
 	struct rdx_piece fp[RDX_FPDU_PIECES];   /* an FPDU being gathered */
 	uint32_t nfp, fp_have, fp_want;
 	uint8_t fp_len[2];
@@ -155,7 +157,8 @@ const struct rdx_rdreq *rdx_rdreq_find(const struct rdx_rdma *r,
 				       const uint8_t *req, bool iwarp,
 				       uint32_t psn_or_sink);
 
-/* an FPDU never finished: its bytes zeroed */
+#define RDX_OOO_MAX 256u             /* segments held per TCP direction */
+/* an FPDU never finished, segments held: their bytes zeroed */
 void rdx_fpdu_drop(struct rdx *x, struct rdx_stream *s);
 
 /* ---- cap_redact_rpc.c: one Send's bytes, changed in place */

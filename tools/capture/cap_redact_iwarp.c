@@ -11,6 +11,7 @@
  * MPA) has its TCP payload zeroed, and is counted.  Each FPDU's CRC32c is
  * written anew at the end (rdx_fix_mpa) when it was right before.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "be.h"
 #include "cap_redact.h"
@@ -222,6 +223,41 @@ static void handshake(struct rdx_stream *s, struct rdx_stream *peer,
 	}
 }
 
+/* A segment ahead of the stream (a lost one retransmitted later, as live
+ * siw captures hold whole windows): kept for when the gap fills */
+static bool hold(struct rdx_stream *s, uint32_t seq, uint8_t *p, uint32_t len)
+{
+	if ((int32_t)(seq - s->next_seq) <= 0 || s->nooo == RDX_OOO_MAX)
+		return false;
+	if (!s->ooo && !(s->ooo = malloc(RDX_OOO_MAX * sizeof(*s->ooo))))
+		return false;
+	s->ooo[s->nooo++] = (struct rdx_piece){ p, len, seq };
+	return true;
+}
+
+/* The segments held that now follow on; those the stream passed by (a
+ * repeat) zeroed */
+static void drain(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s)
+{
+	for (uint32_t i = 0; i < s->nooo;) {
+		struct rdx_piece h = s->ooo[i];
+		int32_t d = (int32_t)((uint32_t)h.pos - s->next_seq);
+		if (d > 0) {
+			i++;
+			continue;
+		}
+		s->ooo[i] = s->ooo[--s->nooo];
+		if (d == 0) {
+			s->next_seq += h.len;
+			segment(x, r, s, h.p, h.len);
+			i = 0;                 /* another may follow now */
+		} else {
+			memset(h.p, 0, h.len);
+			rdx_counts(x)->other_zeroed++;
+		}
+	}
+}
+
 void rdx_tcp_payload(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 		     const uint8_t *dst, uint16_t sport, uint16_t dport,
 		     uint32_t seq, uint8_t *p, uint32_t len)
@@ -251,11 +287,15 @@ void rdx_tcp_payload(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 		s->next_seq += len;
 		return;                        /* key, flags, private data */
 	}
+	if (s && !s->lost && !s->not_iwarp && !s->markers &&
+	    seq != s->next_seq && hold(s, seq, p, len))
+		return;                        /* ahead: until the gap fills */
 	if (!s || s->lost || s->not_iwarp || s->markers || seq != s->next_seq) {
 		memset(p, 0, len);
 		rdx_counts(x)->other_zeroed++;
-		if (s && seq != s->next_seq && !s->not_iwarp) {
-			s->lost = true;            /* out of step: no more */
+		if (s && seq != s->next_seq && !s->not_iwarp &&
+		    (int32_t)(seq - s->next_seq) > 0) {
+			s->lost = true;            /* a gap never filled */
 			rdx_fpdu_drop(x, s);
 			rdx_pcs_zero(x, &s->send);
 		}
@@ -263,4 +303,5 @@ void rdx_tcp_payload(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 	}
 	s->next_seq += len;
 	segment(x, r, s, p, len);
+	drain(x, r, s);
 }

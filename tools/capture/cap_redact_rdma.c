@@ -142,9 +142,12 @@ void rdx_fpdu_drop(struct rdx *x, struct rdx_stream *s)
 {
 	for (uint32_t i = 0; i < s->nfp; i++)
 		memset(s->fp[i].p, 0, s->fp[i].len);
-	if (s->nfp)
+	for (uint32_t i = 0; i < s->nooo; i++)
+		memset(s->ooo[i].p, 0, s->ooo[i].len);
+	if (s->nfp || s->nooo)
 		rdx_counts(x)->unparsed++;
 	s->nfp = 0;
+	s->nooo = 0;
 }
 
 static void gather(uint8_t *buf, const struct rdx_pcs *pc)
@@ -463,6 +466,7 @@ void rdx_rdma_free(struct rdx *x, struct rdx_rdma *r)
 			rdx_pcs_zero(x, &r->st[i].send);
 		}
 		free(r->st[i].send.v);
+		free(r->st[i].ooo);
 	}
 	free(r->st);
 	free(r->adv);
