@@ -210,24 +210,20 @@ static void frame(struct rdx *x, uint32_t dlt, uint8_t *p, uint32_t n)
 struct file {
 	uint8_t *b;
 	size_t n;
-	bool swap;
+	bool be;                     /* the file's numbers are big-endian */
 	uint32_t dlt[64];            /* pcapng: the interfaces' link types */
 	uint32_t nif;
 	bool cut;                    /* written only up to where it broke */
 };
 
-static uint32_t ld32(const struct file *f, const uint8_t *p)
+/* n (2 or 4) bytes in the file's byte order */
+static uint32_t ld(const struct file *f, const uint8_t *p, unsigned n)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return f->swap ? __builtin_bswap32(v) : v;
-}
+	uint32_t v = 0;
 
-static uint16_t ld16(const struct file *f, const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return f->swap ? __builtin_bswap16(v) : v;
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[f->be ? i : n - 1 - i];
+	return v;
 }
 
 /* A capture cut short: what came before is redacted and written, the
@@ -243,13 +239,13 @@ static int bad_file(struct file *f, const char *in, size_t at, const char *why)
 
 static int walk_pcap(struct rdx *x, struct file *f, const char *in)
 {
-	uint32_t dlt = ld32(f, f->b + 20) & 0xffff;
+	uint32_t dlt = ld(f, f->b + 20, 4) & 0xffff;
 	size_t at = 24;
 
 	while (at < f->n) {
 		if (f->n - at < 16)
 			return bad_file(f, in, at, "record header cut short");
-		uint32_t cap = ld32(f, f->b + at + 8);
+		uint32_t cap = ld(f, f->b + at + 8, 4);
 		if (cap > f->n - at - 16)
 			return bad_file(f, in, at, "record cut short");
 		frame(x, dlt, f->b + at + 16, cap);
@@ -268,26 +264,24 @@ static int walk_pcapng(struct rdx *x, struct file *f, const char *in)
 		uint8_t *b = f->b + at;
 		uint32_t type;
 		memcpy(&type, b, 4);
-		if (type == 0x0a0d0d0au) {        /* SHB: its byte order */
-			uint32_t bom;
-			memcpy(&bom, b + 8, 4);
-			f->swap = bom != 0x1a2b3c4du;
+		if (!memcmp(b, "\x0a\x0d\x0d\x0a", 4)) {   /* SHB: its order */
+			f->be = !memcmp(b + 8, "\x1a\x2b\x3c\x4d", 4);
 			f->nif = 0;
 		}
-		type = ld32(f, b);
-		uint32_t len = ld32(f, b + 4);
+		type = ld(f, b, 4);
+		uint32_t len = ld(f, b + 4, 4);
 		if (len < 12 || len % 4 || len > f->n - at)
 			return bad_file(f, in, at, "block length wrong");
 		if (type == 1 && len >= 20 && f->nif < 64)
-			f->dlt[f->nif++] = ld16(f, b + 8);
+			f->dlt[f->nif++] = ld(f, b + 8, 2);
 		if ((type == 6 || type == 2) && len >= 32) {   /* EPB, OPB */
-			uint32_t ifid = type == 6 ? ld32(f, b + 8) : ld16(f, b + 8);
-			uint32_t cap = ld32(f, b + 20);
+			uint32_t ifid = type == 6 ? ld(f, b + 8, 4) : ld(f, b + 8, 2);
+			uint32_t cap = ld(f, b + 20, 4);
 			if (cap > len - 32)
 				return bad_file(f, in, at, "packet block cut short");
 			frame(x, ifid < f->nif ? f->dlt[ifid] : 0xffff, b + 28, cap);
 		} else if (type == 3 && len >= 16) {           /* SPB */
-			uint32_t cap = ld32(f, b + 8);
+			uint32_t cap = ld(f, b + 8, 4);
 			if (cap > len - 16)
 				cap = len - 16;
 			frame(x, f->nif ? f->dlt[0] : 0xffff, b + 12, cap);
@@ -334,7 +328,12 @@ static int read_all(const char *in, struct file *f)
 
 static int walk(struct rdx *x, struct file *f, const char *in)
 {
-	uint32_t magic;
+	/* pcap's magic, microseconds and nanoseconds, as big- and little-
+	 * endian files hold it */
+	static const uint8_t magic[4][4] = {
+		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xa1, 0xb2, 0x3c, 0x4d },
+		{ 0xd4, 0xc3, 0xb2, 0xa1 }, { 0x4d, 0x3c, 0xb2, 0xa1 },
+	};
 
 	if (f->n >= 2 && f->b[0] == 0x1f && f->b[1] == 0x8b) {
 		fprintf(stderr, "rpcrdma-decode: %s: gzip-compressed: --redact "
@@ -345,12 +344,14 @@ static int walk(struct rdx *x, struct file *f, const char *in)
 		fprintf(stderr, "rpcrdma-decode: %s: no capture file header\n", in);
 		return CAP_EXIT_READ;
 	}
-	memcpy(&magic, f->b, 4);
-	if (magic == 0x0a0d0d0au)
+	if (!memcmp(f->b, "\x0a\x0d\x0d\x0a", 4))
 		return walk_pcapng(x, f, in);
-	f->swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
-	if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du || f->swap)
-		return walk_pcap(x, f, in);
+	for (int i = 0; i < 4; i++) {
+		if (!memcmp(f->b, magic[i], 4)) {
+			f->be = i < 2;
+			return walk_pcap(x, f, in);
+		}
+	}
 	fprintf(stderr, "rpcrdma-decode: %s: neither pcap nor pcapng\n", in);
 	return CAP_EXIT_READ;
 }

@@ -225,12 +225,19 @@ static int mpa_opt(int c, const char *arg, struct decode_opts *o, struct seen *s
 	return 0;
 }
 
-/* --redact-key: 32 hex digits, the 128-bit SipHash key */
-static int redact_key_opt(const char *arg, struct decode_opts *o)
+/* --redact, and --redact-key: 32 hex digits, the 128-bit SipHash key */
+static int redact_opt(int c, const char *arg, struct decode_opts *o,
+		      struct seen *seen)
 {
-	size_t n = strlen(arg);
-
-	if (n != 32 || strspn(arg, "0123456789abcdefABCDEF") != 32)
+	seen->capture_only = c == CLI_L_REDACT ? "--redact" : "--redact-key";
+	if (c == CLI_L_REDACT) {
+		if (arg)
+			return usage_error("--redact=%s: no value is taken yet (RDMA "
+					   "keys and addresses are kept)", arg);
+		o->redact = true;
+		return 0;
+	}
+	if (strlen(arg) != 32 || strspn(arg, "0123456789abcdefABCDEF") != 32)
 		return usage_error("--redact-key: '%s' is not 32 hex digits", arg);
 	for (int i = 0; i < 16; i++) {
 		char two[3] = { arg[2 * i], arg[2 * i + 1], 0 };
@@ -313,15 +320,8 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 		seen->capture_only = "--time-format";
 		return time_opt(arg, o);
 	case CLI_L_REDACT:
-		seen->capture_only = "--redact";
-		if (arg)
-			return usage_error("--redact=%s: no value is taken yet (RDMA "
-					   "keys and addresses are kept)", arg);
-		o->redact = true;
-		return 0;
 	case CLI_L_REDACT_KEY:
-		seen->capture_only = "--redact-key";
-		return redact_key_opt(arg, o);
+		return redact_opt(c, arg, o, seen);
 	case CLI_L_NO_CRC_CHECK:
 		seen->capture_only = "--no-crc-check";
 		o->no_crc_check = true;
