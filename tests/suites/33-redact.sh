@@ -68,10 +68,28 @@ done <"$tmp/graded"
 # segments: all right.  (The real siw captures' TCP checksums were left to
 # the NIC and are wrong in the original: they stay so, counted on stderr.)
 f=nfs41-reads-rocev2-rxe.pcap
-st=$(timeout 30 tshark -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-	-T fields -e ip.checksum.status -r "$tmp/$f.red" 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ')
+TF() { timeout 30 tshark -o ip.check_checksum:TRUE -T fields -e frame.number \
+	-e nfs.fh.hash -e nfs.stateid.hash -e ip.checksum.status -r "$1" 2>/dev/null; }
+TF "$tmp/$f" >"$tmp/o.tsv"; TF "$tmp/$f.red" >"$tmp/r.tsv"
+st=$(cut -f4 "$tmp/r.tsv" | sort | uniq -c | tr -s ' \n' ' ')
 check "$f: tshark finds every IPv4 header checksum of the redacted copy right (status 1: [$st])" \
 	test "$st" = " 548 1 "
+# file handles and stateids in calls (replies keep only their status):
+# the same original, the same replacement, and never the original
+fh=$(paste "$tmp/o.tsv" "$tmp/r.tsv" | python3 -c '
+import sys
+m, bad, n = {}, 0, 0
+for l in sys.stdin:
+    c = l.rstrip("\n").split("\t")
+    for o, r in ((c[1], c[5]), (c[2], c[6])):
+        for a, b in zip(o.split(","), r.split(",")):
+            if a and b:
+                n += 1
+                bad += m.setdefault(a, b) != b or a == b
+print(n, len(m), len(set(m.values())), bad)')
+set -- $fh
+check "$f: $1 file handles and stateids in calls, $2 different, become $3 different others, the same each time (tshark; $4 not)" \
+	test "${1:-0}" -gt 50 -a "${2:-0}" -eq "${3:-1}" -a "${4:-1}" -eq 0
 f=iwarp-split.pcap
 timeout 30 tshark -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -V \
 	-r "$tmp/$f.red" >"$tmp/ts" 2>/dev/null
