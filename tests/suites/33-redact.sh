@@ -97,6 +97,22 @@ good=$(grep -c 'Good CRC32' "$tmp/ts") badc=$(grep -cE 'status: Bad|Bad CRC32' "
 check "$f: tshark finds $good good MPA CRC32c and $badc bad checksums in the redacted copy" \
 	test "$good" -gt 5 -a "$badc" -eq 0
 
+# --redact=keys: RDMA handles and addresses remapped, the same messages and
+# chunk data matched to their segments (a RoCE and an iWARP capture)
+ka="" kb=""
+for f in nfs41-reads-rocev2-rxe.pcap nfs3-reads-iwarp-siw.pcap iwarp-split.pcap; do
+	"$D" -r "$tmp/$f" -w "$tmp/$f.k" --redact=keys --redact-key $KEY 2>/dev/null
+	ka="$ka -r $tmp/$f" kb="$kb -r $tmp/$f.k"
+done
+"$D" $ka --json >"$tmp/ka.json" 2>/dev/null
+"$D" $kb --json >"$tmp/kb.json" 2>/dev/null
+set -- $(python3 "$TOP/tests/redact/keys.py" "$tmp/ka.json" "$tmp/kb.json")
+check "--redact=keys: $1 records, $2 differ but handles and offsets; $3 segments, $4 with the original handle and offset, $5 handles mapped two ways" \
+	test "${1:-0}" -gt 150 -a "${2:-1}" -eq 0 -a "${3:-0}" -gt 40 -a "${4:-1}" -eq 0 -a "${5:-1}" -eq 0
+python3 "$TOP/tests/redact/keys.py" "$tmp/ka.json" "$tmp/ka.json" >"$tmp/kself"
+check "keys.py sees the original handles kept when given the original twice ($(cat "$tmp/kself"))" \
+	test "$(cut -d' ' -f4 "$tmp/kself")" = "$(cut -d' ' -f3 "$tmp/kself")"
+
 # the graders can fail: an unredacted copy, one byte of it changed
 f=nfs41-reads-rocev2-rxe.pcap
 mkdir "$tmp/raw"
@@ -129,8 +145,9 @@ check "--redact says on stderr what it did ($(head -c 200 "$tmp/$f.err"))" \
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact --redact-key 12 2>"$tmp/e2"; r2=$?
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact-key $KEY 2>"$tmp/e3"; r3=$?
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact --json 2>"$tmp/e4"; r4=$?
-check "usage errors exit 2: no -w ($r1), a short key ($r2), a key without --redact ($r3), --json with it ($r4)" \
-	test "$r1$r2$r3$r4" = 2222
+"$D" -r "$tmp/$f" -w "$tmp/x" --redact=addresses 2>"$tmp/e7"; r7=$?
+check "usage errors exit 2: no -w ($r1), a short key ($r2), a key without --redact ($r3), --json with it ($r4), =addresses ($r7)" \
+	test "$r1$r2$r3$r4$r7" = 22222
 gzip -c "$tmp/$f" >"$tmp/gz.pcap.gz"
 "$D" -r "$tmp/gz.pcap.gz" -w "$tmp/x" --redact 2>"$tmp/e5"; r5=$?
 check "a gzipped capture is refused, exit 3 ($r5: $(head -c 120 "$tmp/e5"))" \

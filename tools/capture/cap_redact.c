@@ -405,7 +405,8 @@ static void rdx_free(struct rdx *x)
 int cap_redact(const struct cap_redact_opts *o, const char *in,
 	       const char *out)
 {
-	struct rdx x = { .roce_port = o->roce_port ? o->roce_port : 4791 };
+	struct rdx x = { .roce_port = o->roce_port ? o->roce_port : 4791,
+			 .keys = o->keys };
 	struct file f = { 0 };
 	uint8_t key[16];
 	int rc;

@@ -73,6 +73,7 @@ struct rdx {
 	struct rdx_piece *fpc;
 	size_t nfpc, capfpc;
 	bool oom;
+	bool keys;                   /* --redact=keys */
 	uint16_t roce_port;
 };
 static inline struct rdx_counts *rdx_counts(struct rdx *x) { return &x->n; }
@@ -192,5 +193,10 @@ void rdx_hash_bytes(const struct rdx_map *m, uint8_t *p, uint32_t len);
 /* p[len] (a name) replaced by "PREFIX-N" of the same length */
 void rdx_name(struct rdx_map *m, const char *prefix, uint8_t *p, uint32_t len);
 uint32_t rdx_id(const struct rdx_map *m, uint32_t id);   /* uid, gid */
+uint32_t rdx_handle(const struct rdx_map *m, uint32_t h);
+uint64_t rdx_offset(const struct rdx_map *m, uint32_t h, uint64_t va);
+/* --redact=keys: a handle at p[0..4) and the address under it at
+ * p[off..off+8) replaced (off < 0: no address) */
+void rdx_remap(struct rdx *x, uint8_t *p, int off);
 
 #endif

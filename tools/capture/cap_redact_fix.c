@@ -277,3 +277,14 @@ void rdx_fix_all(struct rdx *x)
 			if (pass[p] & 1u << x->fix[i].kind)
 				apply(x, &x->fix[i]);
 }
+
+void rdx_remap(struct rdx *x, uint8_t *p, int off)
+{
+	uint32_t h = be32_get(p);
+
+	if (!x->keys)
+		return;
+	be32_put(p, rdx_handle(x->map, h));
+	if (off >= 0)
+		be64_put(p + off, rdx_offset(x->map, h, be64_get(p + off)));
+}

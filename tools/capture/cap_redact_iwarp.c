@@ -59,6 +59,23 @@ static void zero_range(struct rdx_stream *s, uint32_t off, uint32_t n)
 		memset(sp[i].p, 0, sp[i].n);
 }
 
+/* --redact=keys: the handle at FPDU offset `off` (and the 8-byte tagged
+ * offset after it when `to`) replaced, in the file's bytes */
+static void remap_at(struct rdx *x, struct rdx_stream *s, const uint8_t *f,
+		     uint32_t off, bool to)
+{
+	uint8_t t[12];
+	struct span sp[RDX_FPDU_PIECES];
+
+	if (!x->keys)
+		return;
+	memcpy(t, f + off, to ? 12 : 4);
+	rdx_remap(x, t, to ? 4 : -1);
+	uint32_t k = spans(s, off, to ? 12 : 4, sp);
+	for (uint32_t i = 0; i < k; i++)
+		memcpy(sp[i].p, t + (sp[i].at - off), sp[i].n);
+}
+
 static void untagged(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		     const uint8_t *f, uint32_t ulen)
 {
@@ -76,12 +93,16 @@ static void untagged(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		memcpy(q.req, s->src, 16);
 		memcpy(q.adv, s->dst, 16);
 		rdx_rdreq_add(r, &q);
+		remap_at(x, s, f, 20, true);   /* sink STag and TO */
+		remap_at(x, s, f, 36, true);   /* source STag and TO */
 		return;
 	}
 	if (qn != 0 || op < 3 || op > 6) { /* Terminate and the rest */
 		zero_range(s, 20, n);
 		return;
 	}
+	if (op == 4 || op == 6)                /* Send with Invalidate */
+		remap_at(x, s, f, 4, false);
 	if (mo == 0) {
 		rdx_pcs_zero(x, &s->send);     /* one never finished */
 		s->send.on = true;
@@ -124,6 +145,7 @@ static void tagged(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 	for (uint32_t i = 0; i < k; i++)
 		rdx_data(x, r, adv, handle, va + (sp[i].at - 16), sp[i].p,
 			 sp[i].n);
+	remap_at(x, s, f, 4, true);            /* STag, TO */
 }
 
 /* One whole FPDU, gathered in s->fp */

@@ -168,3 +168,16 @@ uint32_t rdx_id(const struct rdx_map *m, uint32_t id)
 	return 100000u + (uint32_t)(rdx_hash(m, 4, (const uint8_t *)&id, 4) %
 				    900000u);
 }
+
+/* --redact=keys: an RDMA handle (STag, R_Key) by another, 0 staying 0, and
+ * an address under it moved by a per-handle amount, so that every offset
+ * within a segment keeps its distance from the segment's start */
+uint32_t rdx_handle(const struct rdx_map *m, uint32_t h)
+{
+	return h ? (uint32_t)rdx_hash(m, 5, (const uint8_t *)&h, 4) | 1u : 0;
+}
+
+uint64_t rdx_offset(const struct rdx_map *m, uint32_t h, uint64_t va)
+{
+	return va + rdx_hash(m, 6, (const uint8_t *)&h, 4);
+}

@@ -373,8 +373,22 @@ static void ib_send(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		rdx_send_done(x, r, s);
 }
 
+/* RETH (IBTA 9.3.3): VA, R_Key, length */
+static void reth_remap(struct rdx *x, uint8_t *reth)
+{
+	uint8_t t[12];
+
+	if (!x->keys)
+		return;
+	memcpy(t, reth + 8, 4);            /* as the handle-first layout */
+	memcpy(t + 4, reth, 8);
+	rdx_remap(x, t, 4);
+	memcpy(reth + 8, t, 4);
+	memcpy(reth, t + 4, 8);
+}
+
 static void ib_rdma(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
-		    const uint8_t *src, uint8_t op, const uint8_t *ext,
+		    const uint8_t *src, uint8_t op, uint8_t *ext,
 		    uint32_t psn, uint8_t *p, uint32_t n)
 {
 	if (op == OP_WRITE_FIRST || op == OP_WRITE_ONLY ||
@@ -383,6 +397,7 @@ static void ib_rdma(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		memcpy(s->adv, s->dst, 16);        /* the target's memory */
 		s->va = be64_get(ext);
 		s->handle = be32_get(ext + 8);
+		reth_remap(x, ext);
 	} else if (op == OP_READ_RESP_FIRST || op == OP_READ_RESP_ONLY) {
 		const struct rdx_rdreq *q = rdx_rdreq_find(r, s->dst, false, psn);
 		s->data_on = q != NULL;
@@ -397,6 +412,7 @@ static void ib_rdma(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		memcpy(q.req, src, 16);
 		memcpy(q.adv, s->dst, 16);
 		rdx_rdreq_add(r, &q);
+		reth_remap(x, ext);
 		return;
 	}
 	if (s->data_on)
@@ -442,6 +458,8 @@ void rdx_ib_packet(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 		rdx_counts(x)->unparsed++;
 		return;
 	}
+	if (op == OP_SEND_LAST_INV || op == OP_SEND_ONLY_INV)
+		rdx_remap(x, body, -1);            /* IETH: the R_Key */
 	if (op <= OP_SEND_ONLY_IMM || op == OP_SEND_LAST_INV ||
 	    op == OP_SEND_ONLY_INV) {
 		ib_send(x, r, s, op, p, n);

@@ -249,6 +249,29 @@ static void advertised(const struct rpcrdma_msg *msg, struct rdx_sent *out)
 			    true, &pos);
 }
 
+/* --redact=keys: every segment of the chunk lists (handle, offset) */
+static void remap_lists(struct rdx *x, uint8_t *m, const struct rpcrdma_msg *msg)
+{
+	uint32_t end = msg->header_len, o = msg->reads_off;
+
+	for (uint32_t i = 0; i < msg->nreads && o + 24 <= end; i++, o += 24)
+		rdx_remap(x, m + o + 8, 8);    /* discriminator, position, HLOO */
+	o = msg->writes_off;
+	for (uint32_t c = 0; c < msg->nwrites && o + 8 <= end; c++) {
+		uint32_t n = be32_get(m + o + 4);
+		o += 8;
+		for (uint32_t i = 0; i < n && o + 16 <= end; i++, o += 16)
+			rdx_remap(x, m + o, 8);
+	}
+	o = msg->reply_off;
+	if (msg->has_reply && o + 8 <= end) {
+		uint32_t n = be32_get(m + o + 4);
+		o += 8;
+		for (uint32_t i = 0; i < n && o + 16 <= end; i++, o += 16)
+			rdx_remap(x, m + o, 8);
+	}
+}
+
 /* A call whose DDP-eligible items went to read chunks (RFC 8166 3.4.5):
  * the item's bytes are not here, only its length word before the chunk's
  * position.  The arguments are walked with that length as 0 (an empty
@@ -290,6 +313,8 @@ void rdx_send(struct rdx *x, uint8_t *m, uint32_t len, struct rdx_sent *out)
 	out->xid = msg.rdma_xid;
 	out->reply = msg.direction == RPCRDMA_REPLY;
 	advertised(&msg, out);
+	if (x->keys)
+		remap_lists(x, m, &msg);
 	uint8_t *pl = m + msg.header_len;
 	uint32_t n = len - msg.header_len;
 	if (!n)

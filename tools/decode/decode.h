@@ -31,6 +31,7 @@ struct decode_opts {
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */
 	bool no_crc_check;             /* --no-crc-check */
 	bool redact;                   /* --redact: -r IN -w OUT redacted */
+	bool redact_keys;              /* --redact=keys */
 	bool have_redact_key;          /* --redact-key HEX */
 	uint8_t redact_key[16];
 	uint8_t mpa_crc, mpa_markers;  /* --mpa-crc, --mpa-markers: enum cap_force */

@@ -77,12 +77,13 @@ static void usage(FILE *f)
 	      "  -w, --write FILE           write the frames read (with filters: those\n"
 	      "                             of the messages that pass) to a pcapng\n"
 	      "                             file; '-' is standard output\n"
-	      "      --redact               with one -r FILE and -w: write the capture\n"
+	      "      --redact[=keys]        with one -r FILE and -w: write the capture\n"
 	      "                             in its own format with file data zeroed,\n"
 	      "                             file handles and stateids hashed, names\n"
 	      "                             and AUTH_SYS identities replaced; every\n"
 	      "                             header, length and count kept, CRCs\n"
-	      "                             written anew (rpcrdma-decode(1), REDACTION)\n"
+	      "                             written anew (rpcrdma-decode(1), REDACTION);\n"
+	      "                             =keys: RDMA handles and addresses remapped\n"
 	      "      --redact-key HEX       32 hex digits: the hash key (default: a\n"
 	      "                             random key per run)\n"
 	      "  -t                         the time column, repeated as in tcpdump:\n"
@@ -231,10 +232,11 @@ static int redact_opt(int c, const char *arg, struct decode_opts *o,
 {
 	seen->capture_only = c == CLI_L_REDACT ? "--redact" : "--redact-key";
 	if (c == CLI_L_REDACT) {
-		if (arg)
-			return usage_error("--redact=%s: no value is taken yet (RDMA "
-					   "keys and addresses are kept)", arg);
+		if (arg && strcmp(arg, "keys"))
+			return usage_error("--redact=%s: the only value is 'keys' "
+					   "(addresses are not remapped yet)", arg);
 		o->redact = true;
+		o->redact_keys = arg != NULL;
 		return 0;
 	}
 	if (strlen(arg) != 32 || strspn(arg, "0123456789abcdefABCDEF") != 32)
