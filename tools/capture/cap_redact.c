@@ -27,12 +27,16 @@ static uint16_t be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
+/* Zeroed, and counted when something was there */
 static void zero(struct rdx *x, uint8_t *p, uint32_t n)
 {
-	if (!n)
-		return;
-	memset(p, 0, n);
-	x->n.other_zeroed++;
+	for (uint32_t i = 0; i < n; i++) {
+		if (p[i]) {
+			memset(p, 0, n);
+			x->n.other_zeroed++;
+			return;
+		}
+	}
 }
 
 static void addr16(uint8_t out[16], const uint8_t *p, uint32_t n)
@@ -67,6 +71,8 @@ static void ib_lrh(struct rdx *x, uint8_t *p, uint32_t n)
 	rdx_fix_icrc(x, CAP_T_IB, p, hl, p + hl, pktlen - hl);
 	if (pktlen + 2 <= n)
 		rdx_fix_vcrc(x, p, pktlen);
+	if (pktlen + 2 < n)
+		zero(x, p + pktlen + 2, n - pktlen - 2);   /* past the VCRC */
 	rdx_ib_packet(x, x->rdma, src, dst, p + hl, pktlen - hl);
 }
 
@@ -79,6 +85,7 @@ static void rocev1(struct rdx *x, uint8_t *p, uint32_t n)
 	uint32_t len = be16(p + 4);
 	if (len > n - 40)
 		len = n - 40;
+	zero(x, p + 40 + len, n - 40 - len);       /* past the packet */
 	addr16(src, p + 8, 16);
 	addr16(dst, p + 24, 16);
 	rdx_fix_icrc(x, CAP_T_ROCEV1, p, 40, p + 40, len);
@@ -92,8 +99,10 @@ static void l4(struct rdx *x, uint8_t *ip, uint32_t iplen, uint8_t proto,
 {
 	if (proto == 17 && n >= 8) {
 		uint32_t ulen = be16(p + 4);
-		if (ulen >= 8 && ulen < n)
-			n = ulen;          /* Ethernet padding */
+		if (ulen >= 8 && ulen < n) {
+			zero(x, p + ulen, n - ulen);
+			n = ulen;
+		}
 		bool roce = be16(p + 2) == x->roce_port && n >= 8 + 16;
 		if (roce)
 			rdx_fix_icrc(x, CAP_T_ROCEV2, ip, iplen + 8, p + 8, n - 8);
@@ -124,8 +133,10 @@ static void ipv4(struct rdx *x, uint8_t *p, uint32_t n)
 	uint32_t hl = (uint32_t)(p[0] & 15) * 4, tot = be16(p + 2);
 	if (hl < 20 || hl > n)
 		return zero(x, p, n);
-	if (tot >= hl && tot < n)
-		n = tot;                   /* Ethernet padding */
+	if (tot >= hl && tot < n) {
+		zero(x, p + tot, n - tot); /* Ethernet padding, or more */
+		n = tot;
+	}
 	if (be16(p + 6) & 0x3fff)          /* MF or an offset: a fragment */
 		return zero(x, p + hl, n - hl);
 	addr16(src, p + 12, 4);
@@ -140,8 +151,10 @@ static void ipv6(struct rdx *x, uint8_t *p, uint32_t n)
 
 	if (n < 40 || (p[0] >> 4) != 6)
 		return zero(x, p, n);
-	if ((uint32_t)be16(p + 4) + 40 < n)
+	if ((uint32_t)be16(p + 4) + 40 < n) {
+		zero(x, p + 40 + be16(p + 4), n - 40 - be16(p + 4));
 		n = be16(p + 4) + 40u;
+	}
 	nh = p[6];
 	while (nh == 0 || nh == 43 || nh == 60) {   /* hop, routing, dest */
 		if (off + 8 > n)
