@@ -152,7 +152,7 @@ completion_options() {
 @test "--help lists every long option the parser knows" {
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 26 ]
+	[ "$(parser_long_options | wc -l)" -eq 28 ]   # 26 + --redact, --redact-key
 }
 
 @test "completion offers every option the parser and --help know" {

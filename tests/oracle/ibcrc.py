@@ -154,4 +154,5 @@ def main():
     print('checked %d bad %d' % (checked, bad))
 
 
-main()
+if __name__ == '__main__':   # also imported (tests/redact/check.py)
+    main()

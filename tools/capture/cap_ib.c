@@ -46,21 +46,19 @@ static void mask_v6(uint8_t *h)
 	h[7] = 0xff;
 }
 
-/* The ICRC over one contiguous copy: the variant fields masked to ones,
- * and for RoCE 8 bytes of ones in place of the LRH */
-static bool icrc_ok(struct cap_state *st, enum cap_transport t,
-		    const struct cap_cur *hv, const struct cap_cur *pv)
+/* The ICRC over one contiguous copy in `scratch` (CAP_CRCBUF bytes): the
+ * variant fields masked to ones, and for RoCE 8 bytes of ones in place of
+ * the LRH.  False when the packet does not fit (over 16 KiB: not an IB
+ * packet).  Also rpcrdma-decode --redact's, to write it anew. */
+bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
+	      const uint8_t *p, uint32_t len, uint8_t *scratch, uint32_t *crc)
 {
-	const uint8_t *hdr = cur_ptr(hv), *p = cur_ptr(pv);
-	uint32_t hdr_len = cur_left(hv), len = cur_left(pv);
-	uint8_t *h = st->work.crcbuf;
+	uint8_t *h = scratch;
 	uint32_t pre = t == CAP_T_IB ? 0 : 8;
 
-	if (t == CAP_T_IWARP)
-		return true;
-	if (len < 4 || hdr_len > CAP_CRCBUF - pre ||
+	if (t == CAP_T_IWARP || len < 4 || hdr_len > CAP_CRCBUF - pre ||
 	    len - 4 > CAP_CRCBUF - pre - hdr_len)
-		return true;               /* over 16 KiB: not an IB packet */
+		return false;
 	memset(h, 0xff, pre);
 	h += pre;
 	memcpy(h, hdr, hdr_len);
@@ -94,7 +92,19 @@ static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 	}
 	memcpy(h + hdr_len, p, len - 4);
 	h[hdr_len + 4] = 0xff;                 /* BTH resv8a */
-	uint32_t crc = cap_crc32(0, st->work.crcbuf, pre + hdr_len + len - 4);
+	*crc = cap_crc32(0, scratch, pre + hdr_len + len - 4);
+	return true;
+}
+
+static bool icrc_ok(struct cap_state *st, enum cap_transport t,
+		    const struct cap_cur *hv, const struct cap_cur *pv)
+{
+	const uint8_t *p = cur_ptr(pv);
+	uint32_t len = cur_left(pv), crc;
+
+	if (!cap_icrc(t, cur_ptr(hv), cur_left(hv), p, len, st->work.crcbuf,
+		      &crc))
+		return true;
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;

@@ -117,6 +117,17 @@ extern const char cap_link_names[];
 int cap_close(struct cap_state *st);
 /* all of the above over a list of files */
 int cap_run(const struct cap_opts *o, const char *const *files, int nfiles);
+/* rpcrdma-decode --redact (cap_redact.c): the capture `in` written to
+ * `out` ("-": standard output) in its own format, what identifies data or
+ * people replaced (man rpcrdma-decode, REDACTION) */
+struct cap_redact_opts {
+	uint16_t roce_port;
+	bool have_key;               /* --redact-key: the same output each run */
+	bool keys;                   /* --redact=keys: RDMA handles, addresses */
+	uint8_t key[16];
+};
+int cap_redact(const struct cap_redact_opts *o, const char *in,
+	       const char *out);
 /* or over a live capture on an interface (cap_live.c), until a signal */
 int cap_run_live(const struct cap_opts *o, const char *iface);
 
@@ -205,6 +216,12 @@ bool cap_iwarp_plausible(const uint8_t *p, uint32_t len);
  * FPDU (returns its bytes) and find the next FPDU boundary (RFC 5044 4) */
 uint32_t cap_iwarp_gap(struct cap_state *st, struct cap_conv *c, int dir,
 		       uint32_t gap);
+
+/* cap_ib.c: the ICRC of a packet (`hdr` as cap_ib_packet's, `p` the BTH
+ * to the ICRC), computed in `scratch` (CAP_CRCBUF bytes); false when it
+ * does not fit */
+bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
+	      const uint8_t *p, uint32_t len, uint8_t *scratch, uint32_t *crc);
 
 /* cap_crc.c */
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n);   /* IB ICRC */

@@ -57,11 +57,11 @@ int cli_number32(const char *prog, const char *name, const char *arg,
 	R(MISBEHAVE, "misbehave") R(MOUNT_PORT, "mount-port") R(MPA_CRC, "mpa-crc") R(MPA_MARKERS, "mpa-markers") \
 	R(ONLY, "only") R(OUT_JSON_FILE, "out_json_file") R(PLOT, "plot") \
 	R(PROCEDURE, "procedure") R(PROGRAM, "program") R(PROGRAM_VERSION, "program-version") \
-	R(RDMA_VERSION, "rdma-version") R(READ, "read") R(ROCE_PORT, "roce-port") \
+	R(RDMA_VERSION, "rdma-version") R(READ, "read") R(REDACT_KEY, "redact-key") R(ROCE_PORT, "roce-port") \
 	R(RPC_VERSION, "rpc-version") R(SECONDS, "seconds") R(SIZE, "size") R(SKIP, "skip") \
 	R(TIME_FORMAT, "time-format") R(TIMEOUT, "timeout") R(TRACEFS, "tracefs") \
 	R(TX_DEPTH, "tx-depth") R(WRITE, "write") R(XID, "xid") \
-	O(CHECK, "check") \
+	O(CHECK, "check") O(REDACT, "redact") \
 	N(CHECK_NONE, "check") O(SERVER_DIR, "server")
 
 #define CLI_L_ENUM_(id, name) CLI_L_##id,

@@ -17,7 +17,17 @@ struct xc {                          /* XDR cursor */
 	const uint8_t *p;
 	size_t left;
 	bool bad;
+	const uint8_t *base;         /* where offsets given to `v` count from */
+	const struct nfs_xdr_visit *v;       /* or NULL */
+	uint32_t op;                 /* the operation being skipped */
 };
+
+/* Tell the visitor what the next n bytes are (before they are skipped) */
+static void seen(struct xc *x, char kind, size_t n)
+{
+	if (x->v && !x->bad && n <= x->left)
+		x->v->fn(x->v->ctx, kind, x->op, (size_t)(x->p - x->base), n);
+}
 
 static uint32_t u32(struct xc *x)
 {
@@ -25,6 +35,7 @@ static uint32_t u32(struct xc *x)
 		x->bad = true;
 		return 0;
 	}
+	seen(x, 'w', 4);
 	uint32_t v = be32_get(x->p);
 	x->p += 4;
 	x->left -= 4;
@@ -41,10 +52,25 @@ static void skip(struct xc *x, uint64_t n)
 	x->left -= (size_t)n;
 }
 
-static void opaque(struct xc *x)          /* opaque<>, string<> */
+static void fixed(struct xc *x, char kind, uint64_t n)
+{
+	if (n <= x->left)
+		seen(x, kind, (size_t)n);
+	skip(x, n);
+}
+
+/* opaque<>, string<>: the visitor is told the bytes without the padding */
+static void opaque_k(struct xc *x, char kind)
 {
 	uint64_t n = u32(x);
+	if (!x->bad && (n + 3) / 4 * 4 <= x->left)
+		seen(x, kind, (size_t)n);
 	skip(x, (n + 3) & ~(uint64_t)3);
+}
+
+static void opaque(struct xc *x)
+{
+	opaque_k(x, 'o');
 }
 
 static void array_of(struct xc *x, void (*item)(struct xc *))
@@ -57,26 +83,36 @@ static void array_of(struct xc *x, void (*item)(struct xc *))
 static void bitmap(struct xc *x)          /* bitmap4: uint32_t<> */
 {
 	uint64_t n = u32(x);
-	skip(x, n * 4);
+	fixed(x, 'b', n * 4);
 }
 
-/* A fixed argument list:
- *   w uint32 (also bool, enums)   h uint64   s stateid4 (16)
- *   v verifier4 (8)   t nfstime4 (12)   S sessionid4 (16)
- *   o opaque<>/string<>/component4/nfs_fh4   b bitmap4
- *   f fattr4 (bitmap4 + opaque<>)   L lock_owner4 (uint64 + opaque<>) */
+/* sattr3 (RFC 1813 2.6): mode, uid, gid, size, atime, mtime, each set or
+ * not; a time set to the client's given as nfstime3 */
+static void sattr3(struct xc *x)
+{
+	static const char what[] = "wuuh";
+	for (int i = 0; i < 4 && !x->bad; i++)
+		if (u32(x))
+			fixed(x, what[i], what[i] == 'h' ? 8 : 4);
+	for (int i = 0; i < 2 && !x->bad; i++)
+		if (u32(x) == 2)
+			fixed(x, 'h', 8);
+}
+
+/* A fixed argument list (the letters of nfs4_ops.h, NFS_XDR_FORMS) */
 static void items(struct xc *x, const char *form)
 {
 	for (; *form && !x->bad; form++) {
 		switch (*form) {
-		case 'w': skip(x, 4); break;
-		case 'h': case 'v': skip(x, 8); break;
-		case 't': skip(x, 12); break;
-		case 's': case 'S': skip(x, 16); break;
-		case 'o': opaque(x); break;
+		case 'w': case 'u': fixed(x, *form, 4); break;
+		case 'h': case 'v': fixed(x, *form, 8); break;
+		case 't': fixed(x, 't', 12); break;
+		case 's': case 'S': fixed(x, *form, 16); break;
+		case 'o': case 'n': case 'F': case 'M': opaque_k(x, *form); break;
 		case 'b': bitmap(x); break;
-		case 'f': bitmap(x); opaque(x); break;
-		case 'L': skip(x, 8); opaque(x); break;
+		case 'f': bitmap(x); opaque_k(x, 'f'); break;
+		case 'L': fixed(x, 'h', 8); opaque(x); break;
+		case 'A': sattr3(x); break;
 		}
 	}
 }
@@ -89,8 +125,8 @@ static void op_create(struct xc *x)       /* createtype4, RFC 8881 18.4 */
 	if (type == 5)                     /* NF4LNK: linktext4 */
 		opaque(x);
 	else if (type == 3 || type == 4)   /* NF4BLK, NF4CHR: specdata4 */
-		skip(x, 8);
-	items(x, "of");
+		fixed(x, 'h', 8);
+	items(x, "nf");
 }
 
 static void op_lock(struct xc *x)         /* RFC 8881 18.10 */
@@ -117,9 +153,10 @@ static void op_open(struct xc *x)         /* RFC 8881 18.16 */
 			x->bad = true;
 	}
 	switch (u32(x)) {                  /* open_claim4 */
-	case 0: case 3: items(x, "o"); break;   /* NULL, DELEGATE_PREV */
+	case 0: items(x, "n"); break;           /* NULL */
+	case 3: items(x, "o"); break;           /* DELEGATE_PREV */
 	case 1: items(x, "w"); break;           /* PREVIOUS */
-	case 2: items(x, "so"); break;          /* DELEGATE_CUR */
+	case 2: items(x, "sn"); break;          /* DELEGATE_CUR */
 	case 4: case 6: break;                  /* FH, DELEG_PREV_FH */
 	case 5: items(x, "s"); break;           /* DELEG_CUR_FH */
 	default: x->bad = true;
@@ -131,14 +168,18 @@ static void netaddr(struct xc *x)         /* netaddr4: two strings */
 	items(x, "oo");
 }
 
+static void gid(struct xc *x)
+{
+	items(x, "u");
+}
+
 static void sec_parm(struct xc *x)        /* callback_sec_parms4 */
 {
 	switch (u32(x)) {
 	case 0: break;                          /* AUTH_NONE */
 	case 1:                                 /* authsys_parms */
-		items(x, "wow");
-		items(x, "w");
-		bitmap(x);                      /* gids: uint32<16> */
+		items(x, "wMuu");               /* stamp, machinename, uid, gid */
+		array_of(x, gid);               /* gids: uint32<16> */
 		break;
 	case 6: items(x, "woo"); break;         /* gss_cb_handles4 */
 	default: x->bad = true;
@@ -259,7 +300,7 @@ static void op_setclientid(struct xc *x)  /* RFC 7530 16.33 */
 
 static void stateid(struct xc *x)
 {
-	skip(x, 16);
+	fixed(x, 's', 16);
 }
 
 static void op_test_stateid(struct xc *x)
@@ -272,7 +313,7 @@ static void op_cb_layoutrecall(struct xc *x)
 {
 	items(x, "www");
 	switch (u32(x)) {
-	case 1: items(x, "ohhs"); break;   /* LAYOUTRECALL4_FILE */
+	case 1: items(x, "Fhhs"); break;   /* LAYOUTRECALL4_FILE */
 	case 2: items(x, "hh"); break;     /* FSID */
 	case 3: break;                     /* ALL */
 	default: x->bad = true;
@@ -338,15 +379,15 @@ struct op_def {
 static const struct op_def fore[] = {
 	/* 3 */ F("ACCESS", "w"), F("CLOSE", "ws"), F("COMMIT", "hw"),
 	U("CREATE", op_create), F("DELEGPURGE", "h"), F("DELEGRETURN", "s"),
-	F("GETATTR", "b"), F("GETFH", ""), F("LINK", "o"), U("LOCK", op_lock),
-	/* 13 */ F("LOCKT", "whhL"), F("LOCKU", "wwshh"), F("LOOKUP", "o"),
+	F("GETATTR", "b"), F("GETFH", ""), F("LINK", "n"), U("LOCK", op_lock),
+	/* 13 */ F("LOCKT", "whhL"), F("LOCKU", "wwshh"), F("LOOKUP", "n"),
 	F("LOOKUPP", ""), F("NVERIFY", "f"), U("OPEN", op_open),
 	F("OPENATTR", "w"), F("OPEN_CONFIRM", "sw"), F("OPEN_DOWNGRADE", "swww"),
-	F("PUTFH", "o"),
+	F("PUTFH", "F"),
 	/* 23 */ F("PUTPUBFH", ""), F("PUTROOTFH", ""), F("READ", "shw"),
-	F("READDIR", "hvwwb"), F("READLINK", ""), F("REMOVE", "o"),
-	F("RENAME", "oo"), F("RENEW", "h"), F("RESTOREFH", ""), F("SAVEFH", ""),
-	/* 33 */ F("SECINFO", "o"), F("SETATTR", "sf"),
+	F("READDIR", "hvwwb"), F("READLINK", ""), F("REMOVE", "n"),
+	F("RENAME", "nn"), F("RENEW", "h"), F("RESTOREFH", ""), F("SAVEFH", ""),
+	/* 33 */ F("SECINFO", "n"), F("SETATTR", "sf"),
 	U("SETCLIENTID", op_setclientid), F("SETCLIENTID_CONFIRM", "hv"),
 	F("VERIFY", "f"), F("WRITE", "shwo"), F("RELEASE_LOCKOWNER", "L"),
 	U("BACKCHANNEL_CTL", op_backchannel_ctl),
@@ -372,12 +413,12 @@ static const struct op_def fore[] = {
 };
 
 static const struct op_def back[] = {
-	/* 3 */ F("CB_GETATTR", "ob"), F("CB_RECALL", "swo"),
+	/* 3 */ F("CB_GETATTR", "Fb"), F("CB_RECALL", "swF"),
 	U("CB_LAYOUTRECALL", op_cb_layoutrecall), U("CB_NOTIFY", op_cb_notify),
 	F("CB_PUSH_DELEG", NULL), F("CB_RECALL_ANY", "wb"),
 	F("CB_RECALLABLE_OBJ_AVAIL", "wb"), F("CB_RECALL_SLOT", "w"),
 	/* 11 */ U("CB_SEQUENCE", op_cb_sequence), F("CB_WANTS_CANCELLED", "ww"),
-	F("CB_NOTIFY_LOCK", "oL"), U("CB_NOTIFY_DEVICEID", op_cb_notify_deviceid),
+	F("CB_NOTIFY_LOCK", "FL"), U("CB_NOTIFY_DEVICEID", op_cb_notify_deviceid),
 	U("CB_OFFLOAD", op_cb_offload),
 };
 
@@ -417,7 +458,26 @@ bool nfs4_op_by_name(const char *name, bool cb, uint32_t *op)
 bool nfs4_compound_ops(const uint8_t *args, size_t len, bool cb,
 		       struct nfs4_ops *out)
 {
-	struct xc x = { args, len, false };
+	return nfs4_compound_walk(args, len, cb, out, NULL);
+}
+
+bool nfs_xdr_items(const uint8_t *buf, size_t len, size_t *off,
+		   const char *form, const struct nfs_xdr_visit *v)
+{
+	if (*off > len)
+		return false;
+	struct xc x = { buf + *off, len - *off, false, buf, v, 0 };
+	items(&x, form);
+	if (x.bad)
+		return false;
+	*off = (size_t)(x.p - buf);
+	return true;
+}
+
+bool nfs4_compound_walk(const uint8_t *args, size_t len, bool cb,
+			struct nfs4_ops *out, const struct nfs_xdr_visit *v)
+{
+	struct xc x = { args, len, false, args, v, 0 };
 
 	memset(out, 0, sizeof(*out));
 	opaque(&x);                        /* tag */
@@ -439,6 +499,7 @@ bool nfs4_compound_ops(const uint8_t *args, size_t len, bool cb,
 			break;
 		}
 		out->ops[out->n++] = op;
+		x.op = op;
 		if (op == OP_ILLEGAL)
 			continue;
 		if (d->form)

@@ -28,6 +28,27 @@ struct nfs4_ops {
 bool nfs4_compound_ops(const uint8_t *args, size_t len, bool cb,
 		       struct nfs4_ops *out);
 
+/* The same walk telling a visitor what each piece of the arguments is
+ * (rpcrdma-decode --redact, tools/capture/cap_redact_rpc.c): `off` from
+ * `args`, `len` the bytes (an opaque's without its padding; its length word
+ * comes first as a 'w'), `kind` one of NFS_XDR_FORMS's letters:
+ *   w uint32 (also bool, enums, counts, lengths, operation codes)
+ *   u a uid or gid   h uint64 (also nfstime3, specdata)   v verifier (8)
+ *   t nfstime4 (12)   s stateid4 (16)   S sessionid4 (16)   b bitmap words
+ *   o opaque<>/string<> of other kinds   n a name (component4, filename3)
+ *   F a file handle   M a machine name   f fattr4's attribute values
+ * Item lists (nfs_xdr_items) also take L lock_owner4 (h + o), A sattr3. */
+struct nfs_xdr_visit {
+	void (*fn)(void *ctx, char kind, uint32_t op, size_t off, size_t len);
+	void *ctx;
+};
+bool nfs4_compound_walk(const uint8_t *args, size_t len, bool cb,
+			struct nfs4_ops *out, const struct nfs_xdr_visit *v);
+/* Walk buf[*off..len) by `form`, moving *off past it; false when it does
+ * not decode (the visitor saw what did) */
+bool nfs_xdr_items(const uint8_t *buf, size_t len, size_t *off,
+		   const char *form, const struct nfs_xdr_visit *v);
+
 /* "READ", "CB_RECALL", NULL when unknown */
 const char *nfs4_op_name(uint32_t op, bool cb);
 /* an operation by name, any case (the --procedure names) */

@@ -30,6 +30,14 @@ int decode_capture_main(const struct decode_opts *o)
 		.filter = o->filter, .buffer_kib = o->buffer_kib,
 	};
 
+	if (o->redact) {
+		struct cap_redact_opts ro = { .roce_port = o->roce_port,
+					      .have_key = o->have_redact_key,
+					      .keys = o->redact_keys };
+		for (int i = 0; i < 16; i++)
+			ro.key[i] = o->redact_key[i];
+		return cap_redact(&ro, o->files[0], o->write_path);
+	}
 	if (o->buffer_kib && !o->iface) {
 		fprintf(stderr, "rpcrdma-decode: -B applies to a live capture (-i)\n");
 		return 2;

@@ -30,6 +30,10 @@ struct decode_opts {
 	uint16_t roce_port;            /* --roce-port, default 4791 */
 	uint32_t inline_threshold;     /* --inline-threshold; 0 = per version */
 	bool no_crc_check;             /* --no-crc-check */
+	bool redact;                   /* --redact: -r IN -w OUT redacted */
+	bool redact_keys;              /* --redact=keys */
+	bool have_redact_key;          /* --redact-key HEX */
+	uint8_t redact_key[16];
 	uint8_t mpa_crc, mpa_markers;  /* --mpa-crc, --mpa-markers: enum cap_force */
 	/* filters, each repeatable (any of the values); n* 0 = no filter */
 	uint32_t *xids; uint32_t nxids;            /* --xid */

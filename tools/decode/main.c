@@ -34,7 +34,7 @@ static const char long_names[] =
 	"hex read=r interface=i buffer-size=B json verbose=V stats plot check quiet=q count=c "
 	"write=w time-format numeric=n roce-port inline-threshold no-crc-check "
 	"mpa-crc mpa-markers xid conversation rdma-version program procedure "
-	"help=h version";
+	"redact redact-key help=h version";
 
 /* --time-format words, in enum cap_time order (tcpdump's -t count + 1 for
  * the first five) */
@@ -77,6 +77,15 @@ static void usage(FILE *f)
 	      "  -w, --write FILE           write the frames read (with filters: those\n"
 	      "                             of the messages that pass) to a pcapng\n"
 	      "                             file; '-' is standard output\n"
+	      "      --redact[=keys]        with one -r FILE and -w: write the capture\n"
+	      "                             in its own format with file data zeroed,\n"
+	      "                             file handles and stateids hashed, names\n"
+	      "                             and AUTH_SYS identities replaced; every\n"
+	      "                             header, length and count kept, CRCs\n"
+	      "                             written anew (rpcrdma-decode(1), REDACTION);\n"
+	      "                             =keys: RDMA handles and addresses remapped\n"
+	      "      --redact-key HEX       32 hex digits: the hash key (default: a\n"
+	      "                             random key per run)\n"
 	      "  -t                         the time column, repeated as in tcpdump:\n"
 	      "                             1 none, 2 epoch (default), 3 since the\n"
 	      "                             previous message, 4 date and time, 5 since\n"
@@ -217,6 +226,29 @@ static int mpa_opt(int c, const char *arg, struct decode_opts *o, struct seen *s
 	return 0;
 }
 
+/* --redact, and --redact-key: 32 hex digits, the 128-bit SipHash key */
+static int redact_opt(int c, const char *arg, struct decode_opts *o,
+		      struct seen *seen)
+{
+	seen->capture_only = c == CLI_L_REDACT ? "--redact" : "--redact-key";
+	if (c == CLI_L_REDACT) {
+		if (arg && strcmp(arg, "keys"))
+			return usage_error("--redact=%s: the only value is 'keys' "
+					   "(addresses are not remapped yet)", arg);
+		o->redact = true;
+		o->redact_keys = arg != NULL;
+		return 0;
+	}
+	if (strlen(arg) != 32 || strspn(arg, "0123456789abcdefABCDEF") != 32)
+		return usage_error("--redact-key: '%s' is not 32 hex digits", arg);
+	for (int i = 0; i < 16; i++) {
+		char two[3] = { arg[2 * i], arg[2 * i + 1], 0 };
+		o->redact_key[i] = (uint8_t)strtoul(two, NULL, 16);
+	}
+	o->have_redact_key = true;
+	return 0;
+}
+
 static int parse_one(int c, const char *arg, struct decode_opts *o,
 		     const char **files, struct seen *seen)
 {
@@ -289,6 +321,9 @@ static int parse_one(int c, const char *arg, struct decode_opts *o,
 	case CLI_L_TIME_FORMAT:
 		seen->capture_only = "--time-format";
 		return time_opt(arg, o);
+	case CLI_L_REDACT:
+	case CLI_L_REDACT_KEY:
+		return redact_opt(c, arg, o, seen);
 	case CLI_L_NO_CRC_CHECK:
 		seen->capture_only = "--no-crc-check";
 		o->no_crc_check = true;
@@ -447,6 +482,18 @@ int main(int argc, char *argv[])
 	if (o.hex && seen.capture_only) {
 		rc = usage_error("%s applies to captures (-r), not to --hex",
 				 seen.capture_only);
+		goto out;
+	}
+	if (o.have_redact_key && !o.redact) {
+		rc = usage_error("--redact-key goes with --redact");
+		goto out;
+	}
+	if (o.redact && (o.nfiles != 1 || !o.write_path || o.iface ||
+			 o.json || o.stats || o.check || o.verbose || filter ||
+			 o.count || o.nxids || o.nconvs || o.have_vers ||
+			 o.nprogs || o.nprocs || o.nproc_names)) {
+		rc = usage_error("--redact takes one -r FILE and -w FILE, and no "
+				 "output, filter or count option");
 		goto out;
 	}
 	if (o.write_path && !strcmp(o.write_path, "-")) {
