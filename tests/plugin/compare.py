@@ -31,8 +31,11 @@
   compare.py spec PLUGIN.tsv SPEC.jsonl       plugin vs fx_expect.py (a second
                                              decoder from the drafts' XDR): the
                                              keys SPEC states, the same frames
-  compare.py experts PLUGIN.pdml             every rpcrdma.expert.NAME item's
-                                             message starts with "NAME: "
+  compare.py experts PLUGIN.pdml [TSV EXP]   every rpcrdma.expert.NAME item's
+                                             message starts with "NAME: ";
+                                             TSV, EXP: the plugin's fields
+                                             and expert messages as -T fields
+                                             (check_experts)
 
 PLUGIN.tsv is `tshark -T fields -E occurrence=a -E aggregator=,` with the
 fields in PLUGIN_FIELDS order; BUILTIN.tsv likewise with BUILTIN_FIELDS.
@@ -219,9 +222,15 @@ def read_pdml(path):
                 num = g.get("num")
                 if num is None:
                     continue
-                p.listed.add(num)
-                if g.get("caplen", 0) < g.get("len", 0):
-                    p.cut.add(num)
+                # the pdml also lists frames with rpcrdma.cm alone (iWARP
+                # MPA Request/Reply): handed to the plugin are those with
+                # one of these protocols
+                if any(x.get("name") in ("rpcrdma", "infiniband",
+                                         "iwarp_ddp_rdmap")
+                       for x in pkt.iter("proto")):
+                    p.listed.add(num)
+                    if g.get("caplen", 0) < g.get("len", 0):
+                        p.cut.add(num)
             if proto.get("name") != "rpcrdma" or num is None:
                 continue
             row = {k: "" for k in PLUGIN_FIELDS}
@@ -288,8 +297,36 @@ def cmp_msgs(pdml, jsonl, crc_bad=None, skipped_out=None):
     return n, bad
 
 
-def check_experts(pdml):
+def pdml_rows(pkt):
+    """what `-T fields` says of a pdml packet: (frame, has an rpcrdma item,
+    has rpcrdma.cm, {field: [shows in tree order]}) for PLUGIN_FIELDS and
+    _ws.expert.message (the fields of the protocols -J lists)"""
+    num, has_rpcrdma, has_cm = None, False, False
+    vals = {k: [] for k in PLUGIN_FIELDS[1:] + ["_ws.expert.message"]}
+    for el in pkt.iter():
+        name = el.get("name")
+        if el.tag == "proto" and name == "rpcrdma":
+            has_rpcrdma = True
+        elif el.tag == "field":
+            if name == "num" and num is None:
+                num = el.get("show")
+            elif name == "rpcrdma.cm":
+                has_cm = True
+            if name in vals:
+                vals[name].append(el.get("show", ""))
+    return num, has_rpcrdma, has_cm, vals
+
+
+def check_experts(pdml, tsv_out=None, exp_out=None):
+    """TSV_OUT: the PLUGIN_FIELDS of every frame with an rpcrdma item or
+    rpcrdma.cm, as `tshark -Y "rpcrdma || rpcrdma.cm" -T fields -E
+    occurrence=a -E aggregator=,` would print them; EXP_OUT: frame number
+    and expert messages of every frame with an rpcrdma item (as `-Y rpcrdma
+    -e frame.number -e _ws.expert.message`), both from the pdml of
+    plugin_pdml (one tshark run instead of three)"""
     n, bad = 0, []
+    tsv = open(tsv_out, "w") if tsv_out else None
+    exp = open(exp_out, "w") if exp_out else None
     for _, el in ET.iterparse(pdml):
         name = el.get("name") or ""
         if el.tag == "field" and name.startswith("rpcrdma.expert."):
@@ -299,7 +336,18 @@ def check_experts(pdml):
             if not text.startswith(short + ": "):
                 bad.append("%s: %s" % (name, text))
         elif el.tag == "packet":
+            if tsv or exp:
+                num, has_rpcrdma, has_cm, vals = pdml_rows(el)
+                if tsv and (has_rpcrdma or has_cm):
+                    tsv.write("\t".join([num] + [",".join(vals[k]) for k in
+                                                 PLUGIN_FIELDS[1:]]) + "\n")
+                if exp and has_rpcrdma:
+                    exp.write("%s\t%s\n" % (num, ",".join(
+                        vals["_ws.expert.message"])))
             el.clear()
+    for f in (tsv, exp):
+        if f:
+            f.close()
     return n, bad
 
 
@@ -415,7 +463,48 @@ def cmp_spec(tsv, spec):
     return len(set(mine) | set(want)), bad
 
 
+def serve(req, resp):
+    """compare.py serve REQ RESP: one python for all the calls of a suite
+    (tests/plugin/lib.sh pyc; python's start-up was a tenth of a CPU-second
+    a call, a call per check and capture): each line of the FIFO REQ is a
+    call's arguments, tab-separated (compare.py's, or "stats" and
+    stats.py's); to the FIFO RESP go what it prints, stdout and stderr,
+    and a line "\\x01END <exit status>".  Every call starts afresh (NOTES)."""
+    import contextlib
+    import io
+    import traceback
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import stats
+    rf = open(req)
+    wf = open(resp, "w")
+    for line in rf:
+        args = line.rstrip("\n").split("\t")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            NOTES.clear()
+            try:
+                if args[0] == "stats":
+                    sys.argv = ["stats.py"] + args[1:]
+                    rc = stats.main()
+                else:
+                    sys.argv = ["compare.py"] + args
+                    rc = main()
+            except SystemExit as e:
+                rc = e.code if isinstance(e.code, int) else 1
+            except Exception:
+                traceback.print_exc()
+                rc = 1
+        out = buf.getvalue()
+        if out and not out.endswith("\n"):
+            out += "\n"
+        wf.write(out + "\x01END %d\n" % (rc or 0))
+        wf.flush()
+    return 0
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "serve":
+        return serve(sys.argv[2], sys.argv[3])
     modes = {"json": cmp_json, "msgs": cmp_msgs, "builtin": cmp_builtin,
              "experts": check_experts, "conn": cmp_conn, "spec": cmp_spec}
     if len(sys.argv) not in (3, 4, 5, 6) or sys.argv[1] not in modes:

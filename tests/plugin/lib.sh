@@ -57,8 +57,14 @@ plugin_tsv() {
 # message (a frame can carry several iWARP Sends); every other frame
 # Wireshark dissects as InfiniBand or DDP/RDMAP is listed without one (what
 # it hands the plugin: compare.py msgs tells the rest apart)
+# plugin_pdml CAPTURE OUT [tshark options]: also the frames with rpcrdma.cm
+# (RFC 8797 private data) and the trees of infiniband and iwarp_mpa, where
+# it is: compare.py experts writes plugin_tsv's fields from it (compare.py
+# msgs counts only the frames above as handed to the plugin)
 plugin_pdml() {
-	ts -r "$1" -Y "rpcrdma || infiniband || iwarp_ddp_rdmap" -T pdml -J rpcrdma >"$2"
+	local cap=$1 out=$2; shift 2
+	ts -r "$cap" "$@" -Y "rpcrdma || rpcrdma.cm || infiniband || iwarp_ddp_rdmap" \
+		-T pdml -J "rpcrdma infiniband iwarp_mpa" >"$out"
 }
 # builtin_tsv CAPTURE OUT: the built-in dissector, with our plugin declining v1
 builtin_tsv() {
@@ -73,4 +79,32 @@ mkscratch() {
 	d=$(mktemp -d /tmp/rpcrdma-plugin.XXXXXX)
 	chmod 755 "$d"
 	echo "$d"
+}
+
+# py_start DIR: one python3 for the compare.py and stats.py calls (pyc),
+# through two FIFOs in DIR; python's start-up is a tenth of a CPU-second,
+# and a suite calls it some 300 times.  Its output and exit status are
+# those of the one-off run (compare.py serve); it ends with the suite
+# (the FIFO closes) or with py_stop.
+py_start() {
+	mkfifo "$1/py.req" "$1/py.resp" || return 1
+	python3 "$TOP/tests/plugin/compare.py" serve "$1/py.req" "$1/py.resp" &
+	PY_PID=$!
+	exec 7>"$1/py.req" 8<"$1/py.resp"
+}
+# pyc compare MODE ARGS... | pyc stats ARGS...: as python3 compare.py MODE
+# ARGS 2>&1 (stats.py ARGS); exit status 99 when the python is gone
+pyc() {
+	local line IFS=$'\t'
+	[ "$1" = compare ] && shift
+	printf '%s\n' "$*" >&7 2>/dev/null || return 99
+	while IFS= read -r -t 600 line <&8; do
+		case $line in $'\x01'END\ *) return "${line#*END }" ;; esac
+		printf '%s\n' "$line"
+	done
+	return 99
+}
+py_stop() {
+	exec 7>&- 8<&-
+	wait "$PY_PID" 2>/dev/null
 }
