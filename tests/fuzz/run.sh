@@ -123,6 +123,7 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 	fuzz_cap_*)     # the capture pipeline's layers: a run per input
 		seed=            # fuzz_cap_tcp, fuzz_cap_ib: their corpus alone
 		[ "$name" = fuzz_cap_frames ] && seed=$frames_seed
+		[ "$name" = fuzz_cap_redact ] && seed=$capture_seed   # whole files
 		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=5000 || limit_t=$limit ;;
 	*) limit_t=$limit ;;

@@ -369,10 +369,9 @@ static int walk(struct rdx *x, struct file *f, const char *in)
 	return CAP_EXIT_READ;
 }
 
-static void report(const struct rdx *x, const char *in, const char *out)
+static void report(const struct rdx_counts *c, const char *in,
+		   const char *out)
 {
-	const struct rdx_counts *c = &x->n;
-
 	fprintf(stderr, "rpcrdma-decode: %s redacted to %s: %llu frames, %llu "
 		"Sends, %llu RPC messages in chunks, %llu names and %llu "
 		"handles replaced, %llu RDMA data pieces and %llu other payloads "
@@ -415,12 +414,15 @@ static void rdx_free(struct rdx *x)
 	free(x->fpc);
 }
 
-int cap_redact(const struct cap_redact_opts *o, const char *in,
-	       const char *out)
+/* The capture b[*n] redacted in place; *n becomes the length kept (less
+ * when the file broke off: *cut then, what came before redacted); what
+ * was done counted in *c */
+static int redact_buf(const struct cap_redact_opts *o, const char *in,
+		      uint8_t *b, size_t *n, bool *cut, struct rdx_counts *c)
 {
 	struct rdx x = { .roce_port = o->roce_port ? o->roce_port : 4791,
 			 .keys = o->keys };
-	struct file f = { 0 };
+	struct file f = { .b = b, .n = *n };
 	uint8_t key[16];
 	int rc;
 
@@ -433,7 +435,7 @@ int cap_redact(const struct cap_redact_opts *o, const char *in,
 	}
 	x.map = rdx_map_new(key);
 	x.calls = calloc(RDX_CALLS, sizeof(*x.calls));
-	x.orig = malloc(CAP_MAX_SEND);
+	x.orig = malloc(RDX_MAX_SEND);
 	x.scratch = malloc(CAP_CRCBUF);
 	x.rdma = rdx_rdma_new();
 	memset(key, 0, sizeof(key));
@@ -443,23 +445,47 @@ int cap_redact(const struct cap_redact_opts *o, const char *in,
 		rdx_free(&x);
 		return CAP_EXIT_READ;
 	}
-	rc = read_all(in, &f);
-	if (!rc)
-		rc = walk(&x, &f, in);
+	rc = walk(&x, &f, in);
 	rdx_rdma_free(&x, x.rdma);         /* what waits is flushed or zeroed */
 	if (!rc && x.oom) {
 		fprintf(stderr, "rpcrdma-decode: out of memory\n");
 		rc = CAP_EXIT_READ;
 	}
-	if (!rc) {
-		rdx_fix_all(&x);
-		rc = write_all(&f, out);
-	}
 	if (!rc)
-		report(&x, in, out);
-	if (!rc && f.cut)
+		rdx_fix_all(&x);
+	*n = f.n;
+	*cut = f.cut;
+	*c = x.n;
+	rdx_free(&x);
+	return rc;
+}
+
+int cap_redact_mem(const struct cap_redact_opts *o, const char *name,
+		   uint8_t *b, size_t *n)
+{
+	struct rdx_counts c;
+	bool cut = false;
+	int rc = redact_buf(o, name, b, n, &cut, &c);
+
+	return rc ? rc : cut ? CAP_EXIT_READ : 0;
+}
+
+int cap_redact(const struct cap_redact_opts *o, const char *in,
+	       const char *out)
+{
+	struct file f = { 0 };
+	struct rdx_counts c;
+	bool cut = false;
+	int rc = read_all(in, &f);
+
+	if (!rc)
+		rc = redact_buf(o, in, f.b, &f.n, &cut, &c);
+	if (!rc)
+		rc = write_all(&f, out);
+	if (!rc)
+		report(&c, in, out);
+	if (!rc && cut)
 		rc = CAP_EXIT_READ;
 	free(f.b);
-	rdx_free(&x);
 	return rc;
 }

@@ -16,10 +16,18 @@
 #include "be.h"
 #include "cap_redact.h"
 
+#ifndef CAP_FUZZ_CRC
 #define RDX_STREAMS 4096u            /* receiving sides (power of two) */
 #define RDX_ADV 65536u               /* advertised segments (power of two) */
 #define RDX_GROUPS 256u              /* RPC messages in chunks at once */
 #define RDX_RDREQS 256u              /* RDMA Read Requests remembered */
+#else                                /* the fuzz build: a run per input,
+				      * small tables (full ones fuzzed too) */
+#define RDX_STREAMS 64u
+#define RDX_ADV 256u
+#define RDX_GROUPS 16u
+#define RDX_RDREQS 16u
+#endif
 #define PROBE 64u
 
 struct adv_slot {
@@ -43,7 +51,7 @@ struct rdx_rdma {
 	struct rdx_rdreq rq[RDX_RDREQS];
 	uint32_t rq_next;
 	uint64_t age;
-	uint8_t *buf;                /* CAP_MAX_SEND: a message put together */
+	uint8_t *buf;                /* RDX_MAX_SEND: a message put together */
 };
 
 struct rdx_rdma *rdx_rdma_new(void)
@@ -54,7 +62,7 @@ struct rdx_rdma *rdx_rdma_new(void)
 		return NULL;
 	r->st = calloc(RDX_STREAMS, sizeof(*r->st));
 	r->adv = calloc(RDX_ADV, sizeof(*r->adv));
-	r->buf = malloc(CAP_MAX_SEND);
+	r->buf = malloc(RDX_MAX_SEND);
 	if (!r->st || !r->adv || !r->buf) {
 		free(r->st);
 		free(r->adv);
@@ -100,7 +108,7 @@ void rdx_pcs_add(struct rdx *x, struct rdx_pcs *pc, uint8_t *p, uint32_t n,
 {
 	if (!n)
 		return;
-	if (pc->over || pos + n > CAP_MAX_SEND) {
+	if (pc->over || pos + n > RDX_MAX_SEND) {
 		memset(p, 0, n);
 		pc->over = true;
 		rdx_counts(x)->unparsed++;

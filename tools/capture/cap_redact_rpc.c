@@ -188,7 +188,7 @@ void rdx_rpc(struct rdx *x, uint8_t *m, uint32_t len)
 	uint8_t *o = rdx_orig(x);
 	struct rpc_msg_hdr h;
 
-	if (len > CAP_MAX_SEND) {
+	if (len > RDX_MAX_SEND) {
 		memset(m, 0, len);
 		rdx_counts(x)->unparsed++;
 		return;

@@ -128,6 +128,11 @@ struct cap_redact_opts {
 };
 int cap_redact(const struct cap_redact_opts *o, const char *in,
 	       const char *out);
+/* the same over a capture in memory b[*n], changed in place (no summary
+ * on stderr); *n becomes the length kept.  0, or CAP_EXIT_READ: not a
+ * capture, out of memory, or cut short (*n then where it broke off) */
+int cap_redact_mem(const struct cap_redact_opts *o, const char *name,
+		   uint8_t *b, size_t *n);
 /* or over a live capture on an interface (cap_live.c), until a signal */
 int cap_run_live(const struct cap_opts *o, const char *iface);
 
