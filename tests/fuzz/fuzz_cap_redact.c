@@ -3,7 +3,7 @@
  * fuzz_cap_redact.c - libFuzzer target: rpcrdma-decode --redact over a
  * capture file in memory (cap_redact_mem(): the input's bytes as a pcap or
  * pcapng file, changed in place; no file written), with a fixed key, once
- * plain and once with --redact=keys.  Checked each time: no crash, no
+ * plain and once with --redact=keys,addresses.  Checked each time: no crash, no
  * out-of-bounds access (ASan), no UB (UBSan), and the invariants
  *   - the length kept is the input's when it was read whole, never more;
  *   - the file header (the first 24 bytes of pcap; pcapng's first 8) is
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < 16; i++)
 		o.key[i] = (uint8_t)(0x5a ^ i);
 	one(&o, data, size, b, again);
-	o.keys = true;
+	o.keys = o.addresses = true;
 	one(&o, data, size, b, again);
 	free(b);
 	free(again);

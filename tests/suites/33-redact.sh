@@ -113,6 +113,49 @@ python3 "$TOP/tests/redact/keys.py" "$tmp/ka.json" "$tmp/ka.json" >"$tmp/kself"
 check "keys.py sees the original handles kept when given the original twice ($(cat "$tmp/kself"))" \
 	test "$(cut -d' ' -f4 "$tmp/kself")" = "$(cut -d' ' -f3 "$tmp/kself")"
 
+# --redact=addresses: every real capture and the generated IPv6, RoCEv1,
+# GRH, pcapng, Linux cooked v2 and iWARP ones: the same --json but file,
+# time and the addresses, those mapped one to one, as many conversations,
+# no original address left in the bytes (tests/redact/addresses.py); the
+# ICRCs (tests/oracle/ibcrc.py) and, by tshark, the IPv4 header and TCP
+# checksums right; the grader fails the original given as its own copy
+aa="" ab="" pairs=""
+for f in $names; do
+	case $f in ib-247.pcap|ib-erf.pcap|sll.pcap|rocev2-vlan.pcap|iwarp-basic.pcap|iwarp-window.pcap) continue ;; esac
+	timeout 20 "$D" -r "$tmp/$f" -w "$tmp/$f.ad" --redact=addresses \
+		--redact-key $KEY 2>"$tmp/$f.aderr" || notok "--redact=addresses $f"
+	aa="$aa -r $tmp/$f" ab="$ab -r $tmp/$f.ad" pairs="$pairs $tmp/$f $tmp/$f.ad"
+done
+timeout 60 "$D" $aa --json >"$tmp/aa.json" 2>/dev/null
+timeout 60 "$D" $ab --json >"$tmp/ab.json" 2>/dev/null
+set -- $(timeout 60 python3 "$TOP/tests/redact/addresses.py" "$tmp/aa.json" "$tmp/ab.json" $pairs)
+check "--redact=addresses: $1 records, $2 differ but file, time and addresses; conversations $3 and $4; $5 addresses, $6 mapped two ways, $7 kept, $8 found in the copies' bytes" \
+	test "${1:-0}" -gt 500 -a "${2:-1}" -eq 0 -a "${3:-0}" -eq "${4:-1}" -a "${3:-0}" -gt 10 -a "${5:-0}" -ge 4 -a "${6:-1}" -eq 0 -a "${7:-1}" -eq 0 -a "${8:-1}" -eq 0
+grep -q 'IP addresses (or GIDs) replaced' "$tmp/nfs41-rocev2-rxe.pcap.aderr"
+check "--redact=addresses says on stderr how many it replaced" test $? -eq 0
+set -- $(timeout 60 python3 "$TOP/tests/redact/addresses.py" "$tmp/aa.json" "$tmp/aa.json" \
+	"$tmp/nfs41-rocev2-rxe.pcap" "$tmp/nfs41-rocev2-rxe.pcap")
+check "addresses.py fails the original given as its own copy ($7 kept, $8 found)" \
+	test "${7:-0}" -gt 0 -a "${8:-0}" -gt 0
+icrc=""
+for f in nfs41-reads-rocev2-rxe.pcap rocev2-ipv6.pcap rocev1.pcap ib-grh.pcap; do
+	icrc="$icrc $f:$(timeout 30 python3 "$TOP/tests/oracle/ibcrc.py" "$tmp/$f.ad" | tail -1 | tr ' ' _)"
+done
+check "--redact=addresses: ICRCs and VCRCs right by ibcrc.py ($icrc)" \
+	eval '! grep -q "bad_[1-9]\|checked_0_" <<<"$icrc"'
+f=nfs41-reads-rocev2-rxe.pcap
+st=$(TF "$tmp/$f.ad" | cut -f4 | sort | uniq -c | tr -s ' \n' ' ')
+check "$f --redact=addresses: tshark finds every IPv4 header checksum right (status 1: [$st])" \
+	test "$st" = " 548 1 "
+timeout 30 tshark -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -T fields \
+	-e ip.checksum.status -e tcp.checksum.status -r "$tmp/iwarp-split.pcap.ad" 2>/dev/null \
+	| sort | uniq -c | tr -s ' \n\t' ' ' >"$tmp/tcpst"
+check "iwarp-split.pcap --redact=addresses: tshark finds every IPv4 and TCP checksum right ($(cat "$tmp/tcpst"))" \
+	eval 'grep -q "^ [0-9]* 1 1 $" "$tmp/tcpst"'
+"$D" -r "$tmp/$f" -w "$tmp/both" --redact=keys,addresses --redact-key $KEY 2>/dev/null
+check "--redact=keys,addresses: both (other bytes than either alone)" \
+	eval '! cmp -s "$tmp/both" "$tmp/$f.ad" && ! cmp -s "$tmp/both" "$tmp/$f.red"'
+
 # the graders can fail: an unredacted copy, one byte of it changed
 f=nfs41-reads-rocev2-rxe.pcap
 mkdir "$tmp/raw"
@@ -145,8 +188,8 @@ check "--redact says on stderr what it did ($(head -c 200 "$tmp/$f.err"))" \
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact --redact-key 12 2>"$tmp/e2"; r2=$?
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact-key $KEY 2>"$tmp/e3"; r3=$?
 "$D" -r "$tmp/$f" -w "$tmp/x" --redact --json 2>"$tmp/e4"; r4=$?
-"$D" -r "$tmp/$f" -w "$tmp/x" --redact=addresses 2>"$tmp/e7"; r7=$?
-check "usage errors exit 2: no -w ($r1), a short key ($r2), a key without --redact ($r3), --json with it ($r4), =addresses ($r7)" \
+"$D" -r "$tmp/$f" -w "$tmp/x" --redact=keys,bogus 2>"$tmp/e7"; r7=$?
+check "usage errors exit 2: no -w ($r1), a short key ($r2), a key without --redact ($r3), --json with it ($r4), =keys,bogus ($r7)" \
 	test "$r1$r2$r3$r4$r7" = 22222
 gzip -c "$tmp/$f" >"$tmp/gz.pcap.gz"
 "$D" -r "$tmp/gz.pcap.gz" -w "$tmp/x" --redact 2>"$tmp/e5"; r5=$?

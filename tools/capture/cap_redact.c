@@ -45,6 +45,54 @@ static void addr16(uint8_t out[16], const uint8_t *p, uint32_t n)
 	memcpy(out, p, n);
 }
 
+/* --redact=addresses: the address at p[len] replaced in place (the
+ * checksums over it noted before, written anew at the end) */
+static void addr_note(struct rdx *x, const uint8_t *p, uint32_t len)
+{
+	uint8_t out[16];
+
+	if (x->addresses && rdx_addr(x->map, p, len, out) < 0)
+		x->oom = true;
+}
+
+static void addr(struct rdx *x, uint8_t *p, uint32_t len)
+{
+	uint8_t out[16];
+	int r;
+
+	if (!x->addresses)
+		return;
+	if ((r = rdx_addr(x->map, p, len, out)) < 0)
+		x->oom = true;
+	else if (r > 0 && memcmp(p, out, len)) {
+		memcpy(p, out, len);
+		x->n.addresses++;
+	}
+}
+
+/* A CM MAD or other bytes that may quote addresses (RoCE CM REQ and REP:
+ * GIDs, the RDMA CM private data header's IP addresses): every 16- and
+ * 4-byte string equal to an address already replaced gets its
+ * replacement */
+void rdx_addr_scrub(struct rdx *x, uint8_t *p, uint32_t n)
+{
+	uint8_t out[16];
+
+	if (!x->addresses)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		if (n - i >= 16 && rdx_addr_find(x->map, p + i, 16, out)) {
+			memcpy(p + i, out, 16);
+			x->n.addresses++;
+			i += 15;
+		} else if (n - i >= 4 && rdx_addr_find(x->map, p + i, 4, out)) {
+			memcpy(p + i, out, 4);
+			x->n.addresses++;
+			i += 3;
+		}
+	}
+}
+
 /* ------------------------------------------------- InfiniBand, RoCE */
 
 static void ib_lrh(struct rdx *x, uint8_t *p, uint32_t n)
@@ -74,6 +122,10 @@ static void ib_lrh(struct rdx *x, uint8_t *p, uint32_t n)
 	if (pktlen + 2 < n)
 		zero(x, p + pktlen + 2, n - pktlen - 2);   /* past the VCRC */
 	rdx_ib_packet(x, x->rdma, src, dst, p + hl, pktlen - hl);
+	if (lnh == 3) {                    /* the GRH's GIDs */
+		addr(x, p + 16, 16);
+		addr(x, p + 32, 16);
+	}
 }
 
 static void rocev1(struct rdx *x, uint8_t *p, uint32_t n)
@@ -89,7 +141,11 @@ static void rocev1(struct rdx *x, uint8_t *p, uint32_t n)
 	addr16(src, p + 8, 16);
 	addr16(dst, p + 24, 16);
 	rdx_fix_icrc(x, CAP_T_ROCEV1, p, 40, p + 40, len);
+	addr_note(x, p + 8, 16);           /* known before a CM MAD scrub */
+	addr_note(x, p + 24, 16);
 	rdx_ib_packet(x, x->rdma, src, dst, p + 40, len);
+	addr(x, p + 8, 16);
+	addr(x, p + 24, 16);
 }
 
 /* ------------------------------------------------------ TCP and UDP */
@@ -137,30 +193,40 @@ static void ipv4(struct rdx *x, uint8_t *p, uint32_t n)
 		zero(x, p + tot, n - tot); /* Ethernet padding, or more */
 		n = tot;
 	}
+	if (x->addresses) {
+		rdx_fix_ip4(x, p, hl);     /* noted while it is as it was */
+		addr_note(x, p + 12, 4);
+		addr_note(x, p + 16, 4);
+	}
 	if (be16(p + 6) & 0x3fff)          /* MF or an offset: a fragment */
-		return zero(x, p + hl, n - hl);
-	addr16(src, p + 12, 4);
-	addr16(dst, p + 16, 4);
-	l4(x, p, hl, p[9], src, dst, p + hl, n - hl);
+		zero(x, p + hl, n - hl);
+	else {
+		addr16(src, p + 12, 4);
+		addr16(dst, p + 16, 4);
+		l4(x, p, hl, p[9], src, dst, p + hl, n - hl);
+	}
+	addr(x, p + 12, 4);
+	addr(x, p + 16, 4);
+	if (x->addresses && hl > 20)
+		zero(x, p + 20, hl - 20);  /* options: route records quote
+					    * addresses */
 }
 
-static void ipv6(struct rdx *x, uint8_t *p, uint32_t n)
+static void ipv6_body(struct rdx *x, uint8_t *p, uint32_t n)
 {
-	uint8_t nh;
+	uint8_t nh = p[6];
 	uint32_t off = 40;
 
-	if (n < 40 || (p[0] >> 4) != 6)
-		return zero(x, p, n);
-	if ((uint32_t)be16(p + 4) + 40 < n) {
-		zero(x, p + 40 + be16(p + 4), n - 40 - be16(p + 4));
-		n = be16(p + 4) + 40u;
-	}
-	nh = p[6];
 	while (nh == 0 || nh == 43 || nh == 60) {   /* hop, routing, dest */
 		if (off + 8 > n)
 			return zero(x, p + 40, n - 40);
+		uint32_t el = ((uint32_t)p[off + 1] + 1) * 8;
+		/* a routing header lists addresses: zeroed past its first 8
+		 * bytes (--redact=addresses) */
+		if (nh == 43 && x->addresses && off + el <= n)
+			zero(x, p + off + 8, el - 8);
 		nh = p[off];
-		off += ((uint32_t)p[off + 1] + 1) * 8;
+		off += el;
 	}
 	if (off > n)
 		return zero(x, p + 40, n - 40);
@@ -169,13 +235,35 @@ static void ipv6(struct rdx *x, uint8_t *p, uint32_t n)
 	l4(x, p, off, nh, p + 8, p + 24, p + off, n - off);
 }
 
+static void ipv6(struct rdx *x, uint8_t *p, uint32_t n)
+{
+	if (n < 40 || (p[0] >> 4) != 6)
+		return zero(x, p, n);
+	if ((uint32_t)be16(p + 4) + 40 < n) {
+		zero(x, p + 40 + be16(p + 4), n - 40 - be16(p + 4));
+		n = be16(p + 4) + 40u;
+	}
+	addr_note(x, p + 8, 16);
+	addr_note(x, p + 24, 16);
+	ipv6_body(x, p, n);
+	addr(x, p + 8, 16);
+	addr(x, p + 24, 16);
+}
+
 static void ether_type(struct rdx *x, uint16_t et, uint8_t *p, uint32_t n)
 {
 	switch (et) {
 	case 0x0800: ipv4(x, p, n); break;
 	case 0x86dd: ipv6(x, p, n); break;
 	case 0x8915: rocev1(x, p, n); break;
-	case 0x0806: break;                  /* ARP: addresses only */
+	case 0x0806:                         /* ARP: addresses only */
+		/* IPv4 over a 6-byte hardware address: the sender's and
+		 * target's IP addresses (--redact=addresses) */
+		if (n >= 28 && be16(p + 2) == 0x0800 && p[4] == 6 && p[5] == 4) {
+			addr(x, p + 14, 4);
+			addr(x, p + 24, 4);
+		}
+		break;
 	default: zero(x, p, n);
 	}
 }
@@ -267,6 +355,21 @@ static int walk_pcap(struct rdx *x, struct file *f, const char *in)
 	return 0;
 }
 
+/* --redact=addresses: an interface's own addresses (if_IPv4addr,
+ * if_IPv6addr options) zeroed */
+static void idb_options(struct rdx *x, const struct file *f, uint8_t *p,
+			uint32_t n)
+{
+	for (uint32_t at = 0; at + 4 <= n;) {
+		uint32_t code = ld(f, p + at, 2), len = ld(f, p + at + 2, 2);
+		if (!code || len > n - at - 4)
+			break;
+		if (code == 4 || code == 5)
+			zero(x, p + at + 4, len);
+		at += 4 + ((len + 3) & ~3u);
+	}
+}
+
 static int walk_pcapng(struct rdx *x, struct file *f, const char *in)
 {
 	size_t at = 0;
@@ -287,6 +390,10 @@ static int walk_pcapng(struct rdx *x, struct file *f, const char *in)
 			return bad_file(f, in, at, "block length wrong");
 		if (type == 1 && len >= 20 && f->nif < 64)
 			f->dlt[f->nif++] = ld(f, b + 8, 2);
+		if (x->addresses && type == 1 && len >= 20)
+			idb_options(x, f, b + 16, len - 20);
+		if (x->addresses && type == 4)       /* NRB: names of addresses */
+			zero(x, b + 8, len - 12);
 		if ((type == 6 || type == 2) && len >= 32) {   /* EPB, OPB */
 			uint32_t ifid = type == 6 ? ld(f, b + 8, 4) : ld(f, b + 8, 2);
 			uint32_t cap = ld(f, b + 20, 4);
@@ -386,6 +493,14 @@ static void report(const struct rdx_counts *c, const char *in,
 		fprintf(stderr, "rpcrdma-decode: %s: %llu messages or packets "
 			"could not be parsed: zeroed whole past the headers read\n",
 			in, (unsigned long long)c->unparsed);
+	if (c->addresses)
+		fprintf(stderr, "rpcrdma-decode: %s: %llu IP addresses (or GIDs) "
+			"replaced\n", in, (unsigned long long)c->addresses);
+	if (c->addr_full)
+		fprintf(stderr, "rpcrdma-decode: %s: the address table was full: "
+			"%llu addresses replaced by the keyed hash alone (two may "
+			"share a replacement)\n", in,
+			(unsigned long long)c->addr_full);
 	if (c->crcs_bad_kept)
 		fprintf(stderr, "rpcrdma-decode: %s: %llu checksums were wrong "
 			"(or offloaded) in the original: left wrong\n", in,
@@ -421,7 +536,7 @@ static int redact_buf(const struct cap_redact_opts *o, const char *in,
 		      uint8_t *b, size_t *n, bool *cut, struct rdx_counts *c)
 {
 	struct rdx x = { .roce_port = o->roce_port ? o->roce_port : 4791,
-			 .keys = o->keys };
+			 .keys = o->keys, .addresses = o->addresses };
 	struct file f = { .b = b, .n = *n };
 	uint8_t key[16];
 	int rc;
@@ -456,6 +571,7 @@ static int redact_buf(const struct cap_redact_opts *o, const char *in,
 	*n = f.n;
 	*cut = f.cut;
 	*c = x.n;
+	c->addr_full = rdx_addr_full(x.map);
 	rdx_free(&x);
 	return rc;
 }

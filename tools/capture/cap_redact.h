@@ -40,7 +40,8 @@ struct rdx_counts {
 	uint64_t frames, sends, rpc_chunks, rdma_zeroed, other_zeroed;
 	uint64_t unparsed;           /* frames or messages whose payload was
 				      * zeroed whole: could not be parsed */
-	uint64_t names, handles, crcs, crcs_bad_kept;
+	uint64_t names, handles, crcs, crcs_bad_kept, addresses;
+	uint64_t addr_full;          /* addresses past a full table */
 };
 
 /* ---- cap_redact_fix.c: checksums written once every byte is final,
@@ -81,6 +82,7 @@ struct rdx {
 	size_t nfpc, capfpc;
 	bool oom;
 	bool keys;                   /* --redact=keys */
+	bool addresses;              /* --redact=addresses */
 	uint16_t roce_port;
 };
 static inline struct rdx_counts *rdx_counts(struct rdx *x) { return &x->n; }
@@ -98,6 +100,10 @@ void rdx_fix_l4(struct rdx *x, uint8_t *ip, uint32_t iplen, uint8_t proto,
 		uint8_t *l4, uint32_t l4len);
 void rdx_fix_ip4(struct rdx *x, uint8_t *ip, uint32_t iplen);
 void rdx_fix_all(struct rdx *x);
+
+/* ---- cap_redact.c: --redact=addresses over bytes that may quote an
+ * address already replaced (CM MADs) */
+void rdx_addr_scrub(struct rdx *x, uint8_t *p, uint32_t n);
 
 /* ---- cap_redact_rdma.c */
 struct rdx_rdma;
@@ -202,6 +208,15 @@ void rdx_name(struct rdx_map *m, const char *prefix, uint8_t *p, uint32_t len);
 uint32_t rdx_id(const struct rdx_map *m, uint32_t id);   /* uid, gid */
 uint32_t rdx_handle(const struct rdx_map *m, uint32_t h);
 uint64_t rdx_offset(const struct rdx_map *m, uint32_t h, uint64_t va);
+/* --redact=addresses: the replacement of an IPv4 (len 4) or IPv6 (16)
+ * address in out[len]; 0 kept as it is (0.0.0.0, broadcast, ::, ::1,
+ * ff0X::1/2), 1 replaced, -1 out of memory */
+int rdx_addr(struct rdx_map *m, const uint8_t *a, uint32_t len,
+	     uint8_t out[16]);
+/* an address already replaced: its replacement (no new entry) */
+bool rdx_addr_find(struct rdx_map *m, const uint8_t *a, uint32_t len,
+		   uint8_t out[16]);
+uint64_t rdx_addr_full(const struct rdx_map *m);  /* past a full table */
 /* --redact=keys: a handle at p[0..4) and the address under it at
  * p[off..off+8) replaced (off < 0: no address) */
 void rdx_remap(struct rdx *x, uint8_t *p, int off);

@@ -18,7 +18,26 @@
 #define NAME_SLOTS 256u              /* the fuzz build: small tables */
 #endif
 
+#ifndef CAP_FUZZ_CRC
+#define ADDR_SLOTS 16384u            /* addresses remapped (power of two) */
+#else
+#define ADDR_SLOTS 64u               /* the fuzz build: small tables */
+#endif
+
+/* --redact=addresses: an address (4 or 16 bytes) and its replacement */
+struct addr_slot {
+	uint8_t len;                 /* 0 free, 4, 16 */
+	uint8_t a[16];
+};
+
 struct rdx_map {
+	struct addr_slot *from, *to; /* ADDR_SLOTS each: by the original,
+				      * by the replacement (to[i] the
+				      * replacement of from[i]); the set of
+				      * replacements in `taken` */
+	struct addr_slot *taken;
+	uint32_t addr_used;
+	uint64_t addr_full;          /* replaced past a full table */
 	uint64_t k0, k1;
 	uint32_t next;               /* the last number given */
 	uint64_t *slot_h;            /* a name's hash, 0 free */
@@ -108,6 +127,9 @@ void rdx_map_free(struct rdx_map *m)
 		return;
 	free(m->slot_h);
 	free(m->slot_n);
+	free(m->from);
+	free(m->to);
+	free(m->taken);
 	free(m);
 }
 
@@ -184,4 +206,147 @@ uint32_t rdx_handle(const struct rdx_map *m, uint32_t h)
 uint64_t rdx_offset(const struct rdx_map *m, uint32_t h, uint64_t va)
 {
 	return va + rdx_hash(m, 6, (const uint8_t *)&h, 4);
+}
+
+/* ---- --redact=addresses */
+
+static uint32_t addr_slot_of(const struct rdx_map *m, uint32_t domain,
+			     const uint8_t *a, uint32_t len)
+{
+	return (uint32_t)rdx_hash(m, domain, a, len) & (ADDR_SLOTS - 1);
+}
+
+static bool addr_eq(const struct addr_slot *s, const uint8_t *a, uint32_t len)
+{
+	return s->len == len && !memcmp(s->a, a, len);
+}
+
+/* A candidate replacement number `try` for a[len]: IPv4 into 10.0.0.0/8;
+ * IPv6 into fd00::/8, an IPv4-mapped one (::ffff:a.b.c.d, RoCE GIDs) as
+ * its IPv4 address, multicast keeping its first two bytes (ff02::...) */
+static void candidate(const struct rdx_map *m, const uint8_t *a,
+		      uint32_t len, uint32_t try, uint8_t out[16])
+{
+	uint8_t in[20];
+	memcpy(in, a, len);
+	memcpy(in + len, &try, 4);
+	uint64_t h0 = rdx_hash(m, 7, in, len + 4);
+	uint64_t h1 = rdx_hash(m, 8, in, len + 4);
+	memcpy(out, &h0, 8);
+	memcpy(out + 8, &h1, 8);
+	if (len == 4) {
+		out[0] = 10;
+		return;
+	}
+	if (a[0] == 0xff) {
+		out[0] = a[0];
+		out[1] = a[1];
+		return;
+	}
+	out[0] = 0xfd;
+}
+
+static bool addr_kept(const uint8_t *a, uint32_t len)
+{
+	static const uint8_t zero[16], ones[4] = { 255, 255, 255, 255 };
+	static const uint8_t lo6[16] = { [15] = 1 };
+
+	if (len == 4)
+		return !memcmp(a, zero, 4) || !memcmp(a, ones, 4);
+	if (!memcmp(a, zero, 16) || !memcmp(a, lo6, 16))
+		return true;               /* ::, ::1 */
+	/* ff0X::1, ::2 ... (all nodes, all routers): names no host */
+	return a[0] == 0xff && !memcmp(a + 2, zero, 12) && a[14] == 0;
+}
+
+/* The slot of a[len] in the table `t` keyed `domain`: where it is, or the
+ * free one it would go in; ADDR_SLOTS when neither within 64 probes */
+static uint32_t probe(const struct rdx_map *m, const struct addr_slot *t,
+		      uint32_t domain, const uint8_t *a, uint32_t len)
+{
+	uint32_t s = addr_slot_of(m, domain, a, len);
+
+	for (uint32_t i = 0; i < 64; i++, s = (s + 1) & (ADDR_SLOTS - 1))
+		if (!t[s].len || addr_eq(&t[s], a, len))
+			return s;
+	return ADDR_SLOTS;
+}
+
+static bool v4_mapped(const uint8_t *a)
+{
+	static const uint8_t pre[12] = { [10] = 0xff, [11] = 0xff };
+	return !memcmp(a, pre, 12);
+}
+
+bool rdx_addr_find(struct rdx_map *m, const uint8_t *a, uint32_t len,
+		   uint8_t out[16])
+{
+	if (!m->from)
+		return false;
+	uint32_t s = probe(m, m->from, 9, a, len);
+	if (s == ADDR_SLOTS || !m->from[s].len)
+		return false;
+	memcpy(out, m->to[s].a, len);
+	return true;
+}
+
+int rdx_addr(struct rdx_map *m, const uint8_t *a, uint32_t len,
+	     uint8_t out[16])
+{
+	uint8_t c[16];
+
+	memcpy(out, a, len);
+	if (addr_kept(a, len))
+		return 0;
+	if (len == 16 && v4_mapped(a)) {
+		uint8_t v4[16];
+		int r = rdx_addr(m, a + 12, 4, v4);
+		memcpy(out + 12, v4, 4);
+		return r;
+	}
+	if (!m->from) {
+		m->from = calloc(ADDR_SLOTS, sizeof(*m->from));
+		m->to = calloc(ADDR_SLOTS, sizeof(*m->to));
+		m->taken = calloc(ADDR_SLOTS, sizeof(*m->taken));
+		if (!m->from || !m->to || !m->taken)
+			return -1;
+	}
+	uint32_t s = probe(m, m->from, 9, a, len);
+	if (s < ADDR_SLOTS && m->from[s].len) {
+		memcpy(out, m->to[s].a, len);
+		return 1;
+	}
+	/* new: the first candidate no other address has, the table kept at
+	 * most half full; past that (or 64 candidates taken) the keyed hash
+	 * alone: the same address still gets the same replacement, but two
+	 * may then share one (counted, said on stderr) */
+	if (s < ADDR_SLOTS && m->addr_used < ADDR_SLOTS / 2) {
+		for (uint32_t try = 0; try < 64; try++) {
+			candidate(m, a, len, try, c);
+			if (addr_kept(c, len))
+				continue;
+			uint32_t t = probe(m, m->taken, 10, c, len);
+			if (t == ADDR_SLOTS)
+				break;
+			if (m->taken[t].len)
+				continue;          /* another address has it */
+			m->taken[t].len = (uint8_t)len;
+			memcpy(m->taken[t].a, c, len);
+			m->from[s].len = m->to[s].len = (uint8_t)len;
+			memcpy(m->from[s].a, a, len);
+			memcpy(m->to[s].a, c, len);
+			m->addr_used++;
+			memcpy(out, c, len);
+			return 1;
+		}
+	}
+	m->addr_full++;
+	candidate(m, a, len, 0, c);
+	memcpy(out, c, len);
+	return 1;
+}
+
+uint64_t rdx_addr_full(const struct rdx_map *m)
+{
+	return m->addr_full;
 }

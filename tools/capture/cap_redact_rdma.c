@@ -448,8 +448,10 @@ void rdx_ib_packet(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 	uint32_t left = len - 12 - 4;      /* without the ICRC */
 	int e = op >> 5 ? -1 : ext_len(op);
 
-	if (op >> 5 == 3 && qp == 1)
-		return;                        /* UD to QP1: CM MADs, kept */
+	if (op >> 5 == 3 && qp == 1) {
+		rdx_addr_scrub(x, body, left);  /* CM MADs: kept, but their */
+		return;                         /* GIDs and IP addresses */
+	}
 	if (e < 0 || (uint32_t)e + pad > left) {
 		memset(body, 0, left);         /* not RC as we know it */
 		rdx_counts(x)->unparsed++;

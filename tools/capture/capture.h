@@ -124,6 +124,7 @@ struct cap_redact_opts {
 	uint16_t roce_port;
 	bool have_key;               /* --redact-key: the same output each run */
 	bool keys;                   /* --redact=keys: RDMA handles, addresses */
+	bool addresses;              /* --redact=addresses: IP addresses */
 	uint8_t key[16];
 };
 int cap_redact(const struct cap_redact_opts *o, const char *in,

@@ -33,7 +33,8 @@ int decode_capture_main(const struct decode_opts *o)
 	if (o->redact) {
 		struct cap_redact_opts ro = { .roce_port = o->roce_port,
 					      .have_key = o->have_redact_key,
-					      .keys = o->redact_keys };
+					      .keys = o->redact_keys,
+					      .addresses = o->redact_addresses };
 		for (int i = 0; i < 16; i++)
 			ro.key[i] = o->redact_key[i];
 		return cap_redact(&ro, o->files[0], o->write_path);

@@ -32,6 +32,7 @@ struct decode_opts {
 	bool no_crc_check;             /* --no-crc-check */
 	bool redact;                   /* --redact: -r IN -w OUT redacted */
 	bool redact_keys;              /* --redact=keys */
+	bool redact_addresses;         /* --redact=addresses */
 	bool have_redact_key;          /* --redact-key HEX */
 	uint8_t redact_key[16];
 	uint8_t mpa_crc, mpa_markers;  /* --mpa-crc, --mpa-markers: enum cap_force */

@@ -77,13 +77,16 @@ static void usage(FILE *f)
 	      "  -w, --write FILE           write the frames read (with filters: those\n"
 	      "                             of the messages that pass) to a pcapng\n"
 	      "                             file; '-' is standard output\n"
-	      "      --redact[=keys]        with one -r FILE and -w: write the capture\n"
+	      "      --redact[=keys,addresses]\n"
+	      "                             with one -r FILE and -w: write the capture\n"
 	      "                             in its own format with file data zeroed,\n"
 	      "                             file handles and stateids hashed, names\n"
 	      "                             and AUTH_SYS identities replaced; every\n"
 	      "                             header, length and count kept, CRCs\n"
 	      "                             written anew (rpcrdma-decode(1), REDACTION);\n"
-	      "                             =keys: RDMA handles and addresses remapped\n"
+	      "                             =keys: RDMA handles and addresses remapped;\n"
+	      "                             =addresses: IP addresses and GIDs remapped\n"
+	      "                             (10.0.0.0/8, fd00::/8), one to one\n"
 	      "      --redact-key HEX       32 hex digits: the hash key (default: a\n"
 	      "                             random key per run)\n"
 	      "  -t                         the time column, repeated as in tcpdump:\n"
@@ -232,11 +235,23 @@ static int redact_opt(int c, const char *arg, struct decode_opts *o,
 {
 	seen->capture_only = c == CLI_L_REDACT ? "--redact" : "--redact-key";
 	if (c == CLI_L_REDACT) {
-		if (arg && strcmp(arg, "keys"))
-			return usage_error("--redact=%s: the only value is 'keys' "
-					   "(addresses are not remapped yet)", arg);
+		/* a comma-separated list of keys, addresses */
+		for (const char *w = arg; w && *w;) {
+			size_t l = strcspn(w, ",");
+			if (l == 4 && !strncmp(w, "keys", 4))
+				o->redact_keys = true;
+			else if (l == 9 && !strncmp(w, "addresses", 9))
+				o->redact_addresses = true;
+			else
+				return usage_error("--redact=%s: the values are "
+						   "'keys' and 'addresses' "
+						   "(comma-separated)", arg);
+			w += l + (w[l] == ',');
+		}
+		if (arg && !*arg)
+			return usage_error("--redact=: give keys, addresses or "
+					   "both");
 		o->redact = true;
-		o->redact_keys = arg != NULL;
 		return 0;
 	}
 	if (strlen(arg) != 32 || strspn(arg, "0123456789abcdefABCDEF") != 32)
