@@ -206,3 +206,21 @@ man_example() {
 		assert_output "$expect"
 	done
 }
+
+@test "--redact takes keys, addresses or both, and nothing else" {
+	cap="$TOP/tests/captures/nfs41-rocev2-rxe.pcap"
+	out="$BATS_TEST_TMPDIR/red.pcap"
+	for v in keys addresses keys,addresses addresses,keys; do
+		run "$D" -r "$cap" -w "$out" --redact="$v" --redact-key 000102030405060708090a0b0c0d0e0f
+		assert_success
+	done
+	assert_output --partial "IP addresses (or GIDs) replaced"
+	for v in bogus keys,bogus "" keys,; do
+		run "$D" -r "$cap" -w "$out" --redact="$v"
+		assert_failure 2
+	done
+	run bash -c "source '$TOP/completion/rpcrdma-decode'
+		COMP_WORDS=(rpcrdma-decode --redact = a); COMP_CWORD=3; _rpcrdma_decode
+		printf '%s\n' \"\${COMPREPLY[@]}\""
+	assert_output "addresses"
+}

@@ -236,7 +236,8 @@ static int redact_opt(int c, const char *arg, struct decode_opts *o,
 	seen->capture_only = c == CLI_L_REDACT ? "--redact" : "--redact-key";
 	if (c == CLI_L_REDACT) {
 		/* a comma-separated list of keys, addresses */
-		for (const char *w = arg; w && *w;) {
+		for (const char *w = arg; w; w = w[strcspn(w, ",")] ?
+		     w + strcspn(w, ",") + 1 : NULL) {
 			size_t l = strcspn(w, ",");
 			if (l == 4 && !strncmp(w, "keys", 4))
 				o->redact_keys = true;
@@ -246,11 +247,7 @@ static int redact_opt(int c, const char *arg, struct decode_opts *o,
 				return usage_error("--redact=%s: the values are "
 						   "'keys' and 'addresses' "
 						   "(comma-separated)", arg);
-			w += l + (w[l] == ',');
 		}
-		if (arg && !*arg)
-			return usage_error("--redact=: give keys, addresses or "
-					   "both");
 		o->redact = true;
 		return 0;
 	}
