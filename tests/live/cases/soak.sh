@@ -178,10 +178,12 @@ if [[ -n $srv ]]; then
             if ! kill -0 "$p" 2>/dev/null; then
                 wait "$p"
                 rc=$?
-                if ((i % 2)) && ((rc != 0)) && ! grep -q 'seq=0' "$out/c$i.out" &&
+                if ((i % 2)) && ((rc != 0)) && ! grep -q 'seq=0 ' "$out/c$i.out" &&
                    grep -qiE 'timed out|timeout' "$out/c$i.out" && [[ ! -e $out/c$i.first.out ]]; then
-                    # its first call (the NULL) unanswered: once more on a
-                    # new connection, counted (siw, see churn)
+                    # its first call (the NULL) unanswered ("seq=0: no
+                    # reply", no "seq=0 " reply line): once more on a new
+                    # connection, counted (siw, see churn; the later calls
+                    # of that connection may have been answered: 11-27)
                     mv "$out/c$i.out" "$out/c$i.first.out"
                     timeout "$(scaled 120)" "$E" ${args[$i]} --timeout "$(($(scaled 30) * 1000))" \
                         --connect-timeout "$(scaled 30)" -p $P "$A" > "$out/c$i.out" 2>&1 &
