@@ -350,3 +350,26 @@ uint64_t rdx_addr_full(const struct rdx_map *m)
 {
 	return m->addr_full;
 }
+
+/* A CM MAD or other bytes that may quote addresses (RoCE CM REQ and REP:
+ * GIDs, the RDMA CM private data header's IP addresses): every 16- and
+ * 4-byte string equal to an address already replaced gets its
+ * replacement */
+void rdx_addr_scrub(struct rdx *x, uint8_t *p, uint32_t n)
+{
+	uint8_t out[16];
+
+	if (!x->addresses)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		if (n - i >= 16 && rdx_addr_find(x->map, p + i, 16, out)) {
+			memcpy(p + i, out, 16);
+			x->n.addresses++;
+			i += 15;
+		} else if (n - i >= 4 && rdx_addr_find(x->map, p + i, 4, out)) {
+			memcpy(p + i, out, 4);
+			x->n.addresses++;
+			i += 3;
+		}
+	}
+}
