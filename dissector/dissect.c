@@ -33,10 +33,12 @@ static bool strong(const struct rpcrdma_msg *m, unsigned len)
 {
 	if (m->nfixed < 4)
 		return false;
-	if (m->rdma_vers == RPCRDMA_VERSION_TWO)
+	if (m->rdma_vers == RPCRDMA_VERSION_TWO)   /* cel-01's, or a later
+						     * draft's layout */
 		return m->rdma_proc == RDMA2_MSG || m->rdma_proc == RDMA2_NOMSG ||
 		       m->rdma_proc == RDMA2_ERROR ||
-		       m->rdma_proc == RDMA2_OPTIONAL;
+		       m->rdma_proc == RDMA2_OPTIONAL ||
+		       rpcrdma_v2_later_family(m);
 	if (m->rdma_vers != RPCRDMA_VERSION_ONE || !rpcrdma_prefs.claim_v1)
 		return false;
 	switch (m->rdma_proc) {
@@ -227,7 +229,13 @@ static void columns(packet_info *pinfo, const struct rpcrdma_msg *m,
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [%u read, %u write%s]",
 				m->nreads, m->nwrites,
 				m->has_reply ? ", reply chunk" : "");
-	if (m->action != RPCRDMA_ACCEPT)
+	unsigned fam = rpcrdma_v2_later_family(m);
+
+	if (fam)
+		col_append_fstr(pinfo->cinfo, COL_INFO,
+				" [later draft layout, not decoded: %s]",
+				rpcrdma_v2_family_name(fam));
+	else if (m->action != RPCRDMA_ACCEPT)
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]",
 				rpcrdma_reason_name(m->reason));
 }
@@ -301,7 +309,8 @@ static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	    m->header_len < tvb_captured_length(tvb))
 		p = tvb_new_subset_remaining(tvb, (int)m->header_len);
 	if ((m->rdma_vers == 1 || m->rdma_vers == 2) &&
-	    (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG)) {
+	    (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG) &&
+	    !rpcrdma_v2_later_family(m)) {
 		whole = rpc_message(tvb, pinfo, sub, m, p, w);
 		if (whole) {
 			rpcrdma_to_rpc(whole, pinfo, tree, w);

@@ -43,6 +43,7 @@ static expert_field ei_rpcrdma_trailing_bytes = EI_INIT;
 static expert_field ei_rpcrdma_v1_msg_type = EI_INIT;
 static expert_field ei_rpcrdma_inline_exceeded = EI_INIT;
 static expert_field ei_rpcrdma_retransmission = EI_INIT;
+static expert_field ei_rpcrdma_later_draft = EI_INIT;
 
 static expert_field *reason_ei(enum rpcrdma_reason r)
 {
@@ -104,10 +105,21 @@ void rpcrdma_register_expert(void)
 		  EXPFILL } },
 		{ &ei_rpcrdma_retransmission, { "rpcrdma.expert.retransmission",
 		  PI_SEQUENCE, PI_NOTE, "Send packet retransmitted", EXPFILL } },
+		{ &ei_rpcrdma_later_draft, { "rpcrdma.expert.later_draft",
+		  PI_PROTOCOL, PI_NOTE,
+		  "Version Two message of a later draft's layout (not decoded)",
+		  EXPFILL } },
 	};
 	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
 
 	expert_register_field_array(em, ei, array_length(ei));
+}
+
+unsigned rpcrdma_v2_later_family(const struct rpcrdma_msg *m)
+{
+	if (m->rdma_vers != RPCRDMA_VERSION_TWO)
+		return 0;
+	return rpcrdma_v2_draft_family(m) & RPCRDMA2_FAM_LATER;
 }
 
 /* An item on bytes [off, off+4) clipped to what was captured */
@@ -125,9 +137,22 @@ void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 			    tvbuff_t *tvb, const struct rpcrdma_msg *m)
 {
 	expert_field *ei = reason_ei(m->reason);
+	unsigned fam = rpcrdma_v2_later_family(m);
 	size_t i;
 	int o, l;
 
+	/* a Version Two message that fits a later draft's layout, not
+	 * cel-01's: named, not decoded, not judged (issue 28 item 3; as
+	 * rpcrdma-decode says it, cap_msg.c) */
+	if (fam) {
+		proto_tree_add_expert_format(tree, pinfo, &ei_rpcrdma_later_draft,
+			tvb, 0, (int)MIN(16u, tvb_captured_length(tvb)),
+			"later_draft: Version Two, later draft layout (not "
+			"decoded): fits %s (%s); not judged against "
+			RPCRDMA_V2_DRAFT, rpcrdma_v2_family_drafts(fam),
+			rpcrdma_v2_family_name(fam));
+		ei = NULL;
+	}
 	if (m->reason != RPCRDMA_R_OK && ei) {
 		clip(tvb, m->fault_off, &o, &l);
 		proto_tree_add_expert_format(tree, pinfo, ei, tvb, o, l,

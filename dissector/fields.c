@@ -97,6 +97,10 @@ void rpcrdma_register_fields(void)
 		   BASE_NONE, NULL, "Why (docs/verdicts.md)"),
 		HF(note, "Note", "rpcrdma.verdict.note", FT_STRING, BASE_NONE,
 		   NULL, "A non-fatal observation (docs/verdicts.md Notes)"),
+		HF(draft, "Version Two draft", "rpcrdma.draft", FT_STRING,
+		   BASE_NONE, NULL, "The draft family a Version Two message "
+		   "was read as: cel-01 (decoded), or a later family it fits "
+		   "(not decoded; docs/v2-drafts.md)"),
 		HF(rpc_xid, "RPC XID", "rpcrdma.rpc_xid", FT_UINT32, BASE_HEX,
 		   NULL, "First word of the payload stream"),
 		HF(chunk_frames, "Data in frame", "rpcrdma.chunk_frame",

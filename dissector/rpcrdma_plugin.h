@@ -27,6 +27,7 @@ struct rpcrdma_hf {
 	int optdir, opttype, optinfo_len, optinfo;
 	int header_len, payload_len;
 	int action, reason, note;
+	int draft;                            /* Version Two: the draft family */
 	int rpc_xid;
 	int chunk_frames, chunk_frame_list, reasm_len, reasm_from;
 	int retx_of;
@@ -43,6 +44,9 @@ void rpcrdma_register_fields(void);
 
 /* ---- expert.c: expert infos from the codec's verdict and notes ---- */
 void rpcrdma_register_expert(void);
+/* The later Version Two draft families a message fits when it is not
+ * cel-01 (libcodec's rpcrdma_v2_draft_family()), else 0 */
+unsigned rpcrdma_v2_later_family(const struct rpcrdma_msg *m);
 /* Expert items for the verdict (placed at m->fault_off) and the notes. */
 void rpcrdma_expert_verdict(packet_info *pinfo, proto_tree *tree,
 			    tvbuff_t *tvb, const struct rpcrdma_msg *m);
@@ -179,6 +183,8 @@ tvbuff_t *rpcrdma_ddp_reply(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 struct rpcrdma_tap_info {          /* one message, for tap listeners */
 	struct rpcrdma_conn *conn;
 	bool backward, accepted, has_err, has_reply;
+	bool later;                    /* Version Two of a later draft's
+					* layout: counted, not decoded */
 	int direction;                 /* enum rpcrdma_direction, -1 */
 	uint32_t vers, proc, credits, send_len, nreads, nwrites;
 	uint64_t read_bytes, write_bytes, reply_bytes;  /* as advertised */

@@ -22,6 +22,7 @@ struct conv_stat {
 	char *a, *b;                      /* side 0 and side 1, as text */
 	bool iwarp;
 	uint64_t msgs, calls, replies, bcalls, breplies, bad, errors;
+	uint64_t later;                   /* Version Two, later draft layout */
 	uint64_t procs[6];                /* MSG NOMSG MSGP DONE ERROR OPTIONAL */
 	uint64_t v1, v2;
 	struct credit_stat asked[2], granted[2];  /* [0] forward, [1] backward */
@@ -92,6 +93,11 @@ static tap_packet_status packet(void *data, packet_info *pinfo _U_,
 		c->v2++;
 	if (t->proc < 6)
 		c->procs[t->proc]++;
+	size_add(&c->inl, t->send_len);
+	if (t->later) {          /* named, not decoded (as --stats does) */
+		c->later++;
+		return TAP_PACKET_REDRAW;
+	}
 	if (!t->accepted)
 		c->bad++;
 	if (t->has_err)
@@ -103,7 +109,6 @@ static tap_packet_status packet(void *data, packet_info *pinfo _U_,
 		if (b) c->breplies++; else c->replies++;
 		credit_add(&c->granted[b], t->credits);
 	}
-	size_add(&c->inl, t->send_len);
 	if (t->read_bytes || t->nreads)
 		size_add(&c->reads, t->read_bytes);
 	if (t->nwrites)
@@ -171,6 +176,10 @@ static void draw(void *data)
 		       "\n", "directions", c->calls, c->replies, c->bcalls,
 		       c->breplies);
 		printf("  %-21s %" PRIu64 "\n", "bad headers", c->bad);
+		if (c->later)
+			printf("  %-21s %" PRIu64 " (Version Two, not decoded;"
+			       " not judged against " RPCRDMA_V2_DRAFT ")\n",
+			       "later draft layout", c->later);
 		print_credits("credits requested", &c->asked[0]);
 		print_credits("credits granted", &c->granted[0]);
 		print_credits("backward requested", &c->asked[1]);
@@ -246,6 +255,7 @@ void rpcrdma_tap_queue(packet_info *pinfo, const struct rpcrdma_msg *m,
 	t->credits = m->rdma_credit;
 	t->direction = m->direction;
 	t->accepted = m->action == RPCRDMA_ACCEPT;
+	t->later = rpcrdma_v2_later_family(m) != 0;
 	t->has_err = m->has_err;
 	t->send_len = (uint32_t)m->len;
 	t->nreads = m->nreads;

@@ -192,6 +192,13 @@ static void verdict(proto_tree *t, tvbuff_t *tvb, const struct rpcrdma_msg *m)
 					 m->payload_len);
 		proto_item_set_generated(it);
 	}
+	if (m->rdma_vers == RPCRDMA_VERSION_TWO) {
+		unsigned fam = rpcrdma_v2_draft_family(m);
+
+		it = proto_tree_add_string(t, rpcrdma_hf.draft, tvb, 0, 0,
+					   rpcrdma_v2_family_name(fam));
+		proto_item_set_generated(it);
+	}
 	it = proto_tree_add_string(t, rpcrdma_hf.action, tvb, 0, 0,
 				   rpcrdma_action_name(m->action));
 	proto_item_set_generated(it);

@@ -57,7 +57,7 @@ PLUGIN_FIELDS = [
     "rpcrdma.segment.offset", "rpcrdma.err", "rpcrdma.vers_low",
     "rpcrdma.vers_high", "rpcrdma.optdir", "rpcrdma.opttype",
     "rpcrdma.optinfo_len", "rpcrdma.verdict.action", "rpcrdma.verdict.reason",
-    "rpcrdma.verdict.note", "rpcrdma.backward",
+    "rpcrdma.verdict.note", "rpcrdma.backward", "rpcrdma.draft",
     # RFC 8797 connection private data (CM REQ/REP, MPA Request/Reply)
     "rpcrdma.cm.magic", "rpcrdma.cm.version", "rpcrdma.cm.remote_invalidate",
     "rpcrdma.cm.send_size", "rpcrdma.cm.recv_size",
@@ -132,6 +132,8 @@ def plugin_view(r):
     v["notes"] = sorted(x for x in r["rpcrdma.verdict.note"].split(",") if x)
     if r["rpcrdma.backward"] != "":
         v["backward"] = r["rpcrdma.backward"] in ("1", "True", "true")
+    if r["rpcrdma.draft"]:
+        v["draft"] = r["rpcrdma.draft"]
     return v
 
 
@@ -156,6 +158,8 @@ def json_view(o):
     v["notes"] = sorted(o.get("notes") or [])
     if "backward" in o:
         v["backward"] = bool(o["backward"])
+    if o.get("draft"):
+        v["draft"] = o["draft"]
     if "reads" in v:
         v["reads"] = [{k: s[k] for k in ("position", "handle", "length",
                                           "offset")} for s in v["reads"]]

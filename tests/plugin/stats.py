@@ -4,7 +4,8 @@
   stats.py TAP.txt DECODE.jsonl [EXCLUDE]
 
 Per conversation (matched as a multiset: the two tools may number them
-differently): messages, forward and backward calls and replies, the
+differently): messages, Version Two messages of a later draft's layout
+(counted, not decoded: no direction, credits or chunks), forward and backward calls and replies, the
 credits granted by forward and by backward replies (min, max, last), and
 the chunks as advertised: messages with a read list, a write list, a reply
 chunk, their bytes and the largest.
@@ -20,7 +21,7 @@ def from_tap(path):
     convs, cur = [], None
     for line in open(path):
         if line.startswith("conversation "):
-            cur = {"msgs": 0, "calls": 0, "replies": 0, "bcalls": 0,
+            cur = {"msgs": 0, "later": 0, "calls": 0, "replies": 0, "bcalls": 0,
                    "breplies": 0, "granted": None, "bgranted": None,
                    "read": (0, 0, 0), "write": (0, 0, 0), "reply": (0, 0, 0)}
             convs.append(cur)
@@ -30,6 +31,9 @@ def from_tap(path):
         m = re.match(r"\s+messages\s+(\d+)", line)
         if m:
             cur["msgs"] = int(m.group(1))
+        m = re.match(r"\s+later draft layout\s+(\d+)", line)
+        if m:
+            cur["later"] = int(m.group(1))
         m = re.match(r"\s+directions\s+calls (\d+), replies (\d+), backward "
                      r"calls (\d+), backward replies (\d+)", line)
         if m:
@@ -62,10 +66,13 @@ def from_json(path, exclude):
         if "frame" not in o or "type" in o or o["frame"] in exclude:
             continue
         c = convs.setdefault(o.get("conversation"), {
-            "msgs": 0, "calls": 0, "replies": 0, "bcalls": 0,
+            "msgs": 0, "later": 0, "calls": 0, "replies": 0, "bcalls": 0,
             "breplies": 0, "granted": None, "bgranted": None,
             "read": (0, 0, 0), "write": (0, 0, 0), "reply": (0, 0, 0)})
         c["msgs"] += 1
+        if o.get("draft", "cel-01") != "cel-01":
+            c["later"] += 1
+            continue
         if o.get("reads"):
             chunk_add(c, "read", o["reads"])
         if o.get("writes"):

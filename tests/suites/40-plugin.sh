@@ -370,6 +370,21 @@ for c in $caps; do
 done
 
 py_stop
+# Version Two of a later draft's layout (issue 28 item 3): the plugin names
+# it (rpcrdma.draft, compared above field for field) with the expert note
+# later_draft on every message and none of cel-01's error experts
+LD=$T/rocev2-v2-ietf07.pcap
+if [ -s "$LD.exp" ]; then
+	nld=$(grep -c "later_draft: Version Two, later draft layout (not decoded): fits draft-" "$LD.exp")
+	nerr=$(grep -cE "(bad_proc|bad_direction|bad_err_code|truncated|bad_count|unknown_option|missing_payload): " "$LD.exp")
+	if [ "$nld" = 10 ] && [ "$nerr" = 0 ]; then
+		ok "rocev2-v2-ietf07.pcap: every one of the 10 messages gets the later_draft note and no cel-01 error expert"
+	else
+		nok "rocev2-v2-ietf07.pcap: every one of the 10 messages gets the later_draft note and no cel-01 error expert" "later_draft $nld, error experts $nerr: $(head -3 "$LD.exp")"
+	fi
+else
+	nok "rocev2-v2-ietf07.pcap: later_draft experts" "no expert output ($LD.exp)"
+fi
 # iWARP Sends of several DDP segments: Wireshark's DDP dissector puts them
 # together (iwarp_ddp_rdmap.reassemble_iwarp_rdma_send, on by default) and
 # hands us the whole message; with that off, the plugin collects them
