@@ -53,6 +53,11 @@ $(BUILD)/fuzz/fuzz_cap_%: tests/fuzz/fuzz_cap_%.c tests/fuzz/fuzz_cap.h $(fuzzca
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(fuzzcap_OBJS) -lpcap -lz -lm
 
+# the NFS result walkers of --redact (cap_redact_rpc.c), message by message
+$(BUILD)/fuzz/fuzz_redact_nfs: tests/fuzz/fuzz_redact_nfs.c $(fuzzcap_OBJS) $(CODEC_HDRS) $(TOOLS_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_CAP_FLAGS) $(TOOLS_CPPFLAGS) -Ilibcodec/src -o $@ $< $(fuzzcap_OBJS) -lpcap -lz -lm
+
 # the NFSv4 COMPOUND operation reader of the printers
 $(BUILD)/fuzz/fuzz_nfs4_ops: tests/fuzz/fuzz_nfs4_ops.c tools/common/nfs4_ops.c tools/common/nfs4_ops.h | $(BUILD)/fuzz/.dir
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -16,7 +16,13 @@
  *     symlink targets, attribute values, owners) zero; the arguments
  *     after one that does not decode stay zero
  *   RPC reply header kept but its verifier's body; of NFS results the
- *     status alone (and a COMPOUND's tag length and result count)
+ *     status alone (and a COMPOUND's tag length and result count), but
+ *     for directory listings: NFSv3 READDIR and READDIRPLUS results and
+ *     an NFSv4 READDIR result (with the results before it in its
+ *     COMPOUND: SEQUENCE, PUTFH, ...) keep their structure (bools,
+ *     cookies, verifiers, bitmaps), names as name-N (the numbers LOOKUP's
+ *     names get), READDIRPLUS's handles hashed as in calls, attributes
+ *     and fileids zero
  */
 #include <string.h>
 #include "be.h"
@@ -159,6 +165,129 @@ static void call(struct vis *v, const struct rpc_msg_hdr *h, uint32_t len)
 	}
 }
 
+/* ------------------------------------------ directory listings (results) */
+
+/* post_op_attr (RFC 1813 2.6): attributes_follow, then a fattr3 (84 bytes,
+ * left zero) */
+static bool post_op_attr(const uint8_t *o, size_t len, size_t *off,
+			 const struct nfs_xdr_visit *nv)
+{
+	if (!nfs_xdr_items(o, len, off, "w", nv))
+		return false;
+	if (!be32_get(o + *off - 4))
+		return true;
+	if (len - *off < 84)
+		return false;
+	*off += 84;
+	return true;
+}
+
+/* READDIR3resok and READDIRPLUS3resok (RFC 1813 3.3.16, 3.3.17) after the
+ * status: dir_attributes, cookieverf, then each entry (value_follows,
+ * fileid, name, cookie; PLUS: name_attributes, name_handle) and eof.  Every
+ * entry takes 24 bytes or more, so the walk ends within the message. */
+static void nfs3_readdir(struct vis *b, size_t len, bool plus)
+{
+	const struct nfs_xdr_visit nv = { visit, b };
+	const uint8_t *o = b->o;
+	size_t off = 4;
+
+	if (!post_op_attr(o, len, &off, &nv) ||
+	    !nfs_xdr_items(o, len, &off, "v", &nv))
+		return;
+	for (;;) {
+		if (!nfs_xdr_items(o, len, &off, "w", &nv))
+			return;
+		if (!be32_get(o + off - 4))
+			break;
+		if (len - off < 8)
+			return;
+		off += 8;                          /* fileid: zero */
+		if (!nfs_xdr_items(o, len, &off, "nh", &nv))
+			return;
+		if (!plus)
+			continue;
+		if (!post_op_attr(o, len, &off, &nv) ||
+		    !nfs_xdr_items(o, len, &off, "w", &nv))
+			return;
+		if (be32_get(o + off - 4) &&
+		    !nfs_xdr_items(o, len, &off, "F", &nv))
+			return;
+	}
+	(void)nfs_xdr_items(o, len, &off, "w", &nv);     /* eof */
+}
+
+/* READDIR4resok (RFC 8881 18.23.2): cookieverf, then each entry4
+ * (value_follows, cookie, name, attrs) and eof */
+static bool nfs4_readdir(const uint8_t *o, size_t len, size_t *off,
+			 const struct nfs_xdr_visit *nv)
+{
+	if (!nfs_xdr_items(o, len, off, "v", nv))
+		return false;
+	for (;;) {
+		if (!nfs_xdr_items(o, len, off, "w", nv))
+			return false;
+		if (!be32_get(o + *off - 4))
+			break;
+		if (!nfs_xdr_items(o, len, off, "hnf", nv))
+			return false;
+	}
+	return nfs_xdr_items(o, len, off, "w", nv);      /* eof */
+}
+
+/* The results a COMPOUND holding READDIR has before it and after it
+ * (RFC 8881 18): the form of each resok4, what nfs_xdr_items takes; NULL
+ * for the others (the walk stops there, the rest stays zero) */
+static const char *nfs4_resok(uint32_t op)
+{
+	switch (op) {
+	case 53: return "Swwwww";  /* SEQUENCE: sessionid, sequenceid, slotid,
+				    * highest, target highest, status flags */
+	case 15: case 16: case 22: case 23: case 24: case 31: case 32:
+		return "";         /* LOOKUP(P), PUT(PUB,ROOT)FH, RESTORE/SAVEFH */
+	case 3: return "ww";       /* ACCESS: supported, access */
+	case 9: return "f";        /* GETATTR: the bitmap; values zero */
+	case 10: return "o";       /* GETFH: the handle zero, as elsewhere */
+	default: return NULL;
+	}
+}
+
+/* COMPOUND4res after the status, tag and count: walked only when it holds
+ * a READDIR (the others keep their status alone, as before) */
+static void nfs4_results(struct vis *b, size_t len, size_t off)
+{
+	const struct nfs_xdr_visit nv = { visit, b };
+	const uint8_t *o = b->o;
+	uint32_t n = be32_get(o + off - 4);
+	size_t at = off;
+	bool found = false;
+
+	/* look first, without a visitor: is there a READDIR result? */
+	for (uint32_t i = 0; i < n && !found; i++) {
+		if (!nfs_xdr_items(o, len, &at, "ww", NULL))
+			return;
+		uint32_t op = be32_get(o + at - 8), st = be32_get(o + at - 4);
+		const char *f = nfs4_resok(op);
+		if (st == 0 && op == 26)
+			found = true;
+		else if (st || !f || !nfs_xdr_items(o, len, &at, f, NULL))
+			return;
+	}
+	if (!found)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!nfs_xdr_items(o, len, &off, "ww", &nv))
+			return;
+		uint32_t op = be32_get(o + off - 8), st = be32_get(o + off - 4);
+		const char *f = nfs4_resok(op);
+		if (st)
+			return;                    /* the last result */
+		if (op == 26 ? !nfs4_readdir(o, len, &off, &nv) :
+		    !f || !nfs_xdr_items(o, len, &off, f, &nv))
+			return;
+	}
+}
+
 static void reply(struct vis *v, const struct rpc_msg_hdr *h, uint32_t len)
 {
 	keep(v, 0, h->body_off);
@@ -175,12 +304,19 @@ static void reply(struct vis *v, const struct rpc_msg_hdr *h, uint32_t len)
 	if (c->prog != RPC_PROG_NFS && c->prog != RPC_PROG_NFS_CB)
 		return;
 	keep(v, h->body_off, 4);           /* nfsstat3, nfsstat4 */
+	struct vis b = { v->x, v->m + h->body_off, v->o + h->body_off };
+	size_t blen = len - h->body_off;
+	if (c->prog == RPC_PROG_NFS && c->vers == 3 &&
+	    (c->proc == 16 || c->proc == 17) && !be32_get(b.o)) {
+		nfs3_readdir(&b, blen, c->proc == 17);
+		return;
+	}
 	if (!is_compound(c->prog, c->vers, c->proc, &cb))
 		return;
-	struct vis b = { v->x, v->m + h->body_off, v->o + h->body_off };
 	const struct nfs_xdr_visit nv = { visit, &b };
 	size_t off = 4;
-	(void)nfs_xdr_items(b.o, len - h->body_off, &off, "ow", &nv);
+	if (nfs_xdr_items(b.o, blen, &off, "ow", &nv) && !cb)
+		nfs4_results(&b, blen, off);
 }
 
 void rdx_rpc(struct rdx *x, uint8_t *m, uint32_t len)
