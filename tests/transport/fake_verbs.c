@@ -351,6 +351,12 @@ static int f_connect(struct xv_id *pub, const struct xv_conn_param *p)
 		return -1;
 	}
 	id->state = F_CONNECTING;
+	if (fake_verbs_config.connect_timedout) {
+		fake_verbs_config.connect_timedout--;
+		id->state = F_IDLE;
+		fake_queue_event(id, XV_EV_UNREACHABLE, -ETIMEDOUT, NULL, NULL, 0);
+		return 0;
+	}
 	if (in_net4((const struct sockaddr *)&id->peer, 0xc6336400u, 24))
 		return 0;     /* no answer: the caller's timeout fires */
 	for (l = fake_ids; l; l = l->next)

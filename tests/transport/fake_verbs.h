@@ -41,6 +41,9 @@ struct fake_verbs_config {
 	unsigned connect_addrinuse; /* so many rdma_connect calls fail with
 				     * EADDRINUSE first (iWARP: the port rdma_cm
 				     * chose is held by a host TCP socket) */
+	unsigned connect_timedout; /* so many connection requests end in
+				    * UNREACHABLE with ETIMEDOUT first (siw's
+				    * MPA Reply timer, IB CM's REQ retries) */
 	bool rdma_cm_errnos; /* listen fails as rdma_cm does: EADDRNOTAVAIL
 			      * for a taken port as for an address that is
 			      * neither a wildcard nor loopback (no device) */

@@ -157,6 +157,24 @@ static void connect_errors(void)
 	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.sys_errno == EADDRINUSE &&
 	       strstr(err.msg, "rdma_connect: Address already in use"),
 	       "5 times: given up, the error says so: %s", err.msg);
+	/* the stack gave up on the request (siw's MPA Reply timer under a
+	 * loaded peer): made again within the connect timeout, at most 16
+	 * times in all */
+	h_run(&sv, 10);
+	fake_verbs_config.connect_timedout = 3;
+	err = (struct xprt_error){ 0 };
+	tap_ok(h_connect(&sv, &cl, &co, &err) != NULL && !fake_verbs_config.connect_timedout,
+	       "a connection request the stack timed out 3 times: made again, "
+	       "connected at the 4th (%s)", err.msg);
+	xprt_close(cl.x);
+	h_run(&sv, 10);
+	fake_verbs_config.connect_timedout = 100;
+	tap_ok(!h_connect(&sv, &cl, &co, &err) && err.code == XPRT_E_TIMEOUT &&
+	       fake_verbs_config.connect_timedout == 100 - 16 &&
+	       strstr(err.msg, "no answer to the connection request"),
+	       "timed out by the stack every time: given up after 16 requests, "
+	       "the error says so: %s", err.msg);
+	fake_verbs_config.connect_timedout = 0;
 	co.host = "::1";
 	tap_ok(h_connect(&sv, &cl, &co, &err) != NULL, "IPv6 ::1 reaches the wildcard listener");
 	h_run(&sv, 10);

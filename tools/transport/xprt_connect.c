@@ -11,19 +11,24 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "xprt_int.h"
 
 /* -------- client -------- */
 #define CONNECT_ADDRINUSE_TRIES 5
+/* connection requests the RDMA stack itself gave up on (siw's timer for the
+ * MPA Reply, IB CM's REQ retries) made again, while the connect timeout
+ * lasts: at most this many in all */
+#define CONNECT_TIMEDOUT_TRIES 16
 
 static struct xprt *connect_one(struct xprt_loop *l, const struct xprt_opts *o,
 				const struct xprt_handlers *h,
-				const struct addrinfo *ai, struct xprt_error *err)
+				const struct addrinfo *ai, uint64_t end,
+				struct xprt_error *err)
 {
 	struct xprt *x = xprt_conn_new(l, o, h, false);
-	uint64_t end;
 
 	if (!x) {
 		xprt_err(err, XPRT_E_RESOURCE, ENOMEM, "out of memory");
@@ -41,7 +46,6 @@ static struct xprt *connect_one(struct xprt_loop *l, const struct xprt_opts *o,
 	else if (l->v->resolve_addr(x->id, ai->ai_addr, x->o.timeout_ms))
 		xprt_conn_failed(x, errno == ENODEV ? XPRT_E_NODEV : XPRT_E_UNREACHABLE,
 			    errno, "rdma_resolve_addr: %s", strerror(errno));
-	end = xprt_now_ns() + (uint64_t)x->o.timeout_ms * 1000000u;
 	while (x->state == X_RESOLVING || x->state == X_CONNECTING) {
 		uint64_t now = xprt_now_ns();
 
@@ -95,11 +99,33 @@ struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
 		 * socket of the host (one in TIME_WAIT after an earlier
 		 * connection): rdma_connect says EADDRINUSE; a new identifier
 		 * gets a new port */
-		for (int tries = 0; tries < CONNECT_ADDRINUSE_TRIES; tries++) {
-			x = connect_one(l, o, h, ai, &e);
-			if (x || e.sys_errno != EADDRINUSE)
+		uint64_t t0 = xprt_now_ns(), tn = t0;
+		uint64_t end = t0 + (uint64_t)(o->timeout_ms > 0 ? o->timeout_ms
+						  : 5000) * 1000000u;
+		for (int tries = 0, again = 0; tries < CONNECT_ADDRINUSE_TRIES;
+		     tries++) {
+			x = connect_one(l, o, h, ai, end, &e);
+			if (x)
 				break;
+			if (e.sys_errno == EADDRINUSE)
+				continue;
+			/* the stack timed out before the connect timeout
+			 * did (a loaded peer that accepts late): again,
+			 * said on standard error, never silently */
+			uint64_t now = xprt_now_ns();
+			if (e.code != XPRT_E_TIMEOUT || now >= end ||
+			    ++again >= CONNECT_TIMEDOUT_TRIES)
+				break;
+			fprintf(stderr, "rpcrdma: %s: no answer to the "
+				"connection request after %.1f s (timed out "
+				"below us); connecting again (%d) within the "
+				"connect timeout\n", o->host,
+				(double)(now - tn) / 1e9, again);
+			tn = now;
+			tries--;
 		}
+		if (x)
+			break;
 		/* another address may route where this one did not */
 		if (!x && e.code != XPRT_E_UNREACHABLE)
 			break;
