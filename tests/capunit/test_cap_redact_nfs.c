@@ -85,6 +85,19 @@ static bool same(const struct buf *a, const struct buf *b, uint32_t at,
 	return !memcmp(a->b + at, b->b + at, n);
 }
 
+/* the lookup, the call and its reply redacted in that order (the reply
+ * kept aside first in *orig); none of them holds a name after */
+static void redact3(struct rdx *x, struct buf *lk, struct buf *c,
+		    struct buf *r, struct buf *orig, const char *what)
+{
+	*orig = *r;
+	rdx_rpc(x, lk->b, lk->n);
+	rdx_rpc(x, c->b, c->n);
+	rdx_rpc(x, r->b, r->n);
+	tap_ok(r->n == orig->n && !has(r, "secret") && !has(lk, "secret"),
+	       "%s: no name is left (same length)", what);
+}
+
 /* every length of m (a copy) redacted: the bounds of each walk */
 static void every_cut(struct rdx *x, const struct buf *m, const char *what)
 {
@@ -133,13 +146,8 @@ static void nfs3(struct rdx *x)
 	uint32_t tail = rep.n;
 	w32(&rep, 0); w32(&rep, 1);                        /* end, eof */
 
-	orig = rep;
 	struct buf lk0 = lk, rdc0 = rdc;
-	rdx_rpc(x, lk.b, lk.n);
-	rdx_rpc(x, rdc.b, rdc.n);
-	rdx_rpc(x, rep.b, rep.n);
-	tap_ok(rep.n == orig.n && !has(&rep, "secret") && !has(&lk, "secret"),
-	       "NFSv3 LOOKUP and READDIRPLUS: no name is left (same length)");
+	redact3(x, &lk, &rdc, &rep, &orig, "NFSv3 LOOKUP and READDIRPLUS");
 	tap_ok(!memcmp(rep.b + n1, "name-", 5) &&
 	       !memcmp(rep.b + n1, lk.b + lk_name, 12),
 	       "the listing's name is name-N, the number LOOKUP's same name got: %.12s",
@@ -205,12 +213,7 @@ static void nfs4(struct rdx *x)
 	w32(&r, 0); w32(&r, 0);                              /* empty fattr4 */
 	uint32_t tail = r.n; w32(&r, 0); w32(&r, 1);
 
-	orig = r;
-	rdx_rpc(x, lk.b, lk.n);
-	rdx_rpc(x, c.b, c.n);
-	rdx_rpc(x, r.b, r.n);
-	tap_ok(r.n == orig.n && !has(&r, "secret") && !has(&lk, "secret"),
-	       "NFSv4.1 COMPOUND with READDIR: no name is left");
+	redact3(x, &lk, &c, &r, &orig, "NFSv4.1 COMPOUND with READDIR");
 	tap_ok(!memcmp(r.b + nm, "name-", 5) &&
 	       !memcmp(r.b + nm, lk.b + lkn, 12) &&
 	       !memcmp(r.b + nm2, "name-", 5),
