@@ -62,6 +62,18 @@ $$(BUILD)/os/$(1)/%.o: %.c $(4)
 endef
 os_objs = $(patsubst %.c,$(BUILD)/os/$(1)/%.o,$(2))
 
+# $(eval $(call xprt_test,UNIT_BIN,ASAN_BIN,SOURCES[,LIBS])): a test program
+# over the transport, built twice as the tools' are: of the toolsunit
+# objects against the transport's and the codec's libraries, and of the
+# toolsasan objects with their sources (ASan+UBSan); LIBS after the
+# transport's (-lm).  The object sets are defined in tools/module.mk.
+define xprt_test
+$(1): $$(call os_objs,toolsunit,$(3)) $$(XPRT_A) $$(CODEC_A) | $$(dir $(1)).dir
+	$$(TOOLS_UNIT_CC) -o $$@ $$^ $$(XPRT_LIBS) $(4)
+$(2): $$(call os_objs,toolsasan,$$(sort $(3) $$(XPRT_SRCS) $$(CODEC_SRCS))) | $$(dir $(2)).dir
+	$$(TOOLS_ASAN_CC) -o $$@ $$^ $$(XPRT_LIBS) $(4)
+endef
+
 # the unit tests' TAP and vector helpers (tests/unit), linked by the tools'
 # test binaries too: here, before the tools' module.mk files read them
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))

@@ -33,12 +33,7 @@ $(BUILD)/asan/test_bench: $(BENCH_TEST_DEPS) | $(BUILD)/asan/.dir
 BENCH_RUN_TEST_SRCS := tests/unit/test_bench_run.c tests/unit/tap.c tools/bench/bench_run.c \
 	$(BENCH_PURE_SRCS) $(TOOLS_LIVE_SRCS) tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
 ifneq ($(BENCH_XPRT_READY),)
-$(BUILD)/unit/test_bench_run: $(call os_objs,toolsunit,$(BENCH_RUN_TEST_SRCS)) $(XPRT_A) $(CODEC_A) \
-		| $(BUILD)/unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
-$(BUILD)/asan/test_bench_run: $(call os_objs,toolsasan,$(sort $(BENCH_RUN_TEST_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) \
-		| $(BUILD)/asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(eval $(call xprt_test,$(BUILD)/unit/test_bench_run,$(BUILD)/asan/test_bench_run,$(BENCH_RUN_TEST_SRCS),-lm))
 else
 $(BUILD)/unit/test_bench_run $(BUILD)/asan/test_bench_run: | $(BUILD)/unit/.dir $(BUILD)/asan/.dir
 	printf '#!/bin/sh\necho "1..0 # SKIP the transport is not in the tree yet"\n' > $@

@@ -89,12 +89,7 @@ CONFORM_XPRT_TEST_SRCS = tests/conform/test_conform_xprt.c tests/conform/xprt_ec
 	$(CONFORM_RUN) $(CONFORM_TEST_SRCS) $(FAKE_VERBS_SRCS)
 CHECK_DEPS += $(BUILD)/unit/test_conform_xprt $(BUILD)/asan/test_conform_xprt
 CONFORM_XPRT_T_SRCS := $(CONFORM_XPRT_TEST_SRCS) $(CONFORM_GEN) $(UNIT_COMMON)
-$(BUILD)/unit/test_conform_xprt: $(call os_objs,toolsunit,$(CONFORM_XPRT_T_SRCS)) $(XPRT_A) $(CODEC_A) \
-		| $(BUILD)/unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS)
-$(BUILD)/asan/test_conform_xprt: $(call os_objs,toolsasan,$(sort $(CONFORM_XPRT_T_SRCS) $(XPRT_SRCS) \
-		$(CODEC_SRCS))) | $(BUILD)/asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS)
+$(eval $(call xprt_test,$(BUILD)/unit/test_conform_xprt,$(BUILD)/asan/test_conform_xprt,$(CONFORM_XPRT_T_SRCS)))
 
 # --requester's responder (req_nfs.c, req_mount.c) over the real transport
 # and the fake verbs, a requester of the same transport in the same loop;
@@ -105,12 +100,7 @@ CONFORM_REQ_TEST_SRCS = tests/conform/test_conform_req.c tools/conform/req_nfs.c
 	$(CONFORM_VEC_GEN) $(CONFORM_CASES_GEN) $(TOOLS_COMMON_SRCS) $(FAKE_VERBS_SRCS)
 CHECK_DEPS += $(BUILD)/unit/test_conform_req $(BUILD)/asan/test_conform_req
 CONFORM_REQ_T_SRCS := $(CONFORM_REQ_TEST_SRCS) $(UNIT_COMMON)
-$(BUILD)/unit/test_conform_req: $(call os_objs,toolsunit,$(CONFORM_REQ_T_SRCS)) $(XPRT_A) $(CODEC_A) \
-		| $(BUILD)/unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS)
-$(BUILD)/asan/test_conform_req: $(call os_objs,toolsasan,$(sort $(CONFORM_REQ_T_SRCS) $(XPRT_SRCS) \
-		$(CODEC_SRCS))) | $(BUILD)/asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS)
+$(eval $(call xprt_test,$(BUILD)/unit/test_conform_req,$(BUILD)/asan/test_conform_req,$(CONFORM_REQ_T_SRCS)))
 endif
 
 # docs/conformance.md's case table from the table in the code, and

@@ -32,8 +32,4 @@ ECHO_RUN_TEST_SRCS := tests/unit/test_echo_run.c tests/unit/tap.c \
 	$(filter-out tools/echo/main.c,$(sort $(wildcard tools/echo/*.c))) $(TOOLS_COMMON_SRCS) \
 	$(TOOLS_LIVE_SRCS) \
 	tests/transport/fake_verbs.c tests/transport/fake_verbs_qp.c
-$(BUILD)/unit/test_echo_run: $(call os_objs,toolsunit,$(ECHO_RUN_TEST_SRCS)) $(XPRT_A) $(CODEC_A) | $(BUILD)/unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
-$(BUILD)/asan/test_echo_run: $(call os_objs,toolsasan,$(sort $(ECHO_RUN_TEST_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) \
-		| $(BUILD)/asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(eval $(call xprt_test,$(BUILD)/unit/test_echo_run,$(BUILD)/asan/test_echo_run,$(ECHO_RUN_TEST_SRCS),-lm))

@@ -14,11 +14,7 @@ CHECK_DEPS += $(PING_UNIT) $(PING_ASAN)
 # parts link its library, the sanitized build its sources)
 PING_T_SRCS := tests/ping/test_ping.c tests/unit/tap.c $(PING_PURE_SRCS) $(TOOLS_COMMON_SRCS) \
 	$(TOOLS_LIVE_SRCS)
-$(PING_UNIT): $(call os_objs,toolsunit,$(PING_T_SRCS)) $(XPRT_A) $(CODEC_A) | $(BUILD)/ping-unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
-
-$(PING_ASAN): $(call os_objs,toolsasan,$(sort $(PING_T_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) | $(BUILD)/ping-asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(eval $(call xprt_test,$(PING_UNIT),$(PING_ASAN),$(PING_T_SRCS),-lm))
 
 PING_XPRT_CORE := $(shell grep -l 'xprt_connect.struct xprt_loop' tools/transport/*.c 2>/dev/null)
 ifneq ($(PING_XPRT_CORE),)
@@ -38,12 +34,7 @@ PING_RUN_SRCS := tests/ping/test_ping_run.c tests/unit/tap.c \
 	tests/transport/fake_verbs_qp.c
 CHECK_DEPS += $(BUILD)/ping-unit/test_ping_run $(BUILD)/ping-asan/test_ping_run
 ifneq ($(PING_XPRT_CORE),)
-$(BUILD)/ping-unit/test_ping_run: $(call os_objs,toolsunit,$(PING_RUN_SRCS)) $(XPRT_A) $(CODEC_A) \
-		| $(BUILD)/ping-unit/.dir
-	$(TOOLS_UNIT_CC) -o $@ $^ $(XPRT_LIBS) -lm
-$(BUILD)/ping-asan/test_ping_run: $(call os_objs,toolsasan,$(sort $(PING_RUN_SRCS) $(XPRT_SRCS) $(CODEC_SRCS))) \
-		| $(BUILD)/ping-asan/.dir
-	$(TOOLS_ASAN_CC) -o $@ $^ $(XPRT_LIBS) -lm
+$(eval $(call xprt_test,$(BUILD)/ping-unit/test_ping_run,$(BUILD)/ping-asan/test_ping_run,$(PING_RUN_SRCS),-lm))
 else
 $(BUILD)/ping-unit/test_ping_run $(BUILD)/ping-asan/test_ping_run: | $(BUILD)/ping-unit/.dir $(BUILD)/ping-asan/.dir
 	printf '#!/bin/sh\necho "1..0 # SKIP the transport is not in the tree yet"\n' > $@
