@@ -80,7 +80,8 @@ install-tools: $(DECODE_BIN) $(LIVE_TOOL_BINS)
 	for c in completion/*; do [ -e "$$c" ] && install -m 644 "$$c" $(DESTDIR)$(COMPLETIONDIR)/; done; true
 
 # rpcrdma-decode under ASan+UBSan, for the hostile-capture tests
-# (tests/cli/crafted.bats); compiled from source like the sanitized unit tests
+# (tests/cli/crafted.bats) and capture.bats's robustness test; of the
+# toolsasan objects, like the sanitized unit tests
 DECODE_ASAN := $(BUILD)/asan/rpcrdma-decode
 CHECK_DEPS += $(DECODE_ASAN)
 $(DECODE_ASAN): $(call os_objs,toolsasan,$(TOOLS_COMMON_SRCS) $(DECODE_SRCS) $(CODEC_SRCS)) | $(BUILD)/asan/.dir
