@@ -110,7 +110,7 @@ struct xprt_opts {
 	int timeout_ms;            /* resolve/connect; 0: 5000 */
 	uint32_t max_message;      /* largest RPC message either way, incl. chunk
 				    * data; sizes registered memory.  0: 1 MiB+ */
-	int backlog;               /* server listen backlog; 0: 64 */
+	int backlog;               /* server listen backlog; 0: 1024 */
 	const struct xprt_verbs *verbs; /* NULL: rdma-core; tests: the fake */
 	int debug;                 /* >0: trace connection events on stderr */
 	enum xprt_misbehave misbehave; /* test only, see above */

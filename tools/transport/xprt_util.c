@@ -91,8 +91,14 @@ void xprt_opts_copy(struct xprt_opts *to, char *host, size_t hcap, char *port,
 		to->timeout_ms = 5000;
 	if (!to->max_message)
 		to->max_message = XPRT_DEFAULT_MAX_MESSAGE;
+	/* iWARP's connection manager sets aside one event slot per backlog
+	 * entry of a listener, and a request that finds none left is not
+	 * handed up (drivers/infiniband/core/iwcm.c, iw_cm_listen and
+	 * cm_event_handler): with 64, a burst of clients over siw (64 at
+	 * once and more, the soak's 200) can lose requests, which the client
+	 * sees time out.  IB CM keeps no such limit. */
 	if (!to->backlog)
-		to->backlog = 64;
+		to->backlog = 1024;
 	if (!to->verbs)
 		to->verbs = &xprt_verbs_rdma;
 }
