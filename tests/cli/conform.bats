@@ -365,6 +365,22 @@ open(sys.argv[2], "w").close(); time.sleep(10)' "$mp" "$ready" &
 	assert_line "total  2 cases: 0 passed, 0 failed, 2 skipped"
 }
 
+@test "--requester --json: a run record, one object per case, a summary; --json-file: both; --serve refuses them" {
+	run timeout 20 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)" --json
+	assert_success
+	assert_equal "${#lines[@]}" 4
+	run jq -sc '[.[0].run.mode, .[0].run.cases, .[1].case, .[1].result, .[2].case, .[3].summary.total.skipped]' <<<"$output"
+	assert_output '["requester",2,"rq-first-one-call","skip","rq-grant-1",2]'
+	run timeout 20 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)" --json-file "$BATS_TEST_TMPDIR/r.jsonl"
+	assert_success
+	assert_line "total  2 cases: 0 passed, 0 failed, 2 skipped"
+	assert_equal "$(jq -s length "$BATS_TEST_TMPDIR/r.jsonl")" 4
+	run "$C" --requester --serve --json
+	usage_error "--serve prints what was served, no report: --json and --json-file go with the requester cases"
+	run "$C" --requester --json --json-file x
+	usage_error "--json and --json-file cannot be used together"
+}
+
 @test "completion: --mount-port offers 20048" {
 	run bash -c "source '$TOP/completion/rpcrdma-conform'
 		COMP_WORDS=(rpcrdma-conform --mount-port ''); COMP_CWORD=2; _rpcrdma_conform

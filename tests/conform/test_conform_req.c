@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -439,6 +440,50 @@ static void grader_fails(void)
 	}
 }
 
+/* the report: text and JSON Lines of a FAIL, a PASS and the totals */
+static void report_json(void)
+{
+	char *tb = NULL, *jb = NULL;
+	size_t tl = 0, jl = 0;
+	FILE *tf = open_memstream(&tb, &tl), *jf = open_memstream(&jb, &jl);
+	const struct cf_rq_report r = { tf, jf };
+	struct cf_rq_grade fail = { CF_FAIL, "V1-4.3.1-limit", "10 calls, one past the grant" };
+	struct cf_rq_grade pass = { CF_PASS, NULL, "3 calls, at most 1 outstanding" };
+	unsigned n[CF_NRESULTS] = { 0 };
+
+	if (!tf || !jf)
+		return;
+	n[CF_PASS] = 1;
+	n[CF_FAIL] = 1;
+	cf_rq_report_begin(&r, "20049", 5000);
+	cf_rq_report_case(&r, &cf_rq_cases[1], &fail);
+	cf_rq_report_case(&r, &cf_rq_cases[0], &pass);
+	cf_rq_report_end(&r, n);
+	fclose(tf);
+	fclose(jf);
+	unsigned lines = 0;
+	for (size_t i = 0; i < jl; i++)
+		lines += jb[i] == '\n';
+	tap_ok(lines == 4 && !strncmp(jb, "{\"run\":{\"mode\":\"requester\",", 27) &&
+	       strstr(jb, "\"summary\":{\"total\":{\"cases\":"),
+	       "--json: a run record, one object per case, a summary: 4 lines");
+	char want[160];
+	snprintf(want, sizeof(want), "\"result\":\"fail\",\"fail_requirement\":\"V1-4.3.1-limit\","
+		 "\"fail_seed\":\"V1\",\"fail_section\":\"%s\"", cf_req_find("V1-4.3.1-limit")->section);
+	tap_ok(strstr(jb, want) != NULL,
+	       "a FAIL names its requirement, seed and section");
+	tap_ok(strstr(jb, "\"fail_keyword\":\"MUST NOT\",\"fail_sentence\":\"The requester MUST "
+		      "NOT send unacknowledged requests in excess of this granted responder credit "
+		      "limit.\"") != NULL, "and quotes the sentence at its keyword");
+	tap_ok(strstr(jb, "\"result\":\"pass\",\"observed\":\"3 calls") &&
+	       strstr(jb, "\"passed\":1,\"failed\":1,\"skipped\":0"),
+	       "a PASS has no fail_ keys; the totals count both");
+	tap_ok(strstr(tb, "rests on: V1 ") && strstr(tb, "total  2 cases: 1 passed, 1 failed"),
+	       "the text report says the same");
+	free(tb);
+	free(jb);
+}
+
 int main(void)
 {
 	struct xprt_opts so, co;
@@ -475,6 +520,7 @@ int main(void)
 	mount_tcp();
 	requester_cases();
 	grader_fails();
+	report_json();
 	fake_verbs_reset();
 	return tap_done();
 }

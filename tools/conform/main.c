@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	fputs("Usage: " CF_PROG " [options] HOST\n"
 	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
 	      "       " CF_PROG " --requester [--serve] [-a ADDR] [-p PORT] [--mount-port PORT]\n"
+	      "                       [--json | --json-file FILE]\n"
 	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
 	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
 	      "messages over real connections, each reaction graded PASS, FAIL or ALLOWED.\n"
@@ -73,6 +74,8 @@ static void usage(FILE *f)
 	      "Output:\n"
 	      "      --json                 JSON Lines: the run, one object per case with every\n"
 	      "                             message sent and received, the summary\n"
+	      "                             (--requester: the run, one object per case, the\n"
+	      "                             summary)\n"
 	      "      --json-file FILE       the same JSON Lines into FILE, the text on stdout\n"
 	      "  -v, --verbose              expected, observed and the bytes of every case\n"
 	      "  -q, --quiet                only failures and the totals\n"
@@ -154,6 +157,28 @@ struct cli {
 	bool requester, serve;
 	const char *mount_port;
 };
+
+/* the options that do not go together: 2, or -1 when they do */
+static int check_together(const struct cli *c)
+{
+	if ((c->serve || c->mount_port) && !c->requester)
+		return usage_error(NULL, c->serve ? "--serve needs --requester"
+				   : "--mount-port needs --requester");
+	if (c->requester && c->list)
+		return usage_error(NULL, "--requester and --list cannot be used together");
+	if (c->json && c->json_file)
+		return usage_error(NULL, "--json and --json-file cannot be used together");
+	if (c->serve && (c->json || c->json_file))
+		return usage_error(NULL, "--serve prints what was served, no report: "
+				   "--json and --json-file go with the requester cases");
+	if (c->requester)
+		return -1;
+	if (c->verbose && c->quiet)
+		return usage_error(NULL, "-v and -q cannot be used together");
+	if (!c->list && !c->o.host)
+		return usage_error(NULL, "give the responder's HOST (or --list)");
+	return -1;
+}
 
 static int parse(int argc, char **argv, struct cli *c)
 {
@@ -260,20 +285,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return usage_error(argv[optind], "one host only");
-	if ((c->serve || c->mount_port) && !c->requester)
-		return usage_error(NULL, c->serve ? "--serve needs --requester"
-				   : "--mount-port needs --requester");
-	if (c->requester && c->list)
-		return usage_error(NULL, "--requester and --list cannot be used together");
-	if (c->requester)
-		return -1;
-	if (c->json && c->json_file)
-		return usage_error(NULL, "--json and --json-file cannot be used together");
-	if (c->verbose && c->quiet)
-		return usage_error(NULL, "-v and -q cannot be used together");
-	if (!c->list && !c->o.host)
-		return usage_error(NULL, "give the responder's HOST (or --list)");
-	return -1;
+	return check_together(c);
 }
 
 int main(int argc, char **argv)
@@ -295,9 +307,19 @@ int main(int argc, char **argv)
 	if (c.requester) {
 		struct cf_req_opts ro = { .host = c.o.host, .port = c.o.port,
 			.mount_port = c.mount_port, .serve = c.serve, .debug = c.o.debug,
-			.connect_timeout_ms = c.o.connect_timeout_ms, .window_ms = c.o.timeout_ms };
+			.connect_timeout_ms = c.o.connect_timeout_ms, .window_ms = c.o.timeout_ms,
+			.json = c.json ? stdout : NULL, .json_only = c.json };
 
-		return cf_req_main(&ro, stdout);
+		if (c.json_file && !(ro.json = jf = fopen(c.json_file, "w"))) {
+			fprintf(stderr, CF_PROG ": %s: %s\n", c.json_file, strerror(errno));
+			return 3;
+		}
+		rc = cf_req_main(&ro, stdout);
+		if (jf && fclose(jf) != 0) {
+			fprintf(stderr, CF_PROG ": %s: %s\n", c.json_file, strerror(errno));
+			return 3;
+		}
+		return rc;
 	}
 	ob_init(out, stdout);
 	if (c.list) {

@@ -5,7 +5,7 @@
  * tests) connect to: the read-only NFSv3 export of tools/ulb/nfs3_serve.c
  * over RPC-over-RDMA on the shared transport (req_nfs.c), MOUNT v3 over
  * TCP on a port of its own (req_mount.c), and the serve loop (req_main.c).
- * Layers: req_main.c over req_nfs.c and req_mount.c; those over the
+ * Layers: req_main.c over req_nfs.c, req_mount.c and req_report.c; those over the
  * transport (xprt.h) and the NFSv3 program (tools/ulb); none calls up.
  */
 #ifndef RPCRDMA_CONFORM_REQ_H
@@ -38,6 +38,8 @@ struct cf_req_opts {
 	 * the same loop */
 	void (*on_case)(struct xprt_loop *l, const struct cf_rq_case *c, void *arg);
 	void *on_case_arg;
+	FILE *json;                    /* the cases' report as JSON Lines too */
+	bool json_only;                /* --json: no text report */
 };
 
 /* what was served, per program and procedure */
@@ -80,6 +82,16 @@ struct cf_rq_grade {
 	char observed[200];
 };
 void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g);
+
+/* the report (req_report.c): text to `text`, JSON Lines to `json` (either
+ * NULL: none) */
+struct cf_rq_report {
+	FILE *text, *json;
+};
+void cf_rq_report_begin(const struct cf_rq_report *r, const char *port, int window_ms);
+void cf_rq_report_case(const struct cf_rq_report *r, const struct cf_rq_case *c,
+		       const struct cf_rq_grade *g);
+void cf_rq_report_end(const struct cf_rq_report *r, const unsigned n[CF_NRESULTS]);
 
 /* a reply held back (cases): a small inline V1 reply, built here with
  * libcodec and sent raw when due, so that a call the requester sends

@@ -134,29 +134,18 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	return 0;
 }
 
-static void report_case(FILE *out, const struct cf_rq_case *c, const struct cf_rq_grade *g)
-{
-	const struct cf_req *q = g->req_id ? cf_req_find(g->req_id) : NULL;
-
-	fprintf(out, "%-6s %-20s %s [%s]\n         observed: %s\n", cf_result_name(g->result),
-		c->name, c->what, c->reqs, g->observed);
-	if (q)
-		fprintf(out, "         rests on: %s %s %s \"%s\" [%s]\n", q->seed, q->section,
-			q->keyword, q->sentence, q->id);
-}
-
 /* the requester cases, one after the other: the exit status */
 static int run_cases(const struct cf_req_opts *o, FILE *out)
 {
+	const struct cf_rq_report rep = { o->json_only ? NULL : out, o->json };
 	struct cf_req_counts counts;
 	unsigned n[CF_NRESULTS] = { 0 };
 	char why[300];
 	size_t i;
 
 	memset(&counts, 0, sizeof(counts));
-	fprintf(out, "rpcrdma-conform --requester: %zu cases on port %s, each watching the "
-		"requesters that connect for %d ms\n", cf_rq_ncases,
-		o->port ? o->port : XPRT_DEFAULT_PORT, o->window_ms ? o->window_ms : 5000);
+	cf_rq_report_begin(&rep, o->port ? o->port : XPRT_DEFAULT_PORT,
+			   o->window_ms ? o->window_ms : 5000);
 	for (i = 0; i < cf_rq_ncases && !stop; i++) {
 		struct cf_rq_obs ob;
 		struct cf_rq_grade g;
@@ -167,10 +156,9 @@ static int run_cases(const struct cf_req_opts *o, FILE *out)
 		}
 		cf_rq_grade(&cf_rq_cases[i], &ob, &g);
 		n[g.result]++;
-		report_case(out, &cf_rq_cases[i], &g);
+		cf_rq_report_case(&rep, &cf_rq_cases[i], &g);
 	}
-	fprintf(out, "total  %zu cases: %u passed, %u failed, %u skipped\n", cf_rq_ncases,
-		n[CF_PASS], n[CF_FAIL], n[CF_SKIP]);
+	cf_rq_report_end(&rep, n);
 	return n[CF_FAIL] ? 1 : 0;
 }
 
