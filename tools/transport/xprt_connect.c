@@ -117,9 +117,9 @@ struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
 			    ++again >= CONNECT_TIMEDOUT_TRIES)
 				break;
 			fprintf(stderr, "rpcrdma: %s: no answer to the "
-				"connection request after %.1f s (timed out "
-				"below us); connecting again (%d) within the "
-				"connect timeout\n", o->host,
+				"connection request after %.1f s (the RDMA "
+				"stack gave up on it); connecting again (%d) "
+				"within the connect timeout\n", o->host,
 				(double)(now - tn) / 1e9, again);
 			tn = now;
 			tries--;
