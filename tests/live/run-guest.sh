@@ -11,7 +11,10 @@
 # --timeout bounds the guest's whole life; --idle stops it sooner when for SEC
 # seconds neither its output nor any --watch file (a log the command writes
 # into a share) has changed: a hang, told apart from a guest a loaded host
-# makes slow, which keeps writing.
+# makes slow, which keeps writing.  With --idle, a guest whose kernel reports
+# a CPU stuck for WEDGE_SEC (120) s or more (soft lockup) or a panic on its
+# console is stopped at once: it will not come back (seen once under a
+# two-core hog: rpcrdma-trace -i's read of a tracefs instance, 6.1.0-56).
 # Exit status: the command's; 124 on timeout; 125 when the guest did not run it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -86,18 +89,27 @@ tpid=$!
 wpid=
 if ((idle > 0)); then
     (
-        last= still=0
+        last= since=$SECONDS wedge=${WEDGE_SEC:-120}
         while kill -0 "$qpid" 2>/dev/null; do
+            # the kernel says it is stuck (the watchdog's soft lockup
+            # line, "stuck for NNs!") for wedge s or more, or panicked
+            w=$(awk -v w="$wedge" '
+                    /Kernel panic/ { print; exit }
+                    /soft lockup - CPU#[0-9]+ stuck for [0-9]+s!/ {
+                        s = $0; sub(/.*stuck for /, "", s)
+                        if (s + 0 >= w) { print; exit } }' "$job/console.log" 2>/dev/null) || true
+            if [[ -n $w ]]; then
+                echo "wedged ${w#*] }" > "$job/idle"
+                kill "$qpid" 2>/dev/null
+                break
+            fi
             now=$(stat -c '%s %Y' "$job/out" "${watch[@]}" 2>/dev/null | tr '\n' ' ')
-            if [[ $now == "$last" ]]; then
-                still=$((still + 5))
-                if ((still >= idle)); then
-                    echo "idle $still" > "$job/idle"
-                    kill "$qpid" 2>/dev/null
-                    break
-                fi
-            else
-                last=$now still=0
+            if [[ $now != "$last" ]]; then
+                last=$now since=$SECONDS
+            elif ((SECONDS - since >= idle)); then
+                echo "idle $((SECONDS - since))" > "$job/idle"
+                kill "$qpid" 2>/dev/null
+                break
             fi
             sleep 5
         done
@@ -113,7 +125,10 @@ fi
 qpid=
 wait "$tpid" 2>/dev/null || true
 
-if [[ -s $job/idle ]]; then
+if [[ -s $job/idle && $(<"$job/idle") == wedged* ]]; then
+    rc=124
+    echo "run-guest: stopped: the guest's kernel is wedged: $(cut -d' ' -f2- "$job/idle")" >&2
+elif [[ -s $job/idle ]]; then
     rc=124
     echo "run-guest: stopped: nothing written by the guest for $idle s (--idle; a hang, not slowness)" >&2
 elif ((qrc == 124 || qrc == 137)); then
