@@ -467,6 +467,11 @@ completion_options() {
 	assert_success
 	assert_output --partial "retried: a new connection, once: the first probe of a new connection went unanswered"
 	assert_line "retried 1 connection(s) once: the first message of a new connection went unanswered"
+	# the first connection's first probe lost: made again too, counted
+	RPCRDMA_FAKE=lose-first-send=1 run "$C" --only inline-over,reply-xid $A
+	assert_success
+	assert_output --partial "rpcrdma-conform: the first probe of the first connection went unanswered: connected again, once"
+	assert_line "retried 1 connection(s) once: the first message of a new connection went unanswered"
 	RPCRDMA_FAKE=lose-first-send run "$C" --json --only inline-over,reply-xid $A
 	assert_output --partial '"retried":1,"retry_why":"the first probe of a new connection went unanswered"'
 	assert_output --partial '"retried_connections":1'

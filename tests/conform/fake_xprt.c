@@ -136,7 +136,8 @@ static void config_from_env(void)
 		c.answer_short = strstr(e, "answer-short") != NULL;
 		c.stray_answer = strstr(e, "stray-answer") != NULL;
 		c.late_drop_ms = strstr(e, "late-drop") ? 300 : 0;
-		c.lose_first_of = strstr(e, "lose-first-send") ? 3 : 0;
+		c.lose_first_of = strstr(e, "lose-first-send=1") ? 1 :
+				  strstr(e, "lose-first-send") ? 3 : 0;
 	}
 	fake_xprt_config(&c);
 }

@@ -356,6 +356,10 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	cf_report_init(&rep, out, c.json, c.verbose, c.quiet);
+	if (run.setup_retried) {      /* counted in the summary with the cases' */
+		rep.t.retried += run.setup_retried;
+		fprintf(stderr, CF_PROG ": %s: connected again, once\n", run.setup_retry_why);
+	}
 	if (jf) {
 		ob_init(&joutb, jf);
 		rep.jout = &joutb;

@@ -80,6 +80,8 @@ struct cf_run {
 	unsigned gens;
 	bool gone;                          /* the listener went away */
 	char gone_why[300];
+	unsigned setup_retried;             /* the first connection made again */
+	char setup_retry_why[160];
 	struct xprt_peer_info peer;         /* of the first connection */
 	bool have_peer;
 

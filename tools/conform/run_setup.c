@@ -39,6 +39,23 @@ static int try_program(struct cf_run *r, enum cf_profile p, struct cf_obs *o)
 	return 0;
 }
 
+/* the program the responder speaks, probed on the first connection: 1, 0
+ * (answered, neither: probes only) or -1 (no answer) */
+static int programs(struct cf_run *r, struct cf_obs *obs)
+{
+	int got;
+
+	if (r->o->profile != CF_PROF_AUTO)
+		return try_program(r, r->o->profile, obs);
+	got = try_program(r, CF_PROF_ECHO, obs);
+	if (got == 0 && r->v1.x) {
+		got = try_program(r, CF_PROF_NFS3, obs);
+		if (got == 0)
+			cf_target_init(&r->t, CF_PROF_AUTO);
+	}
+	return got;
+}
+
 int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *err)
 {
 	struct xprt_opts xo;
@@ -80,15 +97,22 @@ int cf_run_begin(struct cf_run *r, const struct cf_opts *o, struct xprt_error *e
 	if (cf_conn_open(r, &r->v1, 1, err) < 0)
 		return -1;
 	memset(&obs, 0, sizeof(obs));
-	if (o->profile != CF_PROF_AUTO) {
-		got = try_program(r, o->profile, &obs);
-	} else {
-		got = try_program(r, CF_PROF_ECHO, &obs);
-		if (got == 0 && r->v1.x) {
-			got = try_program(r, CF_PROF_NFS3, &obs);
-			if (got == 0)   /* answered, but neither program: probes only */
-				cf_target_init(&r->t, CF_PROF_AUTO);
-		}
+	got = programs(r, &obs);
+	if (got < 0) {
+		/* once more on another connection, counted and said in the
+		 * report (as conn_warm does for the cases' connections): knfsd
+		 * over siw was seen to leave a new connection's first call
+		 * unanswered */
+		snprintf(r->setup_retry_why, sizeof(r->setup_retry_why), "%.150s",
+			 r->disconnected ? r->event : "the first probe of the first connection went unanswered");
+		r->probe_pending = false;
+		cf_conn_close(r, &r->v1);
+		r->disconnected = false;
+		if (cf_conn_open(r, &r->v1, 1, err) < 0)
+			return -1;
+		r->setup_retried = 1;
+		memset(&obs, 0, sizeof(obs));
+		got = programs(r, &obs);
 	}
 	if (got < 0) {
 		err->code = XPRT_E_PROTOCOL;
