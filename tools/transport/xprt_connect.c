@@ -101,7 +101,7 @@ struct xprt *xprt_connect_opts(struct xprt_loop *l, const struct xprt_opts *o,
 		 * gets a new port */
 		uint64_t t0 = xprt_now_ns(), tn = t0;
 		uint64_t end = t0 + (uint64_t)(o->timeout_ms > 0 ? o->timeout_ms
-						  : 5000) * 1000000u;
+						  : XPRT_DEFAULT_TIMEOUT_MS) * 1000000u;
 		for (int tries = 0, again = 0; tries < CONNECT_ADDRINUSE_TRIES;
 		     tries++) {
 			x = connect_one(l, o, h, ai, end, &e);

@@ -38,6 +38,7 @@
 #define XPRT_DEFAULT_CREDITS 32u
 #define XPRT_MAX_CREDITS 1024u
 #define XPRT_DEFAULT_INLINE 4096u
+#define XPRT_DEFAULT_TIMEOUT_MS 5000  /* resolve and connect (xprt_opts.timeout_ms 0) */
 #define XPRT_DEFAULT_MAX_MESSAGE ((1u << 20) + 4096u)
 #define XPRT_V1_HDR 28u          /* prefix + three empty lists */
 #define XPRT_V2_HDR 32u

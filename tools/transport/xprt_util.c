@@ -88,7 +88,7 @@ void xprt_opts_copy(struct xprt_opts *to, char *host, size_t hcap, char *port,
 	if (to->inline_send < 1024)
 		to->inline_send = 1024;
 	if (!to->timeout_ms)
-		to->timeout_ms = 5000;
+		to->timeout_ms = XPRT_DEFAULT_TIMEOUT_MS;
 	if (!to->max_message)
 		to->max_message = XPRT_DEFAULT_MAX_MESSAGE;
 	/* iWARP's connection manager sets aside one event slot per backlog
