@@ -218,6 +218,35 @@ mrs_orphaned mrs_allocated local_inv_needed empty_sendctx_q reply_waits_for_send
 	assert_output --partial "events/rpcrdma/enable"
 }
 
+@test "trace: -i reads a trace_pipe that stays open (blocking) and stops at --seconds and at SIGINT" {
+	# a FIFO as trace_pipe: the read blocks as the kernel's does, with no
+	# end of file; --seconds and SIGINT must still end it (the 200 ms tick)
+	mkdir -p "$W/tfs/events/rpcrdma"
+	echo 0 > "$W/tfs/events/rpcrdma/enable"
+	mkfifo "$W/tfs/trace_pipe"
+	( cat "$K/nfs3-rxe.trace"; exec sleep 8 ) > "$W/tfs/trace_pipe" &
+	local w=$! t0=$SECONDS
+	run timeout 6 "$T" -i --tracefs "$W/tfs" -t 1 --json
+	kill "$w" 2>/dev/null; wait "$w" 2>/dev/null || true
+	assert_success
+	(( SECONDS - t0 <= 3 ))
+	assert_equal "$(grep -c '^{"xid"' <<< "$output")" "$(grep -c '^{"xid"' "$K/expected/trace.json")"
+	assert_equal "$(cat "$W/tfs/events/rpcrdma/enable")" 0
+	sleep 8 > "$W/tfs/trace_pipe" &
+	w=$!
+	timeout 6 "$T" -i --tracefs "$W/tfs" > "$W/int.out" 2> "$W/int.err" &
+	local r=$!
+	sleep 1
+	kill -INT "$r"
+	t0=$SECONDS
+	wait "$r"
+	local rc=$?
+	kill "$w" 2>/dev/null; wait "$w" 2>/dev/null || true
+	assert_equal "$rc" 0
+	(( SECONDS - t0 <= 2 ))
+	assert_equal "$(cat "$W/tfs/events/rpcrdma/enable")" 0
+}
+
 @test "trace: usage errors exit 2" {
 	run "$T"
 	assert_failure 2
