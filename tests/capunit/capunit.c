@@ -56,6 +56,8 @@ int run_close(struct run *r)
 	int rc = cap_close(r->st);
 	fclose(r->out);
 	free(r->buf);
+	free(r->pcap);
+	r->pcap = NULL;
 	return rc;
 }
 
@@ -66,6 +68,41 @@ void run_frame(struct run *r, int dlt, const uint8_t *p, uint32_t len)
 		.p = p, .len = len, .wire_len = len,
 	};
 	cap_frame_in(r->st, dlt, &f);
+	if (r->pcap && dlt == 1 && r->pcap_len + 16 + len <= r->pcap_cap) {
+		uint8_t *h = r->pcap + r->pcap_len;
+		uint32_t v[4] = { (uint32_t)f.ts_sec, (uint32_t)f.ts_usec, len, len };
+		memcpy(h, v, 16);               /* host order, as the magic */
+		memcpy(h + 16, p, len);
+		r->pcap_len += 16 + len;
+	}
+}
+
+void run_record(struct run *r, size_t cap)
+{
+	const uint32_t magic = 0xa1b2c3d4, snap = 262144, dlt = 1;
+	uint16_t ver[2] = { 2, 4 };
+
+	r->pcap = calloc(1, cap);
+	r->pcap_cap = r->pcap ? cap : 0;
+	if (cap < 24 || !r->pcap)
+		return;
+	memcpy(r->pcap, &magic, 4);
+	memcpy(r->pcap + 4, ver, 4);
+	memcpy(r->pcap + 16, &snap, 4);
+	memcpy(r->pcap + 20, &dlt, 4);
+	r->pcap_len = 24;
+}
+
+void run_pcap(struct run *r, const uint8_t *b, size_t n)
+{
+	for (size_t o = 24; o + 16 <= n;) {
+		uint32_t v[4];
+		memcpy(v, b + o, 16);
+		if (v[2] > n - o - 16)
+			break;
+		run_frame(r, 1, b + o + 16, v[2]);
+		o += 16 + v[2];
+	}
 }
 
 uint32_t msg_null(uint8_t *b, uint32_t xid, bool reply)

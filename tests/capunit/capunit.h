@@ -20,6 +20,10 @@ struct run {
 	char *buf;
 	size_t len;
 	uint64_t frame;
+	/* when set (run_record): every frame also appended to a pcap file
+	 * in memory, Ethernet (DLT 1), for the redactor's tests */
+	uint8_t *pcap;
+	size_t pcap_len, pcap_cap;
 };
 
 void run_open(struct run *r);
@@ -32,6 +36,12 @@ void run_end_source(struct run *r);
 int run_close(struct run *r);
 /* one frame of link type dlt */
 void run_frame(struct run *r, int dlt, const uint8_t *p, uint32_t len);
+/* from now on, the frames also written to r->pcap (a pcap file, DLT 1,
+ * of at most `cap` bytes: past it, frames are not recorded); freed by
+ * run_close */
+void run_record(struct run *r, size_t cap);
+/* every frame of a pcap file in memory (as run_record writes) to r */
+void run_pcap(struct run *r, const uint8_t *b, size_t n);
 
 /* an RDMA_MSG (V1 5.2) with no chunks carrying an NFSv3 NULL call or
  * its reply; returns its length */

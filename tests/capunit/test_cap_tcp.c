@@ -6,7 +6,7 @@
  * given up at the end, on the peer's acknowledgement, or when the slots
  * run out; sequence numbers across 2^32 and half the space away; an FPDU
  * cut at every byte; a bad CRC32c; finding the next FPDU after a gap, with
- * and without CRCs.  Without the MPA Request/Reply (RFC 5044 4-7.1) the
+ * and without CRCs, by the decoder and by the redactor.  Without the MPA Request/Reply (RFC 5044 4-7.1) the
  * framing inferred: CRC on and off, markers at any phase (their FPDU
  * pointers checked), the stream starting inside an FPDU, random bytes
  * refused, too few bytes waited for, --mpa-crc narrowing the candidates;
@@ -239,6 +239,48 @@ static void hunt(bool crc)
 	       "MPA: after a gap that cut FPDUs, the next FPDU boundary is found (CRC %s)",
 	       crc ? "on" : "off");
 	run_close(&r);
+}
+
+/* The redactor past the same gap (cap_redact_iwarp.c: a gap that never
+ * fills, here at the end of the file, gone past at the next FPDU boundary
+ * by cap_mpa_resync): the redacted copy, decoded, still holds the calls
+ * before the gap and after it, and cap_mpa_resync finds the boundary the
+ * decoder found.  With the old redactor (the rest of the direction zeroed)
+ * the copy lost 0x103 and 0x104. */
+static void redact_gap(bool crc)
+{
+	static struct stream s;
+	struct run r, d;
+	const struct cap_redact_opts o = { .roce_port = 4791 };
+
+	calls(&s, 5, crc);
+	uint32_t a = s.at[1] + 7, b = s.at[2] + 9;
+	uint32_t o3 = cap_mpa_resync(crc, s.b + b, s.len - b);
+	run_open(&r);
+	run_record(&r, 1u << 20);
+	handshake(&r, ISN_C, crc);
+	tcp_frame(&r, 0, ISN_C, ISN_S + 20, 0x18, s.b, a);
+	tcp_frame(&r, 0, ISN_C + b, ISN_S + 20, 0x18, s.b + b, s.len - b);
+	size_t n = r.pcap_len;
+	int rc = cap_redact_mem(&o, "unit", r.pcap, &n);
+	run_open(&d);
+	run_pcap(&d, r.pcap, n);
+	run_end_source(&d);
+	tap_ok(rc == 0 && o3 == s.at[3] - b && n == r.pcap_len &&
+	       run_has(&d, "0x00000100") && run_has(&d, "0x00000103") &&
+	       run_has(&d, "0x00000104") && !run_has(&d, "0x00000102"),
+	       "--redact: past a gap the capture never filled, at the next FPDU "
+	       "boundary (%u bytes in; CRC %s): the calls after it kept",
+	       o3, crc ? "on" : "off");
+	run_close(&d);
+	run_close(&r);
+	uint8_t junk[600];
+	for (unsigned i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)(i * 37u + 11u);
+	tap_ok(cap_mpa_resync(crc, junk, sizeof(junk)) == UINT32_MAX &&
+	       cap_mpa_resync(crc, s.b, 0) == UINT32_MAX,
+	       "cap_mpa_resync: no boundary in bytes that hold none (CRC %s)",
+	       crc ? "on" : "off");
 }
 
 /* ------------------------------------------- no MPA handshake (cap_mpa.c) */
@@ -483,6 +525,8 @@ int main(void)
 	bad_crc();
 	hunt(true);
 	hunt(false);
+	redact_gap(true);
+	redact_gap(false);
 	infer_variants();
 	infer_refused_and_waiting();
 	infer_frames(false);

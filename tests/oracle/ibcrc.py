@@ -78,6 +78,9 @@ def check(dlt, f):
         if lnh < 2:
             return None          # raw packets: no ICRC
         plen = (struct.unpack('>H', lrh[4:6])[0] & 0x7ff) * 4
+        if plen < (24 if lnh == 2 else 64) or o + plen > len(f):
+            return None          # PktLen short of its headers or past
+                                 # the frame: no ICRC to check
         pkt = f[o:o + plen]
         if lnh == 2:
             # local: the LRH with VL as ones, then the BTH (resv8a ones)

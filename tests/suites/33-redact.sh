@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 33-redact.sh - rpcrdma-decode -r IN -w OUT --redact (issue 28 item 1;
-# man rpcrdma-decode, REDACTION).  For every real capture of tests/captures/
-# (NFSv3 and NFSv4.1, RoCEv2 and iWARP, Ethernet) and one generated capture
+# man rpcrdma-decode, REDACTION).  For every capture of tests/captures/ and
+# its folders (NFSv3 and NFSv4.1, RoCEv2 and iWARP, Ethernet; crafted and
+# mid-stream ones; an iWARP gap never filled) and one generated capture
 # of each other link type and transport (tests/capgen: raw InfiniBand, ERF,
 # GRH, RoCEv1, Linux cooked v1/v2, IPv6, VLAN, pcapng, iWARP with MPA CRCs,
 # FPDUs split over segments and a window out of order): the redacted copy
@@ -29,7 +30,11 @@ gen="ib-247.pcap ib-erf.pcap ib-grh.pcap rocev1.pcap sll.pcap sll2.pcap
 rocev2-ipv6.pcap rocev2-vlan.pcap rocev2-pcapng.pcapng iwarp-basic.pcap
 iwarp-split.pcap iwarp-window.pcap"
 names=""
-for f in "$TOP"/tests/captures/*.pcap; do
+# every capture of tests/captures/: the test bed's, and those of its
+# folders (crafted/: lost segments, full tables, long private data;
+# nohandshake/: iWARP taken up mid-stream; kernel/); their names differ
+for f in "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/*/*.pcap; do
+	[ -e "$tmp/$(basename "$f")" ] && notok "two captures named $(basename "$f") in tests/captures/"
 	cp "$f" "$tmp/" && names="$names $(basename "$f")"
 done
 for f in $gen; do
@@ -96,6 +101,24 @@ timeout 30 tshark -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -V \
 good=$(grep -c 'Good CRC32' "$tmp/ts") badc=$(grep -cE 'status: Bad|Bad CRC32' "$tmp/ts")
 check "$f: tshark finds $good good MPA CRC32c and $badc bad checksums in the redacted copy" \
 	test "$good" -gt 5 -a "$badc" -eq 0
+
+# every iWARP capture of tests/captures/ that tshark frames (its MPA
+# handshake in the capture): as many good MPA CRC32c in the redacted copy as
+# in the original, none bad; among them the one with a TCP gap never filled
+mpa=""
+mpabad=""
+for f in $names; do
+	case $f in *iwarp* | *siw*) ;; *) continue ;; esac
+	[ -e "$tmp/$f.red" ] || continue
+	go=$(timeout 30 tshark -V -r "$tmp/$f" 2>/dev/null | grep -c 'Good CRC32')
+	timeout 30 tshark -V -r "$tmp/$f.red" >"$tmp/ts" 2>/dev/null
+	gr=$(grep -c 'Good CRC32' "$tmp/ts") br=$(grep -c 'Bad CRC32' "$tmp/ts")
+	[ "$go" -gt 0 ] || continue
+	mpa="$mpa $f:$gr"
+	[ "$gr" = "$go" ] && [ "$br" = 0 ] || mpabad="$mpabad $f: $go good in the original, $gr good and $br bad in the copy;"
+done
+check "tshark: the redacted iWARP captures' MPA CRC32c all good, as many as in the originals ($mpa)${mpabad:+; but$mpabad}" \
+	eval '[ -z "$mpabad" ] && grep -q "iwarp-lost-segment.pcap:319" <<<"$mpa"'
 
 # --redact=keys: RDMA handles and addresses remapped, the same messages and
 # chunk data matched to their segments (a RoCE and an iWARP capture)

@@ -68,31 +68,31 @@ uint32_t cap_mpa_gather(const uint8_t *b, uint32_t n, uint32_t off,
  * enough bytes to say.  Its length, its DDP/RDMAP versions, its CRC when
  * CRCs are on; without CRCs, the FPDU must end where the bytes end or be
  * followed by another plausible header (RFC 5044 4, RFC 5041 4). */
-static int fpdu_at(const struct cap_tcp_dir *t, const uint8_t *b, uint32_t n,
-		   uint32_t o, uint64_t *crc_work)
+static int fpdu_at(bool crc, bool markers, uint32_t mark_pos, const uint8_t *b,
+		   uint32_t n, uint32_t o, uint64_t *crc_work)
 {
-	uint32_t phase = (t->mark_pos + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
+	uint32_t phase = (mark_pos + o) % MARKER_EVERY, dummy = 0, crc_at = 0;
 	uint8_t h[4];
 
-	if (t->markers && phase < 4)
+	if (markers && phase < 4)
 		return 0;                  /* a marker, not an FPDU */
-	if (!cap_mpa_gather(b, n, o, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+	if (!cap_mpa_gather(b, n, o, mark_pos, markers, h, 4, UINT32_MAX, &dummy))
 		return -1;
 	uint32_t L = cap_be16(h);
 	if (L < DDP_TAGGED_HDR || !cap_ddp_plausible(h + 2))
 		return 0;
 	uint32_t total = 2 + L + (4 - (2 + L) % 4) % 4 + 4;
-	uint32_t end = cap_mpa_gather(b, n, o, t->mark_pos, t->markers, NULL, total,
+	uint32_t end = cap_mpa_gather(b, n, o, mark_pos, markers, NULL, total,
 			      total - 4, &crc_at);
 	if (!end)
 		return -1;
-	if (t->crc) {
+	if (crc) {
 		uint8_t w[4];
-		uint32_t e2 = cap_mpa_gather(b, n, crc_at, t->mark_pos, t->markers, w, 4,
+		uint32_t e2 = cap_mpa_gather(b, n, crc_at, mark_pos, markers, w, 4,
 				     UINT32_MAX, &dummy);
 		if (!e2)
 			return -1;
-		if (t->markers)
+		if (markers)
 			return 1;          /* CRC over the FPDU with markers:
 					    * checked when framed */
 		*crc_work += crc_at - o;
@@ -102,7 +102,7 @@ static int fpdu_at(const struct cap_tcp_dir *t, const uint8_t *b, uint32_t n,
 	}
 	if (end == n)
 		return 1;
-	if (!cap_mpa_gather(b, n, end, t->mark_pos, t->markers, h, 4, UINT32_MAX, &dummy))
+	if (!cap_mpa_gather(b, n, end, mark_pos, markers, h, 4, UINT32_MAX, &dummy))
 		return -1;
 	return cap_be16(h) >= DDP_TAGGED_HDR && cap_ddp_plausible(h + 2);
 }
@@ -118,7 +118,7 @@ uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
 
 	*found = false;
 	for (uint32_t o = 0; o < n; o++) {
-		int r = fpdu_at(t, b, n, o, &work);
+		int r = fpdu_at(t->crc, t->markers, t->mark_pos, b, n, o, &work);
 		if (r < 0)
 			return o;
 		if (r > 0) {
@@ -134,6 +134,24 @@ uint32_t cap_mpa_hunt(struct cap_state *st, struct cap_tcp_dir *t,
 		}
 	}
 	return n;
+}
+
+/* The same hunt as a pure function, for a stream without markers (the
+ * redactor's, cap_redact_iwarp.c): the first offset of b[0..n) where an
+ * FPDU starts, UINT32_MAX when none is found before the bytes run out or
+ * HUNT_CRC_MAX CRC bytes are spent. */
+uint32_t cap_mpa_resync(bool crc, const uint8_t *b, uint32_t n)
+{
+	uint64_t work = 0;
+
+	for (uint32_t o = 0; o < n && work <= HUNT_CRC_MAX; o++) {
+		int r = fpdu_at(crc, false, 0, b, n, o, &work);
+		if (r < 0)
+			break;
+		if (r > 0)
+			return o;
+	}
+	return UINT32_MAX;
 }
 
 /* ------------------------------------------------------------ inference */

@@ -470,6 +470,11 @@ static void report(const struct rdx_counts *c, const char *in,
 		fprintf(stderr, "rpcrdma-decode: %s: %llu messages or packets "
 			"could not be parsed: zeroed whole past the headers read\n",
 			in, (unsigned long long)c->unparsed);
+	if (c->gaps)
+		fprintf(stderr, "rpcrdma-decode: %s: %llu TCP gaps the capture "
+			"never filled (iWARP): gone past at the next MPA FPDU "
+			"boundary, what they cut zeroed\n", in,
+			(unsigned long long)c->gaps);
 	if (c->addresses)
 		fprintf(stderr, "rpcrdma-decode: %s: %llu IP addresses (or GIDs) "
 			"replaced\n", in, (unsigned long long)c->addresses);

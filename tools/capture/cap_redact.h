@@ -42,6 +42,8 @@ struct rdx_counts {
 				      * zeroed whole: could not be parsed */
 	uint64_t names, handles, crcs, crcs_bad_kept, addresses;
 	uint64_t addr_full;          /* addresses past a full table */
+	uint64_t gaps;               /* iWARP: TCP gaps never filled, gone
+				      * past at the next FPDU boundary */
 };
 
 /* ---- cap_redact_fix.c: checksums written once every byte is final,
@@ -139,6 +141,8 @@ struct rdx_stream {
 	/* iWARP */
 	bool tcp_on, lost, handshake_done, crc_known, crc, markers, not_iwarp;
 	uint32_t next_seq, msn;
+	uint32_t skip;               /* after a gap: bytes before the next
+				      * FPDU boundary (zeroed) */
 	struct rdx_piece *ooo;       /* segments ahead of next_seq (pos: seq) */
 	uint32_t nooo;
 	struct rdx_piece fp[RDX_FPDU_PIECES];   /* an FPDU being gathered */
@@ -174,6 +178,9 @@ const struct rdx_rdreq *rdx_rdreq_find(const struct rdx_rdma *r,
 #define RDX_OOO_MAX 256u             /* segments held per TCP direction */
 /* an FPDU never finished, segments held: their bytes zeroed */
 void rdx_fpdu_drop(struct rdx *x, struct rdx_stream *s);
+/* cap_redact_iwarp.c: at the end, segments still held behind a gap that
+ * never filled are gone through from the next FPDU boundary */
+void rdx_tcp_end(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s);
 
 /* ---- cap_redact_rpc.c: one Send's bytes, changed in place */
 struct rdx_adv {                     /* an advertised segment */

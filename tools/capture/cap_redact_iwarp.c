@@ -6,9 +6,14 @@
  * Sends put together by MSN and message offset, tagged data (RDMA Write,
  * Read Response) zeroed or gathered as an RPC message, Read Requests
  * remembered for their responses.  The MPA Request/Reply (with their
- * RFC 8797 private data) are kept.  What cannot be followed (a segment
- * out of order or repeated, a stream with MPA markers, TCP that is not
- * MPA) has its TCP payload zeroed, and is counted.  Each FPDU's CRC32c is
+ * RFC 8797 private data) are kept.  A segment ahead of the stream is held
+ * until the gap before it fills; a gap that never fills (RDX_OOO_MAX
+ * segments held, or the end of the file) is gone past: what was being put
+ * together is zeroed and the stream goes on at the first FPDU boundary
+ * after the gap (cap_mpa_resync, the decoder's own hunt), as the decoder
+ * does.  What cannot be followed (a segment repeated, a stream with MPA
+ * markers, TCP that is not MPA) has its TCP payload zeroed, and is
+ * counted.  Each FPDU's CRC32c is
  * written anew at the end (rdx_fix_mpa) when it was right before.
  */
 #include <stdlib.h>
@@ -193,6 +198,16 @@ static void guess_crc(struct rdx_stream *s, const uint8_t *p, uint32_t n)
 static void segment(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s,
 		    uint8_t *p, uint32_t n)
 {
+	if (s->skip) {                         /* after a gap (resume) */
+		uint32_t z = s->skip < n ? s->skip : n;
+		memset(p, 0, z);
+		s->skip -= z;
+		p += z;
+		n -= z;
+		rdx_counts(x)->other_zeroed++;
+		if (!n)
+			return;
+	}
 	if (!s->crc_known)
 		guess_crc(s, p, n);
 	while (n) {
@@ -280,6 +295,70 @@ static void drain(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s)
 	}
 }
 
+/* A gap that will not fill: the FPDU and the Send being put together are
+ * zeroed, and the stream goes on from the first segment held after the
+ * gap, at the first FPDU boundary in the bytes held from there on
+ * (cap_mpa_resync: lengths, DDP/RDMAP versions, the CRC32c when on).
+ * False when none is found in them (or no memory): the direction is given
+ * up (s->lost), its held bytes zeroed. */
+#define RESYNC_MAX (2u * FPDU_MAX)            /* one whole FPDU after the
+						 * longest run before it */
+static bool resume(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s)
+{
+	uint32_t first = 0, n = 0;
+	int32_t best = INT32_MAX;
+	uint8_t *buf;
+
+	for (uint32_t i = 0; i < s->nooo; i++) {
+		int32_t d = (int32_t)((uint32_t)s->ooo[i].pos - s->next_seq);
+		if (d > 0 && d < best) {
+			best = d;
+			first = (uint32_t)s->ooo[i].pos;
+		}
+	}
+	for (uint32_t i = 0; i < s->nfp; i++)
+		memset(s->fp[i].p, 0, s->fp[i].len);
+	if (s->nfp)
+		rdx_counts(x)->unparsed++;
+	s->nfp = 0;
+	rdx_pcs_zero(x, &s->send);
+	if (best == INT32_MAX || !(buf = malloc(RESYNC_MAX)))
+		goto lost;
+	/* the bytes held from `first` on, as long as they follow on */
+	for (bool more = true; more && n < RESYNC_MAX;) {
+		more = false;
+		for (uint32_t i = 0; i < s->nooo && n < RESYNC_MAX; i++) {
+			if ((uint32_t)s->ooo[i].pos != first + n)
+				continue;
+			uint32_t take = s->ooo[i].len;
+			if (take > RESYNC_MAX - n)
+				take = RESYNC_MAX - n;
+			memcpy(buf + n, s->ooo[i].p, take);
+			n += take;
+			more = true;
+		}
+	}
+	uint32_t o = cap_mpa_resync(s->crc, buf, n);
+	free(buf);
+	if (o == UINT32_MAX)
+		goto lost;
+	rdx_counts(x)->gaps++;
+	s->next_seq = first;
+	s->skip = o;
+	drain(x, r, s);
+	return true;
+lost:
+	s->lost = true;
+	rdx_fpdu_drop(x, s);
+	return false;
+}
+
+void rdx_tcp_end(struct rdx *x, struct rdx_rdma *r, struct rdx_stream *s)
+{
+	while (s->tcp_on && !s->lost && s->nooo && resume(x, r, s))
+		;
+}
+
 void rdx_tcp_payload(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 		     const uint8_t *dst, uint16_t sport, uint16_t dport,
 		     uint32_t seq, uint8_t *p, uint32_t len)
@@ -309,15 +388,22 @@ void rdx_tcp_payload(struct rdx *x, struct rdx_rdma *r, const uint8_t *src,
 		s->next_seq += len;
 		return;                        /* key, flags, private data */
 	}
-	if (s && !s->lost && !s->not_iwarp && !s->markers &&
-	    seq != s->next_seq && hold(s, seq, p, len))
+	bool followed = s && !s->lost && !s->not_iwarp && !s->markers;
+	if (followed && seq != s->next_seq && hold(s, seq, p, len))
 		return;                        /* ahead: until the gap fills */
-	if (!s || s->lost || s->not_iwarp || s->markers || seq != s->next_seq) {
+	if (followed && (int32_t)(seq - s->next_seq) > 0 &&
+	    s->nooo == RDX_OOO_MAX && resume(x, r, s)) {
+		/* as many held as can be: the gap will not fill */
+		if (seq != s->next_seq && hold(s, seq, p, len))
+			return;
+		followed = !s->lost;
+	}
+	if (!followed || seq != s->next_seq) {
 		memset(p, 0, len);
 		rdx_counts(x)->other_zeroed++;
-		if (s && seq != s->next_seq && !s->not_iwarp &&
+		if (s && seq != s->next_seq && !s->not_iwarp && !s->lost &&
 		    (int32_t)(seq - s->next_seq) > 0) {
-			s->lost = true;            /* a gap never filled */
+			s->lost = true;            /* no memory to hold it */
 			rdx_fpdu_drop(x, s);
 			rdx_pcs_zero(x, &s->send);
 		}

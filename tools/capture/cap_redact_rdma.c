@@ -490,6 +490,7 @@ void rdx_rdma_free(struct rdx *x, struct rdx_rdma *r)
 		free(r->grp[i].pc.v);
 	for (uint32_t i = 0; i < RDX_STREAMS; i++) {
 		if (r->st[i].used) {
+			rdx_tcp_end(x, r, &r->st[i]);
 			rdx_fpdu_drop(x, &r->st[i]);
 			rdx_pcs_zero(x, &r->st[i].send);
 		}

@@ -222,6 +222,10 @@ bool cap_iwarp_plausible(const uint8_t *p, uint32_t len);
  * FPDU (returns its bytes) and find the next FPDU boundary (RFC 5044 4) */
 uint32_t cap_iwarp_gap(struct cap_state *st, struct cap_conv *c, int dir,
 		       uint32_t gap);
+/* cap_mpa.c: where an FPDU starts in the bytes after a gap of a stream
+ * without markers (lengths, DDP/RDMAP versions, the CRC32c when `crc`);
+ * UINT32_MAX when not found in b[0..n).  Pure: the redactor's too. */
+uint32_t cap_mpa_resync(bool crc, const uint8_t *b, uint32_t n);
 
 /* cap_ib.c: the ICRC of a packet (`hdr` as cap_ib_packet's, `p` the BTH
  * to the ICRC), computed in `scratch` (CAP_CRCBUF bytes); false when it

@@ -130,7 +130,9 @@ def fpdu_send(msn, msg):
     ulpdu = ddp + msg
     f = struct.pack('>H', len(ulpdu)) + ulpdu
     f += b'\0' * ((4 - len(f) % 4) % 4)
-    return f + struct.pack('>I', crc32c(f))
+    # the CRC32c's four bytes least significant first, as siw and
+    # Wireshark have them (rpcrdma-decode takes either order)
+    return f + struct.pack('<I', crc32c(f))
 
 
 class Tcp:
