@@ -483,6 +483,11 @@ void rdx_rdma_free(struct rdx *x, struct rdx_rdma *r)
 {
 	if (!r)
 		return;
+	/* first the iWARP segments still held past a gap: going through
+	 * them may add RDMA data to the groups flushed next */
+	for (uint32_t i = 0; i < RDX_STREAMS; i++)
+		if (r->st[i].used)
+			rdx_tcp_end(x, r, &r->st[i]);
 	for (uint32_t i = 0; i < RDX_GROUPS; i++)
 		if (r->grp[i].used)
 			group_flush(x, r, &r->grp[i]);
@@ -490,7 +495,6 @@ void rdx_rdma_free(struct rdx *x, struct rdx_rdma *r)
 		free(r->grp[i].pc.v);
 	for (uint32_t i = 0; i < RDX_STREAMS; i++) {
 		if (r->st[i].used) {
-			rdx_tcp_end(x, r, &r->st[i]);
 			rdx_fpdu_drop(x, &r->st[i]);
 			rdx_pcs_zero(x, &r->st[i].send);
 		}
