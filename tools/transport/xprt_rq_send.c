@@ -165,9 +165,19 @@ static int send_call(struct xprt *x, struct xcall *xc, struct marshal *mm,
 	uint8_t *p;
 	int s;
 
-	rpcrdma_encode(&mm->h, NULL, 0, &hlen);
+	s = xprt_send_slot(x);
+	if (s < 0) {
+		xprt_err(e, XPRT_E_RESOURCE, ENOSPC, "no Send buffer free");
+		return -1;
+	}
+	/* the header encoded once, straight into the slot's buffer when it
+	 * fits there (the common case); else its size, and again below */
+	p = xprt_send_space(x, s, 0, &lkey);
+	if (!rpcrdma_encode(&mm->h, p, x->ssize, &hlen))
+		p = NULL;
 	total = hlen + mm->pay1 + mm->pay2;
 	if (c->chunk != XPRT_CHUNK_INLINE && total > xprt_send_threshold(x)) {
+		xprt_send_slot_put(x, s);
 		xprt_err(e, XPRT_E_USAGE, EMSGSIZE,
 			 "a %zu-byte %s does not fit the %u-byte inline threshold%s",
 			 total, x->server ? "backward call" : "call",
@@ -176,16 +186,13 @@ static int send_call(struct xprt *x, struct xcall *xc, struct marshal *mm,
 			 " with the chunks asked for");
 		return -1;
 	}
-	s = xprt_send_slot(x);
-	if (s < 0) {
-		xprt_err(e, XPRT_E_RESOURCE, ENOSPC, "no Send buffer free");
-		return -1;
-	}
-	p = xprt_send_space(x, s, total, &lkey);
-	if (!p || rpcrdma_encode(&mm->h, p, total, NULL) != hlen) {
-		xprt_send_slot_put(x, s);
-		xprt_err(e, XPRT_E_RESOURCE, ENOMEM, "no room for a %zu-byte Send", total);
-		return -1;
+	if (!p || total > x->ssize) {
+		p = xprt_send_space(x, s, total, &lkey);
+		if (!p || rpcrdma_encode(&mm->h, p, total, NULL) != hlen) {
+			xprt_send_slot_put(x, s);
+			xprt_err(e, XPRT_E_RESOURCE, ENOMEM, "no room for a %zu-byte Send", total);
+			return -1;
+		}
 	}
 	if (mm->pay1)
 		memcpy(p + hlen, c->msg, mm->pay1);
@@ -213,7 +220,10 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 	uint32_t vers = x->vers ? x->vers : x->vlow;
 	uint32_t hbase = vers == RPCRDMA_VERSION_TWO ? XPRT_V2_HDR : XPRT_V1_HDR;
 	unsigned need = choose_chunks(x, c, hbase, e);
-	uint64_t t0 = xprt_now_ns();
+	/* registration is timed when there is some (c->t_reg_ns) */
+	bool reg = need != ~0u && (need & (RPCRDMA_NEED_READ_CHUNK | RPCRDMA_NEED_POS0_READ |
+					   RPCRDMA_NEED_WRITE_CHUNK | RPCRDMA_NEED_REPLY_CHUNK));
+	uint64_t t0 = reg ? xprt_now_ns() : 0;
 	struct marshal mm;
 	int rc;
 
@@ -234,7 +244,7 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 			 strerror(errno));
 		return -1;
 	}
-	c->t_reg_ns = xprt_now_ns() - t0;
+	c->t_reg_ns = reg ? xprt_now_ns() - t0 : 0;
 	return send_call(x, xc, &mm, e);
 }
 

@@ -158,10 +158,15 @@ static int send_reply(struct xprt *x, const struct xrcvd *q, struct rs_reply *rr
 	h.writes = rr->wch;
 	h.nwrites = q->nwchunks;
 	h.reply = rr->use_r ? &rr->rch : NULL;
-	rpcrdma_encode(&h, NULL, 0, &hlen);
-	p8 = xprt_send_space(x, rr->s, hlen + (rr->use_r ? 0 : rr->red_len), &plkey);
-	if (!p8 || rpcrdma_encode(&h, p8, hlen, NULL) != hlen)
-		return -1;
+	/* encoded once, into the slot's buffer, when the whole Send fits
+	 * there (the common case); else into the larger one it gets */
+	p8 = xprt_send_space(x, rr->s, 0, &plkey);
+	if (!rpcrdma_encode(&h, p8, x->ssize, &hlen) ||
+	    hlen + (rr->use_r ? 0 : rr->red_len) > x->ssize) {
+		p8 = xprt_send_space(x, rr->s, hlen + (rr->use_r ? 0 : rr->red_len), &plkey);
+		if (!p8 || rpcrdma_encode(&h, p8, hlen, NULL) != hlen)
+			return -1;
+	}
 	if (!rr->use_r && rr->use_w) {
 		memcpy(p8 + hlen, msg, rr->ddp_off);
 		memcpy(p8 + hlen + rr->ddp_off, msg + rr->ddp_off + rr->ddp_len + rr->pad,
