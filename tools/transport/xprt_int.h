@@ -110,7 +110,8 @@ struct xrcvd {                   /* a call received (responder) */
 	uint32_t inv_rkey;       /* the one rkey of all its chunks, or 0 */
 	bool inv_ok;
 	/* The arrays, read only below their counts above: a slot is cleared
-	 * up to here (XRCVD_CLEAR), not through them, once per call. */
+	 * up to here (XRCVD_CLEAR), not through them, once per call (when
+	 * xprt_call_in() takes it; rcvd_release() frees it and marks it free). */
 	/* its read chunks: by position, segments in list order */
 	struct { uint32_t pos, first, nsegs; uint64_t len; } rch[XPRT_MAX_RCHUNKS];
 	struct rpcrdma_read_segment rdseg[XPRT_MAX_RCHUNKS * XPRT_MAX_SEGS];

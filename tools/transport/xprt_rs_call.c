@@ -19,7 +19,12 @@ static void rcvd_release(struct xprt *x, struct xrcvd *q)
 		x->l->v->dereg_mr(q->mr);
 	free(q->buf);
 	free(q->hdr);
-	memset(q, 0, XRCVD_CLEAR);
+	/* free again: every reader of a slot asks q->busy first, and
+	 * xprt_call_in() clears the slot when it takes it */
+	q->mr = NULL;
+	q->buf = NULL;
+	q->hdr = NULL;
+	q->busy = q->answered = q->failed = q->answered_inside = false;
 }
 
 void xprt_rcvd_release_all(struct xprt *x)
