@@ -279,8 +279,11 @@ static void mount_tcp(void)
  * one, then nine at once when its reply comes (over our transport the nine
  * never leave once a grant of 1 came: its Send slots follow the grant, so
  * RAW_AFTER passes rq-grant-1 here, and the grader's V1 §4.3.1 FAIL is
- * shown on observations in grader_fails()) */
-enum rq_mode { RQ_OURS = 0, RAW_BURST, RAW_AFTER };
+ * shown on observations in grader_fails()); and our transport's requester
+ * with the test-only misbehave modes rpcrdma-echo --misbehave gives its
+ * client: RQ_NO_FIRST_WAIT (every call before the first reply) and
+ * RQ_IGNORE_GRANT (past the grant once one came) */
+enum rq_mode { RQ_OURS = 0, RAW_BURST, RAW_AFTER, RQ_NO_FIRST_WAIT, RQ_IGNORE_GRANT };
 static struct {
 	enum rq_mode raw;
 	struct xprt *x;
@@ -332,6 +335,8 @@ static void start_requester(struct xprt_loop *l, const struct cf_rq_case *cs, vo
 	(void)cs;
 	(void)arg;
 	memset(&co, 0, sizeof(co));
+	co.misbehave = rq.raw == RQ_NO_FIRST_WAIT ? XPRT_MISBEHAVE_NO_FIRST_WAIT
+		       : rq.raw == RQ_IGNORE_GRANT ? XPRT_MISBEHAVE_IGNORE_GRANT : XPRT_MISBEHAVE_NONE;
 	co.host = "127.0.0.1";
 	co.port = "20049";
 	co.verbs = &fake_verbs;
@@ -369,12 +374,16 @@ static void requester_cases(void)
 	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
 		.window_ms = 2000, .on_case = start_requester };
 	/* what each requester must get: PASS (NULL), SKIP, or FAIL on this sentence */
-	static const char *const want[3][2] = {
+	static const char *const want[5][2] = {
 		{ NULL, NULL },
 		{ "V1-4.3.3-first", "V1-4.3.3-first" },
 		{ NULL, "SKIP" },
+		{ "V1-4.3.3-first", "V1-4.3.3-first" },
+		{ NULL, "V1-4.3.1-limit" },
 	};
-	static const char *const mname[] = { "our transport's", "burst", "after-first" };
+	static const char *const mname[] = { "our transport's", "burst", "after-first",
+					     "our transport's --misbehave no-first-wait",
+					     "our transport's --misbehave ignore-grant" };
 	struct cf_req_counts c;
 	struct cf_rq_obs ob;
 	struct cf_rq_grade g;
@@ -382,7 +391,7 @@ static void requester_cases(void)
 	size_t i;
 	int64_t t0;
 
-	for (int m = RQ_OURS; m <= RAW_AFTER; m++) {
+	for (int m = RQ_OURS; m <= RQ_IGNORE_GRANT; m++) {
 		unsigned right = 0;
 
 		rq.raw = (enum rq_mode)m;
@@ -404,8 +413,12 @@ static void requester_cases(void)
 		tap_ok(right == cf_rq_ncases, "%s requester: %s (%u of %zu cases as expected)",
 		       mname[m], m == RQ_OURS ? "PASSes every requester case"
 		       : m == RAW_BURST ? "ten calls at once FAIL both cases on V1 §4.3.3"
-		       : "nine raw calls after the first reply: our transport holds them to the grant "
-		       "(rq-grant-1 sees one call: SKIP)",
+		       : m == RAW_AFTER ? "nine raw calls after the first reply: our transport "
+		       "holds them to the grant (rq-grant-1 sees one call: SKIP)"
+		       : m == RQ_NO_FIRST_WAIT ? "FAILs both cases, on V1 §4.3.3 (the one call "
+		       "before the first reply)"
+		       : "PASSes rq-first-one-call (9 out under a grant of 32) and FAILs "
+		       "rq-grant-1 on V1 §4.3.1",
 		       right, cf_rq_ncases);
 	}
 }

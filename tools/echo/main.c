@@ -71,8 +71,9 @@ static void usage(FILE *f)
 	      "                             --null unless PROG is echo)\n"
 	      "      --program-version V    its version (default 1; nfs: 3)\n"
 	      "\n"
-	      "Server (test only):\n"
-	      "      --misbehave NAME       wrong-error, drop-bad, silent-vers, zero-credit\n"
+	      "Test only:\n"
+	      "      --misbehave NAME       server: wrong-error, drop-bad, silent-vers,\n"
+	      "                             zero-credit; client: no-first-wait, ignore-grant\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 JSON Lines: one object per call or event, then\n"
@@ -163,6 +164,8 @@ static int misbehave_opt(const char *arg, struct echo_opts *o)
 		[XPRT_MISBEHAVE_DROP_BAD] = "drop-bad",
 		[XPRT_MISBEHAVE_SILENT_VERS] = "silent-vers",
 		[XPRT_MISBEHAVE_ZERO_CREDIT] = "zero-credit",
+		[XPRT_MISBEHAVE_NO_FIRST_WAIT] = "no-first-wait",
+		[XPRT_MISBEHAVE_IGNORE_GRANT] = "ignore-grant",
 	};
 	unsigned i;
 
@@ -172,7 +175,8 @@ static int misbehave_opt(const char *arg, struct echo_opts *o)
 			return 0;
 		}
 	return usage_error("--misbehave: '%s' is not wrong-error, drop-bad, "
-			   "silent-vers or zero-credit", arg);
+			   "silent-vers, zero-credit (server), no-first-wait or "
+			   "ignore-grant (client)", arg);
 }
 
 static int program_opt(const char *arg, struct echo_opts *o)
@@ -233,7 +237,17 @@ static int parse_one(int c, const char *arg, void *ctx)
 			return ECHO_EXIT_USAGE;
 		o->call_timeout_ms = (int)v;
 		return 0;
-	case CLI_L_MISBEHAVE: sn->server_only = "--misbehave"; return misbehave_opt(arg, o);
+	case CLI_L_MISBEHAVE:
+		if (misbehave_opt(arg, o))
+			return ECHO_EXIT_USAGE;
+		/* the requester's modes are the client's, the rest the server's */
+		if (o->x.misbehave == XPRT_MISBEHAVE_NO_FIRST_WAIT)
+			sn->client_only = "--misbehave no-first-wait";
+		else if (o->x.misbehave == XPRT_MISBEHAVE_IGNORE_GRANT)
+			sn->client_only = "--misbehave ignore-grant";
+		else
+			sn->server_only = "--misbehave";
+		return 0;
 	case CLI_L_JSON: o->json = true; return 0;
 	case 'v': o->verbose = true; return 0;
 	case 'q': sn->client_only = "-q"; o->quiet = true; return 0;

@@ -83,6 +83,12 @@ enum xprt_misbehave {
 	XPRT_MISBEHAVE_SILENT_VERS,  /* "silent-vers": an unsupported version is
 				      * discarded, not answered with ERR_VERS */
 	XPRT_MISBEHAVE_ZERO_CREDIT,  /* "zero-credit": grants 0 credits */
+	/* the requester's (rpcrdma-conform --requester's cases must fail) */
+	XPRT_MISBEHAVE_NO_FIRST_WAIT, /* "no-first-wait": before the first
+				       * reply, every call it has goes, not
+				       * one (V1 §4.3.3) */
+	XPRT_MISBEHAVE_IGNORE_GRANT, /* "ignore-grant": once a grant came,
+				      * calls go past it (V1 §4.3.1) */
 };
 
 struct xprt_opts {

@@ -8,6 +8,8 @@
  * is not a grant); a call that ends without a reply (timeout, disconnect)
  * forgets its credit.  The responder: the grant this end puts in every
  * reply and error reply (0 with the test-only misbehave=zero-credit).
+ * The test-only requester modes no-first-wait and ignore-grant break the
+ * requester's rules on purpose (rpcrdma-conform --requester must FAIL them).
  */
 #include "xprt_int.h"
 
@@ -17,10 +19,17 @@ void xprt_credits_init(struct xprt *x)
 	rpcrdma_credits_init(&x->cred, x->o.credits);
 }
 
-/* may the requester send one more call now? */
+/* may the requester send one more call now?  (the test-only misbehave
+ * modes no-first-wait and ignore-grant send as many as it has slots for,
+ * before the first reply and after it) */
 bool xprt_credit_available(const struct xprt *x)
 {
-	return rpcrdma_credits_may_send(&x->cred) && x->nout < x->ncalls;
+	if (x->nout >= x->ncalls)
+		return false;
+	if ((x->o.misbehave == XPRT_MISBEHAVE_NO_FIRST_WAIT && !x->cred.have_grant) ||
+	    (x->o.misbehave == XPRT_MISBEHAVE_IGNORE_GRANT && x->cred.have_grant))
+		return true;
+	return rpcrdma_credits_may_send(&x->cred);
 }
 
 /* a call was sent: it holds a credit until its reply */
