@@ -3,7 +3,9 @@
 # then per test how many runs failed it and how many retries it made, and
 # how long each run took.  A flaky test shows up here as "failed 1 of 5".
 # Each run's TAP is kept in $BUILD/live/repeat/run-K.tap, its results in
-# run-K.tsv.  Exit 1 when any run failed a test.
+# run-K.tsv, and a run that failed a test keeps build/live/smoke (the guests'
+# logs, each case's outputs) in run-K-logs/.  Exit 1 when any run failed a
+# test.
 #   BUILD=/abs/build [BIN=...] repeat.sh N [rxe|siw]...
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +24,9 @@ for ((k = 1; k <= n; k++)); do
     BUILD=$BUILD bash "$LIVE_DIR/smoke.sh" "$@" > "$dir/run-$k.tap" 2>&1
     rc=$?
     cp "$BUILD/live/smoke/results.tsv" "$dir/run-$k.tsv" 2>/dev/null || : > "$dir/run-$k.tsv"
+    # a run with a failure keeps its guests' logs and case outputs (the
+    # next run writes over build/live/smoke): run-K-logs/
+    ((rc)) && cp -r "$BUILD/live/smoke" "$dir/run-$k-logs" 2>/dev/null
     echo "# run $k: exit $rc, $((SECONDS - t0)) s, load $(cut -d' ' -f1 /proc/loadavg): $(tail -1 "$dir/run-$k.tap")"
     echo "$rc $((SECONDS - t0))" > "$dir/run-$k.rc"
 done
