@@ -377,6 +377,7 @@ static int f_connect(struct xv_id *pub, const struct xv_conn_param *p)
 	strcpy(srv->pub.dev_name, "fake0");
 	srv->peer_id = id;
 	id->peer_id = srv;
+	id->active = true;
 	fake_queue_event(srv, XV_EV_CONNECT_REQUEST, 0, l, p->pdata, p->pdata_len);
 	return 0;
 }

@@ -44,6 +44,9 @@ struct fake_verbs_config {
 	unsigned connect_timedout; /* so many connection requests end in
 				    * UNREACHABLE with ETIMEDOUT first (siw's
 				    * MPA Reply timer, IB CM's REQ retries) */
+	unsigned lose_first_send; /* so many client connections lose their first
+				   * Send: it completes at the sender and never
+				   * arrives (siw's first-Send race) */
 	bool rdma_cm_errnos; /* listen fails as rdma_cm does: EADDRNOTAVAIL
 			      * for a taken port as for an address that is
 			      * neither a wildcard nor loopback (no device) */

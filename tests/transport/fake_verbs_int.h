@@ -27,6 +27,8 @@ struct fid {
 	struct fid *peer_id;
 	bool has_qp, qp_err;
 	bool late_est;           /* ESTABLISHED held back (late_established) */
+	bool active;             /* the connecting side (f_connect) */
+	unsigned long nsends;    /* Sends posted (lose_first_send) */
 	int cq_efd;
 	struct xv_wc *cq;
 	unsigned cq_head, cq_n, cq_cap;

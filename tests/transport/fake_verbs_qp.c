@@ -415,6 +415,9 @@ int fake_post_send(struct xv_id *pub, const struct xv_send_wr *wr)
 		else if (id->state != F_CONNECTED || !p || !p->has_qp ||
 			 p->qp_err || p->state != F_CONNECTED)
 			st = XV_WC_RETRY_EXC_ERR;   /* nobody answers */
+		else if ((wr->opcode == XV_OP_SEND || wr->opcode == XV_OP_SEND_INV) &&
+			 id->active && !id->nsends++ && fake_verbs_config.lose_first_send)
+			fake_verbs_config.lose_first_send--;   /* lost on the way */
 		else if (wr->opcode == XV_OP_SEND || wr->opcode == XV_OP_SEND_INV)
 			st = do_send(p, wr);
 		else

@@ -405,6 +405,61 @@ static void credit_overrun(void)
 	fake_verbs_reset();
 }
 
+/* The first call of a connection gets no reply (fake: its Send lost, as
+ * siw can lose the first Send of a new connection).  V1 §4.3.3: "a
+ * requester MUST NOT assume more than one credit is available, and MUST
+ * receive a valid reply from the responder carrying the actual number of
+ * available credits, prior to sending its next request": the second call
+ * must not go on that connection.  The transport closes it when the first
+ * call times out (check-live-repeat, siw: the second call went on the same
+ * connection and rpcrdma-decode --check flagged credits-exceeded [V1 4.3.3]);
+ * a new connection then serves. */
+static void lost_done(struct xprt_call *c)
+{
+	((struct h_call *)c->ctx)->done = true;
+}
+
+static void first_call_lost(void)
+{
+	struct h_server sv;
+	struct h_client cl;
+	struct h_call a, b;
+	struct xprt_error err = { 0 };
+	struct fake_verbs_counts fc;
+	int i;
+
+	h_setup(&sv, NULL);
+	fake_verbs_config.lose_first_send = 1;
+	h_connect(&sv, &cl, NULL, &err);
+	h_call_init(&a, 100, 1, XPRT_CHUNK_AUTO);
+	h_call_init(&b, 100, 2, XPRT_CHUNK_AUTO);
+	a.c.timeout_ms = 200;
+	b.c.timeout_ms = 2000;
+	a.c.done = b.c.done = lost_done;
+	a.c.ctx = &a;
+	b.c.ctx = &b;
+	bool queued = cl.x && !xprt_call(cl.x, &a.c) && !xprt_call(cl.x, &b.c);
+	for (i = 0; i < 100 && !(a.done && b.done); i++)
+		h_run(&sv, 10);
+	fake_verbs_counts(&fc);
+	tap_ok(queued && !fake_verbs_config.lose_first_send && sv.calls == 0 &&
+	       a.c.err.code == XPRT_E_TIMEOUT && strstr(a.c.err.msg, "V1 §4.3.3") &&
+	       b.c.err.code != XPRT_E_OK && fc.sends == 0 && cl.disconnects == 1,
+	       "the first call's Send lost: it times out, the second never goes on that "
+	       "connection (V1 §4.3.3), the connection is closed (Sends delivered %lu, server calls %u; "
+	       "first: %s; second: %s)", fc.sends, sv.calls, a.c.err.msg, b.c.err.msg);
+	h_call_free(&a);
+	h_call_free(&b);
+	h_connect(&sv, &cl, NULL, &err);
+	h_call_init(&a, 100, 3, XPRT_CHUNK_AUTO);
+	tap_ok(cl.x && h_call_run(&sv, cl.x, &a) && h_reply_ok(&a),
+	       "a new connection serves the next call");
+	h_call_free(&a);
+	h_teardown(&sv);
+	tap_ok(h_no_leaks(), "nothing left after the lost first call");
+	fake_verbs_reset();
+}
+
 static void many_clients(void)
 {
 	struct h_server sv;
@@ -448,6 +503,7 @@ int main(void)
 	misbehaving();
 	disconnects();
 	credit_overrun();
+	first_call_lost();
 	many_clients();
 	return tap_done();
 }

@@ -177,7 +177,11 @@ struct xprt_call {
 	size_t reply_ddp_max;      /* largest DDP-eligible result (write chunk
 				    * size); 0: none */
 	enum xprt_chunk_mode chunk;
-	int timeout_ms;            /* 0: none */
+	int timeout_ms;            /* 0: none.  When the first call of a
+				    * connection times out (no reply has
+				    * granted credits yet), the connection is
+				    * closed: V1 §4.3.3 lets no other call go
+				    * on it before a valid reply */
 	xprt_call_done_fn *done;   /* called once, from the loop */
 	void *ctx;
 

@@ -76,8 +76,25 @@ void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 			continue;
 		left--;
 		if (xc->deadline_ns && now >= xc->deadline_ns) {
+			/* V1 §4.3.3: "a requester MUST NOT assume more than one
+			 * credit is available, and MUST receive a valid reply
+			 * from the responder carrying the actual number of
+			 * available credits, prior to sending its next request".
+			 * Without one, no other call may go on this connection:
+			 * it is closed (a tool that goes on connects again). */
+			bool first = !x->server && !x->cred.have_grant;
+
 			xprt_credit_forget(x);
-			xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
+			if (first)                  /* before done() can call again */
+				xprt_fatal(x, "no reply to the first call on this connection: "
+					   "no other may be sent on it before a valid reply "
+					   "(V1 §4.3.3); closing it");
+			xprt_call_finish(xc, XPRT_E_TIMEOUT, first ?
+					 "no reply in time to the first call on this connection "
+					 "(V1 §4.3.3: no other may follow on it; it is closed)" :
+					 "no reply in time");
+			if (first)
+				return;
 		}
 	}
 	for (pp = &x->q_head; (xc = *pp);) {
