@@ -6,7 +6,8 @@
  * what the peer grants) and a slot for it; each call sent takes one; a
  * reply returns it with the peer's new grant (an RDMA_ERROR's credit value
  * is not a grant); a call that ends without a reply (timeout, disconnect)
- * forgets its credit.  The responder: the grant this end puts in every
+ * forgets its credit, and the first call timing out before any grant closes
+ * the connection (V1 §4.3.3).  The responder: the grant this end puts in every
  * reply and error reply (0 with the test-only misbehave=zero-credit).
  * The test-only requester modes no-first-wait and ignore-grant break the
  * requester's rules on purpose (rpcrdma-conform --requester must FAIL them).
@@ -56,6 +57,20 @@ void xprt_credit_error_reply(struct xprt *x, uint32_t credit)
 void xprt_credit_forget(struct xprt *x)
 {
 	rpcrdma_credits_forget(&x->cred);
+}
+
+/* a call whose time ran out: forgotten as above; true when no reply has
+ * granted credits yet on this connection (the forward requester's first
+ * call): V1 §4.3.3, "a requester MUST NOT assume more than one credit is
+ * available, and MUST receive a valid reply from the responder carrying
+ * the actual number of available credits, prior to sending its next
+ * request", so no other call may go on it and the caller closes it */
+bool xprt_credit_timeout(struct xprt *x)
+{
+	bool first = !x->server && !x->cred.have_grant;
+
+	rpcrdma_credits_forget(&x->cred);
+	return first;
 }
 
 /* the responder's grant, in every reply and error reply */

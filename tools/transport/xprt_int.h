@@ -231,6 +231,7 @@ void xprt_credit_take(struct xprt *x);
 void xprt_credit_reply(struct xprt *x, uint32_t credit);
 void xprt_credit_error_reply(struct xprt *x, uint32_t credit);
 void xprt_credit_forget(struct xprt *x);
+bool xprt_credit_timeout(struct xprt *x);   /* true: close (V1 §4.3.3) */
 uint32_t xprt_credit_grant(const struct xprt *x);
 
 /* xprt_params.c */

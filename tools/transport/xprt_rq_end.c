@@ -76,15 +76,11 @@ void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 			continue;
 		left--;
 		if (xc->deadline_ns && now >= xc->deadline_ns) {
-			/* V1 §4.3.3: "a requester MUST NOT assume more than one
-			 * credit is available, and MUST receive a valid reply
-			 * from the responder carrying the actual number of
-			 * available credits, prior to sending its next request".
-			 * Without one, no other call may go on this connection:
-			 * it is closed (a tool that goes on connects again). */
-			bool first = !x->server && !x->cred.have_grant;
+			/* the first call, unanswered: the connection is closed
+			 * (xprt_credit_timeout, V1 §4.3.3); a tool that goes on
+			 * connects again */
+			bool first = xprt_credit_timeout(x);
 
-			xprt_credit_forget(x);
 			if (first)                  /* before done() can call again */
 				xprt_fatal(x, "no reply to the first call on this connection: "
 					   "no other may be sent on it before a valid reply "
