@@ -240,13 +240,18 @@ static void h_done(struct xprt_call *c)
 	c->reply = copy;
 }
 
+int h_call_start(struct xprt *x, struct h_call *hc)
+{
+	hc->c.done = h_done;
+	hc->c.ctx = hc;
+	return xprt_call(x, &hc->c);
+}
+
 bool h_call_run(struct h_server *sv, struct xprt *x, struct h_call *hc)
 {
 	int i;
 
-	hc->c.done = h_done;
-	hc->c.ctx = hc;
-	if (xprt_call(x, &hc->c))
+	if (h_call_start(x, hc))
 		return false;
 	for (i = 0; i < 200 && !hc->done; i++)
 		xprt_loop_run(sv->l, 10);

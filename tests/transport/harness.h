@@ -59,7 +59,9 @@ struct xprt *h_connect(struct h_server *sv, struct h_client *cl,
 void h_call_init(struct h_call *hc, size_t len, unsigned seed,
 		 enum xprt_chunk_mode mode);
 void h_call_free(struct h_call *hc);
-/* xprt_call, then run the loop until done (or 2 s); true when a reply came */
+/* xprt_call, its done() setting hc->done (and keeping the reply); 0 or -1 */
+int h_call_start(struct xprt *x, struct h_call *hc);
+/* h_call_start, then run the loop until done (or 2 s); true when a reply came */
 bool h_call_run(struct h_server *sv, struct xprt *x, struct h_call *hc);
 /* the reply holds exactly the call's data */
 bool h_reply_ok(const struct h_call *hc);

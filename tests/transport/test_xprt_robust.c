@@ -414,11 +414,6 @@ static void credit_overrun(void)
  * call times out (check-live-repeat, siw: the second call went on the same
  * connection and rpcrdma-decode --check flagged credits-exceeded [V1 4.3.3]);
  * a new connection then serves. */
-static void lost_done(struct xprt_call *c)
-{
-	((struct h_call *)c->ctx)->done = true;
-}
-
 static void first_call_lost(void)
 {
 	struct h_server sv;
@@ -435,10 +430,7 @@ static void first_call_lost(void)
 	h_call_init(&b, 100, 2, XPRT_CHUNK_AUTO);
 	a.c.timeout_ms = 200;
 	b.c.timeout_ms = 2000;
-	a.c.done = b.c.done = lost_done;
-	a.c.ctx = &a;
-	b.c.ctx = &b;
-	bool queued = cl.x && !xprt_call(cl.x, &a.c) && !xprt_call(cl.x, &b.c);
+	bool queued = cl.x && !h_call_start(cl.x, &a) && !h_call_start(cl.x, &b);
 	for (i = 0; i < 100 && !(a.done && b.done); i++)
 		h_run(&sv, 10);
 	fake_verbs_counts(&fc);

@@ -80,10 +80,11 @@ static int write_str(const char *dir, const char *file, const char *s)
  * reads trace_pipe blocking, with no O_NONBLOCK and no poll(): a SIGALRM
  * every 200 ms (handlers set without SA_RESTART) ends a read that waits with
  * EINTR, so that SIGINT, SIGTERM and --seconds are seen within 200 ms even
- * when they come between the check and the read.  The blocking read is the path trace-cmd and
- * `cat trace_pipe` take; with O_NONBLOCK and a poll() every 200 ms, a Debian
- * 6.1.0-56 guest under a two-core hog once soft-locked a CPU for 1,009 s in
- * this process's system calls on a tracefs instance's trace_pipe. */
+ * when they come between the check and the read.  A blocking read is the
+ * path `cat trace_pipe` takes; with O_NONBLOCK and a poll() every 200 ms, a
+ * Debian 6.1.0-56 guest under a two-core hog once soft-locked a CPU for
+ * 1,009 s in this process's system calls on a tracefs instance's
+ * trace_pipe. */
 static int read_fd(struct tr_state *st, int fd, double seconds)
 {
 	char buf[65536];
@@ -95,7 +96,6 @@ static int read_fd(struct tr_state *st, int fd, double seconds)
 		if (seconds > 0 && (double)(live_now_ns() - t0) / 1e9 >= seconds)
 			break;
 		n = read(fd, buf, sizeof(buf));
-
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

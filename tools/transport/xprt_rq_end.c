@@ -76,21 +76,20 @@ void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 			continue;
 		left--;
 		if (xc->deadline_ns && now >= xc->deadline_ns) {
+			if (!xprt_credit_timeout(x)) {
+				xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
+				continue;
+			}
 			/* the first call, unanswered: the connection is closed
-			 * (xprt_credit_timeout, V1 §4.3.3); a tool that goes on
-			 * connects again */
-			bool first = xprt_credit_timeout(x);
-
-			if (first)                  /* before done() can call again */
-				xprt_fatal(x, "no reply to the first call on this connection: "
-					   "no other may be sent on it before a valid reply "
-					   "(V1 §4.3.3); closing it");
-			xprt_call_finish(xc, XPRT_E_TIMEOUT, first ?
+			 * (V1 §4.3.3), marked before done() can call again; a
+			 * tool that goes on connects again */
+			xprt_fatal(x, "no reply to the first call on this connection: "
+				   "no other may be sent on it before a valid reply "
+				   "(V1 §4.3.3); closing it");
+			xprt_call_finish(xc, XPRT_E_TIMEOUT,
 					 "no reply in time to the first call on this connection "
-					 "(V1 §4.3.3: no other may follow on it; it is closed)" :
-					 "no reply in time");
-			if (first)
-				return;
+					 "(V1 §4.3.3: no other may follow on it; it is closed)");
+			return;
 		}
 	}
 	for (pp = &x->q_head; (xc = *pp);) {

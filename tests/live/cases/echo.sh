@@ -74,8 +74,7 @@ stop_server() {
 }
 
 # client NAME ARGS...: one rpcrdma-echo client run, its JSON Lines (a line per
-# call, the summary last) in $out/NAME.json
-# client NAME ARGS...: rpcrdma-echo's client; made again once, on a new
+# call, the summary last) in $out/NAME.json; made again once, on a new
 # connection, when the first call of its connection got no reply (siw can
 # lose the first Send of a new connection; V1 §4.3.3 then lets no other call
 # follow on it, and the transport closes it).  first_retries counts it; the
@@ -97,7 +96,6 @@ client() {
     ((rc)) && note "$name: exit $rc: $(tail -2 "$out/$name.err") $(tail -1 "$out/$name.json")"
     return $rc
 }
-
 
 if [[ $parts == all ]]; then
 # ---------------------------------------------------------------- the cable
