@@ -14,7 +14,9 @@
 # makes slow, which keeps writing.  With --idle, a guest whose kernel reports
 # a CPU stuck for WEDGE_SEC (120) s or more (soft lockup) or a panic on its
 # console is stopped at once: it will not come back (seen once under a
-# two-core hog: rpcrdma-trace -i's read of a tracefs instance, 6.1.0-56).
+# two-core hog: rpcrdma-trace -i's read of a tracefs instance, 6.1.0-56), or
+# an nfsd thread blocked for twice WEDGE_SEC (waiting for ever on an RDMA
+# Read siw never completed: the next rpc.nfsd 0 hangs; 6.1.0-56).
 # Exit status: the command's; 124 on timeout; 125 when the guest did not run it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -89,15 +91,28 @@ tpid=$!
 wpid=
 if ((idle > 0)); then
     (
+        # a watchdog must not die of a command that fails: under the
+        # script's set -e and pipefail, stat of a --watch file the guest
+        # has not written yet ended this loop at its first turn, silently
+        # (a guest hung in rpc.nfsd ran on to --timeout)
+        set +e +o pipefail
         last= since=$SECONDS wedge=${WEDGE_SEC:-120}
         while kill -0 "$qpid" 2>/dev/null; do
             # the kernel says it is stuck (the watchdog's soft lockup
-            # line, "stuck for NNs!") for wedge s or more, or panicked
+            # line, "stuck for NNs!") for wedge s or more, an nfsd thread
+            # in D state for twice that ("task nfsd:PID blocked for more
+            # than NN seconds": waiting on an RDMA Read siw never
+            # completed; the next rpc.nfsd 0 hangs too), or panicked.
+            # Only knfsd's threads: a client task may block that long on
+            # a server a loaded host makes slow
             w=$(awk -v w="$wedge" '
                     /Kernel panic/ { print; exit }
                     /soft lockup - CPU#[0-9]+ stuck for [0-9]+s!/ {
                         s = $0; sub(/.*stuck for /, "", s)
-                        if (s + 0 >= w) { print; exit } }' "$job/console.log" 2>/dev/null) || true
+                        if (s + 0 >= w) { print; exit } }
+                    /INFO: task (rpc\.)?nfsd:[0-9]+ blocked for more than [0-9]+ seconds/ {
+                        s = $0; sub(/.*blocked for more than /, "", s)
+                        if (s + 0 >= 2 * w) { print; exit } }' "$job/console.log" 2>/dev/null)
             if [[ -n $w ]]; then
                 echo "wedged ${w#*] }" > "$job/idle"
                 kill "$qpid" 2>/dev/null

@@ -2,7 +2,8 @@
 # 06-runner.sh - tests of the runner itself (tests/runner/runner.bats): a
 # suite that vanishes, stops early, plans 1..0 or skips for an unlisted
 # reason fails make check; so do a lost build output and a decoder without
-# --json.  TAP.
+# --json; and the live test bed's watchdog stops a hung guest
+# (tests/runner/run-guest.bats, a stand-in qemu).  TAP.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP BUILD=${BUILD:-$TOP/build}
-exec bats --tap "$TOP/tests/runner/runner.bats"
+exec bats --tap "$TOP/tests/runner/runner.bats" "$TOP/tests/runner/run-guest.bats"

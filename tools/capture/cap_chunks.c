@@ -307,8 +307,10 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 		k->rb = cap_budget_alloc(st, rcap + pcap);
 		if (k->rb) {
 			/* bytes the capture never shows read as zeros (a
-			 * message rebuilt before, or without, all its data) */
-			memset(k->rb, 0, rcap + pcap);
+			 * message rebuilt before, or without, all its data):
+			 * zeroed up to where data comes (cap_chunks_data), the
+			 * rest read as zeros (cap_msg.c) */
+			k->rb_zeroed = 0;
 			k->rb_cap = rcap + pcap;
 			k->rb_split = rcap;
 		}
@@ -388,7 +390,11 @@ struct cap_call *cap_chunks_data(struct cap_state *st, const struct cap_frame *f
 		uint64_t dst = (uint64_t)s->rb_off + rel;
 		if (dst < end) {
 			uint32_t m = clamp32(end - dst, n);
+			if (dst > k->rb_zeroed)
+				memset(k->rb + k->rb_zeroed, 0, dst - k->rb_zeroed);
 			memcpy(k->rb + dst, p, m);
+			if (dst + m > k->rb_zeroed)
+				k->rb_zeroed = (uint32_t)(dst + m);
 			if (s->kind == CAP_SEG_READ && dst <= k->read_prefix &&
 			    dst + m > k->read_prefix)
 				k->read_prefix = (uint32_t)(dst + m);

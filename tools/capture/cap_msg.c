@@ -59,7 +59,8 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 		out += cnt;
 		pi += cnt;
 		/* the chunk's bytes we hold, zeros for the rest, round-up */
-		uint32_t have = off < k->rb_split ? k->rb_split - off : 0;
+		uint32_t lim = MIN3(k->rb_split, k->rb_zeroed, UINT32_MAX);
+		uint32_t have = off < lim ? lim - off : 0;
 		uint32_t want = clen + (4 - clen % 4) % 4;
 		have = MIN3(have, clen, cap - out);
 		memcpy(b + out, k->rb + off, have);
@@ -92,7 +93,8 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	while (i && rpcrdma_seg_next(&si, &sg)) {
 		const struct cap_seg *s = &st->kt->segs[i - 1];
 		uint32_t n = MIN3(sg.rdma_length, s->len, CAP_MAX_SEND - out);
-		uint32_t have = s->rb_off < k->rb_cap ? k->rb_cap - s->rb_off : 0;
+		uint32_t lim = MIN3(k->rb_cap, k->rb_zeroed, UINT32_MAX);
+		uint32_t have = s->rb_off < lim ? lim - s->rb_off : 0;
 		have = have < n ? have : n;
 		memcpy(st->work.scratch + out, k->rb + s->rb_off, have);
 		memset(st->work.scratch + out + have, 0, n - have);

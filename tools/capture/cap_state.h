@@ -205,6 +205,11 @@ struct cap_call {
 	/* the rebuilt RPC message (position-zero read chunk or reply chunk) */
 	uint8_t *rb;
 	uint32_t rb_cap, rb_split;   /* read data below rb_split, reply above */
+	uint32_t rb_zeroed;          /* rb[0, rb_zeroed) written or zeroed;
+				      * past it nothing came: read as zeros
+				      * (zeroed as data comes, not whole when
+				      * registered: most reply chunks stay
+				      * unused) */
 };
 
 /* State given up because a bounded table or budget was full: counted in

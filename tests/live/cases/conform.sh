@@ -172,14 +172,27 @@ wait_line 10 "$out/tcpdump.err" 'listening on' "$td"
 # the file whose NFSv3 READ drives the write- and reply-chunk cases and
 # whose NFSv4.1 read delegation, recalled, is the backward call
 head -c 16384 /dev/urandom > /srv/export/conform-read
-conform kernel-$kind 20049 --file /srv/export/conform-read
+# Over siw, read-chunk-bad-handle is left out against knfsd: knfsd reads the
+# unregistered segment, our side answers with an RDMAP Terminate and closes,
+# and siw (Linux 6.1) can leave that RDMA Read without a completion: the
+# nfsd thread then waits in svc_rdma_process_read_list for ever, and the
+# next `rpc.nfsd 0` (readme.sh, wildcard.sh) hangs the guest.  Seen once, in
+# run 4 of check-live-repeat under a two-core hog (stop 27; frames 294-299
+# of that run's kernel-siw.pcap).  The case still runs against knfsd over
+# rxe, and against rpcrdma-echo -s over both.
+left_out=() left_note=
+if [[ $kind == siw ]]; then
+    left_out=(--skip read-chunk-bad-handle)
+    left_note=" (left out over siw: read-chunk-bad-handle, whose RDMA Read siw can leave without a completion)"
+fi
+conform kernel-$kind 20049 --file /srv/export/conform-read "${left_out[@]}"
 rc=$?
 sleep 1.5                        # past tcpdump's 1 s buffer timeout
 kill -INT "$td" 2>/dev/null
 wait "$td" 2>/dev/null
 tot=$(grep '^total' "$out/kernel-$kind.txt")
 if ((rc == 0 || rc == 1)) && [[ -n $tot ]]; then
-    result kernel ok "rpcrdma-conform against knfsd over $kind completed (exit $rc): $tot$(retried "$out/kernel-$kind.txt")"
+    result kernel ok "rpcrdma-conform against knfsd over $kind completed (exit $rc): $tot$(retried "$out/kernel-$kind.txt")$left_note"
 else
     result kernel fail "exit $rc: $(tail -3 "$out/kernel-$kind.err")"
 fi

@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# run-guest.bats - the live test bed's guard against a hung guest
+# (tests/live/run-guest.sh's --idle watchdog): a stand-in qemu on PATH, an
+# image directory that only says READY, and deadlines of seconds.  The
+# watchdog must stop a guest that stays silent, also when the --watch file
+# appears only after the guest has started (the watchdog used to die at
+# its first look, and such a guest ran on to --timeout), and one whose
+# kernel reports a task blocked for good.
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+: "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/bin" "$D/image"
+	touch "$D/image/READY"
+	printf 'kver 6.1.0-test\nsiw built\n' > "$D/image/info"
+	# the stand-in: finds its console file (-serial file:PATH), then does
+	# what STUB says, and waits to be stopped
+	cat > "$D/bin/qemu-system-x86_64" <<'STUB'
+#!/bin/bash
+con=
+for a in "$@"; do case $a in file:*) con=${a#file:} ;; esac; done
+: > "$con"
+case $STUB in
+late-watch)  # the watched log appears after a second, then nothing more
+	sleep 1; echo "+ case x" >> "$STUB_WATCH" ;;
+blocked)     # output keeps coming, but the kernel says a task is stuck
+	sleep 1
+	echo "[  484.2] INFO: task nfsd:313 blocked for more than 120 seconds." >> "$con"
+	echo "[  605.1] INFO: task nfsd:313 blocked for more than 241 seconds." >> "$con"
+	while :; do echo "+ still writing" >> "$STUB_WATCH"; sleep 1; done ;;
+esac
+sleep 600
+STUB
+	chmod +x "$D/bin/qemu-system-x86_64"
+	export PATH="$D/bin:$PATH" LIVE_IMAGE_DIR=$D/image STUB_WATCH=$D/guest.log
+}
+
+@test "run-guest.sh --idle: a guest silent after its watched log appeared late is stopped as idle, long before --timeout" {
+	export STUB=late-watch
+	SECONDS=0
+	run timeout 120 bash "$TOP/tests/live/run-guest.sh" --timeout 90 --idle 3 --watch "$D/guest.log" \
+		--logs "$D/logs" -- true
+	took=$SECONDS
+	assert_equal "$status" 124
+	assert_output --partial "nothing written by the guest for 3 s"
+	[ "$took" -lt 60 ] || fail "stopped after $took s (--timeout 90, --idle 3)"
+}
+
+@test "run-guest.sh --idle: a task blocked for twice WEDGE_SEC is a wedged guest, stopped although it still writes" {
+	export STUB=blocked WEDGE_SEC=120
+	SECONDS=0
+	run timeout 120 bash "$TOP/tests/live/run-guest.sh" --timeout 90 --idle 60 --watch "$D/guest.log" \
+		--logs "$D/logs" -- true
+	took=$SECONDS
+	assert_equal "$status" 124
+	assert_output --partial "the guest's kernel is wedged: INFO: task nfsd:313 blocked for more than 241 seconds"
+	[ "$took" -lt 60 ] || fail "stopped after $took s"
+}
