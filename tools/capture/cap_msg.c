@@ -23,6 +23,15 @@ static uint8_t *scratch(struct cap_state *st)
 	return st->work.scratch;
 }
 
+/* rebuild bytes of k held at off, below end: written or zeroed (past
+ * k->rb_zeroed nothing came; the caller supplies zeros) */
+static uint32_t rb_held(const struct cap_call *k, uint32_t off, uint32_t end)
+{
+	uint32_t lim = end < k->rb_zeroed ? end : k->rb_zeroed;
+
+	return off < lim ? lim - off : 0;
+}
+
 /* The call's RPC message: inline payload with its read chunks inserted at
  * their positions (V1 4.4.5; round-up to 4 supplied, 4.4.5.1). */
 static const uint8_t *rebuild_call(struct cap_state *st,
@@ -59,8 +68,7 @@ static const uint8_t *rebuild_call(struct cap_state *st,
 		out += cnt;
 		pi += cnt;
 		/* the chunk's bytes we hold, zeros for the rest, round-up */
-		uint32_t lim = MIN3(k->rb_split, k->rb_zeroed, UINT32_MAX);
-		uint32_t have = off < lim ? lim - off : 0;
+		uint32_t have = rb_held(k, off, k->rb_split);
 		uint32_t want = clen + (4 - clen % 4) % 4;
 		have = MIN3(have, clen, cap - out);
 		memcpy(b + out, k->rb + off, have);
@@ -93,8 +101,7 @@ static const uint8_t *rebuild_reply(struct cap_state *st,
 	while (i && rpcrdma_seg_next(&si, &sg)) {
 		const struct cap_seg *s = &st->kt->segs[i - 1];
 		uint32_t n = MIN3(sg.rdma_length, s->len, CAP_MAX_SEND - out);
-		uint32_t lim = MIN3(k->rb_cap, k->rb_zeroed, UINT32_MAX);
-		uint32_t have = s->rb_off < lim ? lim - s->rb_off : 0;
+		uint32_t have = rb_held(k, s->rb_off, k->rb_cap);
 		have = have < n ? have : n;
 		memcpy(st->work.scratch + out, k->rb + s->rb_off, have);
 		memset(st->work.scratch + out + have, 0, n - have);
