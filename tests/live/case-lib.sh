@@ -86,3 +86,31 @@ live_measure_speed() {
         'BEGIN { f = m / r; printf "%.2f\n", f < 1 ? 1 : f }')
     export LIVE_SLOW LIVE_SPEED_MS
 }
+
+# rss_flat SECS END AT:KIB...: the soak's RSS verdict (soak.sh), a pure
+# function of its samples (AT seconds into a SECS-second soak, KIB the
+# server's VmRSS then; END the sample after it, empty if none).  The first
+# quarter is the warm-up and does not count; the floor (the lowest sample) of
+# the last quarter, END included, may be at most 4 MiB or 5 % above the floor
+# of the second quarter (when no sample fell there, a slow host: the first
+# sample after the warm-up stands for it).  A floor, not a mean: a sample
+# taken while 1 MiB clients are connected holds their buffers, and END is
+# taken with none.  Prints "flat|grew FLOOR1 FLOOR2" ("grew" and "-" for a
+# floor when there were too few samples to say).
+rss_flat() {
+    local secs=$1 end=$2 s at v f1= f2= later=()
+    shift 2
+    for s in "$@"; do
+        at=${s%%:*} v=${s#*:}
+        [[ $at =~ ^[0-9]+$ && $v =~ ^[0-9]+$ ]] || continue
+        if ((at < secs / 4)); then continue
+        elif ((at < secs / 2)); then ((${f1:-v} < v)) || f1=$v
+        elif ((at >= secs * 3 / 4)); then later+=("$v")
+        elif [[ -z $f1 ]]; then f1=$v; fi
+    done
+    [[ $end =~ ^[0-9]+$ ]] && later+=("$end")
+    for v in "${later[@]}"; do ((${f2:-v} < v)) || f2=$v; done
+    if [[ -z $f1 || -z $f2 ]]; then echo "grew ${f1:--} ${f2:--}"
+    elif ((f2 - f1 <= 4096 || f2 * 20 <= f1 * 21)); then echo "flat $f1 $f2"
+    else echo "grew $f1 $f2"; fi
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# case-lib.bats - the live cases' pure helpers (tests/live/case-lib.sh), run
+# on the host with made-up samples: rss_flat, the soak's RSS verdict
+# (tests/live/cases/soak.sh), must say a steady server is flat even when its
+# heap grew once in the warm-up, and must say a leaking one grew.
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+: "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+
+setup() {
+	. "$TOP/tests/live/case-lib.sh"
+}
+
+@test "rss_flat: the heap grown once in the warm-up (CI of 11-27: 14,196 KiB at +0 s, then 19-21 MiB) is flat" {
+	run rss_flat 20 19180 0:14196 2:20856 4:19296 6:19488 8:19488 10:19328 12:19760 14:19012
+	assert_output "flat 19488 19180"
+}
+
+@test "rss_flat: a server that leaks 1 MiB a second is not flat" {
+	run rss_flat 20 30000 0:10000 2:12000 6:16000 8:18000 10:20000 12:22000 14:24000 16:26000 18:28000
+	assert_output "grew 16000 26000"
+}
+
+@test "rss_flat: the 600-second soak whose floor climbs 5 MiB and 30 % is not flat; one whose 1 MiB clients lift every sample but the end is" {
+	run rss_flat 600 20400 0:10000 150:15000 210:15500 300:17000 360:18000 480:20500 540:21000
+	assert_output "grew 15000 20400"
+	run rss_flat 600 15200 0:10000 150:15000 210:15500 300:17000 360:18000 480:20500 540:21000
+	assert_output "flat 15000 15200"
+}
+
+@test "rss_flat: no sample in the second quarter (a slow host): the first one after the warm-up stands for it" {
+	run rss_flat 20 19100 1:14000 12:19000 16:19300
+	assert_output "flat 19000 19100"
+}
+
+@test "rss_flat: too few samples to judge is not flat" {
+	run rss_flat 20 "" 0:14196
+	assert_output "grew - -"
+	run rss_flat 20 "" 6:14196 12:15000
+	assert_output "grew 14196 -"
+}
