@@ -207,7 +207,7 @@ PY
 	usage_error "unexpected argument 'extra'"
 }
 
-@test "-i IFACE: a live capture (loopback), messages as they come, --stats and counts on SIGINT" {
+@test "-i IFACE: a live capture (loopback), messages as they come, counts on SIGINT, --stats at -c COUNT" {
 	[ "$(id -u)" = 0 ] || skip "capturing needs root"
 	run "$D" -i no-such-interface
 	assert_failure 3
@@ -217,10 +217,14 @@ PY
 	# the UDP payloads of a RoCEv2 capture sent again over lo to port 47910
 	# (other addresses: ICRCs are not checked)
 	f=$REAL/nfs41-rocev2-rxe.pcap
+	want=$("$D" -r "$f" | wc -l)
 	"$D" -i lo --roce-port 47910 --no-crc-check --json -w "$FIX/lo.pcapng" \
 		udp dst port 47910 >"$FIX/lo.json" 2>"$FIX/lo.err" &
 	pid=$!
-	"$D" -i lo --roce-port 47910 --no-crc-check --stats udp dst port 47910 \
+	# the --stats reader ends by itself after the last message (-c): a
+	# SIGINT sent when the JSON reader had them all could come before this
+	# one had read them (a fresh clone of 11-27: no READ in its table)
+	"$D" -i lo --roce-port 47910 --no-crc-check --stats -c "$want" udp dst port 47910 \
 		>"$FIX/lo.stats" 2>"$FIX/lo.stats.err" &
 	pid2=$!
 	for _ in $(seq 50); do
@@ -246,14 +250,19 @@ while off < len(b):
         time.sleep(0.001)
 PY
 	# every message out while the capture still runs (polled: a loaded machine is slow)
-	want=$("$D" -r "$f" | wc -l)
 	for _ in $(seq 200); do
 		early=$(grep -c '^{"valid":' "$FIX/lo.json")     # messages, not records
 		[ "$early" -ge "$want" ] && break
 		sleep 0.1
 	done
-	kill -INT "$pid" "$pid2"
+	kill -INT "$pid"
 	wait "$pid"
+	for _ in $(seq 200); do kill -0 "$pid2" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid2" 2>/dev/null; then
+		kill -INT "$pid2"
+		wait "$pid2"
+		fail "the --stats reader had not read $want messages 20 s after the JSON one had: $(cat "$FIX/lo.stats" "$FIX/lo.stats.err")"
+	fi
 	wait "$pid2"
 	[ "$early" -eq "$want" ]                   # out before the end
 	diff <(jq -r '[.xid, .direction, .rpc.proc_name] | join(" ")' "$FIX/lo.json") \
