@@ -19,7 +19,7 @@ log=$out/guest-$kind.log
 # How slow this guest is today (the host is shared): every deadline of the
 # cases is scaled by it (case-lib.sh)
 live_measure_speed
-echo "# guest speed: 100 fork+exec in $LIVE_SPEED_MS ms, deadlines x$LIVE_SLOW (reference $LIVE_SPEED_REF_MS ms)"
+echo "# guest speed: 25 fork+exec in $LIVE_SPEED_MS ms, deadlines x$LIVE_SLOW (reference $LIVE_SPEED_REF_MS ms)"
 
 result() { printf 'RESULT %s %s %s\n' "$1" "$2" "${*:3}"; }
 # Runs a command with its output in the log; on failure shows the log's tail.
@@ -148,6 +148,7 @@ done
 # LIVE_CASES="echo ping" (smoke.sh passes RPCRDMA_LIVE_CASES): those alone,
 # for work on them; the other cases' results are then missing
 [[ -n ${LIVE_CASES:-} ]] && echo "# cases limited to: $LIVE_CASES"
+echo "# case (the set-up: devices, pingpong, rping, NFS): $SECONDS s, guest cpu $(($(guest_cpu_ticks) / 100)) s since boot"
 for case in "$here"/cases/*.sh; do
     [[ -f $case ]] || continue
     name=${case##*/}
@@ -158,7 +159,7 @@ for case in "$here"/cases/*.sh; do
     # the speed is measured again before each, and its deadlines follow it
     live_measure_speed
     echo "+ case $name (guest speed: deadlines x$LIVE_SLOW)" >> "$log"
-    t_case=$SECONDS
+    t_case=$SECONDS c_case=$(guest_cpu_ticks)
     # each RESULT line also goes to the log with the second it came at (profiling)
     limit=300
     [[ $name == soak.sh && -n ${LIVE_SOAK_SECONDS:-} ]] && limit=$((LIVE_SOAK_SECONDS + 600))
@@ -168,7 +169,10 @@ for case in "$here"/cases/*.sh; do
             printf '%s\n' "$line"
             [[ $line == RESULT* ]] && printf '+ %s at %s s: %s\n' "$name" "$((SECONDS - t_case))" "${line:0:60}" >> "$log"
         done
-    echo "+ case $name: $((SECONDS - t_case)) s" >> "$log"
-    echo "# case $name: $((SECONDS - t_case)) s"
+    # and the guest's CPU time it took (all vCPUs, the kernel's RDMA
+    # included): what a case costs the host under TCG
+    c_case=$(( ($(guest_cpu_ticks) - c_case) / 100 ))   # USER_HZ, 100 on x86
+    echo "+ case $name: $((SECONDS - t_case)) s, guest cpu $c_case s" >> "$log"
+    echo "# case $name: $((SECONDS - t_case)) s, guest cpu $c_case s"
 done
 exit 0
