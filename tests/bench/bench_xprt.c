@@ -56,7 +56,7 @@ static void cl_done(struct xprt_call *c)
 
 int main(int argc, char **argv)
 {
-	static struct xprt_call c;         /* large: its reply header copy */
+	struct xprt_call c;
 	struct xprt_handlers sh = { .on_call = sv_call, .on_connect = sv_connect };
 	static const struct xprt_handlers ch = { 0 };
 	struct xprt_opts so = { .verbs = &fake_verbs }, co = so;

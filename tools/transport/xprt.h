@@ -190,10 +190,11 @@ struct xprt_call {
 	struct xprt_error err;         /* code XPRT_E_OK when a reply came */
 	enum xprt_path call_path;      /* how the call went */
 	enum xprt_path reply_path;     /* how the reply came */
-	struct rpcrdma_msg hdr;        /* the reply's transport header (its
-				        * buf points into rhdr_copy) */
-	uint8_t rhdr_copy[1024];       /* copy of the reply's header bytes */
-	uint32_t rhdr_len;
+	struct rpcrdma_msg hdr;        /* the reply's transport header; its
+				        * buf points at a copy of the header
+				        * bytes that is valid until done
+				        * returns, its other fields stay */
+	uint32_t rhdr_len;             /* the header's length in bytes */
 	bool rdma_error;               /* the reply was RDMA_ERROR (hdr has it) */
 	/* the reply's RPC message as the responder meant it: inline payload,
 	 * reply chunk or NOMSG contents, with write-chunk data put back at

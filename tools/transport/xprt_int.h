@@ -27,6 +27,7 @@
 #ifndef RPCRDMA_XPRT_INT_H
 #define RPCRDMA_XPRT_INT_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <signal.h>
 #include "xprt.h"
@@ -41,6 +42,8 @@
 #define XPRT_DEFAULT_TIMEOUT_MS 5000  /* resolve and connect (xprt_opts.timeout_ms 0) */
 #define XPRT_DEFAULT_MAX_MESSAGE ((1u << 20) + 4096u)
 #define XPRT_V1_HDR 28u          /* prefix + three empty lists */
+#define XPRT_RHDR_MAX 1024u      /* the largest reply header we take: no
+				  * answer to our calls comes near it */
 #define XPRT_V2_HDR 32u
 
 /* work request ids: kind << 56 | index */
@@ -83,7 +86,10 @@ struct xcall {                   /* a call this end sent, until done */
 	uint8_t *assembled;
 	uint64_t deadline_ns;
 	bool resent;             /* already resent after ERR_VERS */
+	/* last: cleared per call only up to here (XCALL_CLEAR) */
+	uint8_t rhdr[XPRT_RHDR_MAX];   /* the reply's header bytes (c->hdr.buf) */
 };
+#define XCALL_CLEAR offsetof(struct xcall, rhdr)
 
 /* the reassembled call: pieces of the inline payload (src -1) and of the
  * read chunks (src k), in order (xprt_rs_chunks.c) */

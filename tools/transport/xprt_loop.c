@@ -132,24 +132,34 @@ static uint64_t next_deadline(const struct xprt_loop *l)
 int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 {
 	struct pollfd stackfds[70], *fds = stackfds;
-	struct xprt *x;
+	struct xprt *stackwho[70], **who = stackwho, *x;
 	struct xv_event ev;
 	unsigned n = 0, cap = 2, i;     /* stop_fd, the CM channel, ... */
 	uint64_t now, dl, v;
-	int rc;
+	int rc, fd;
 
 	for (x = l->conns; x; x = x->next)   /* ... a CQ per connection */
 		cap += x->id ? 1u : 0u;
 	/* on the stack unless there are many connections (the count began
 	 * at 70, so that every turn of a loop with a connection allocated) */
-	if (cap > 70 && !(fds = calloc(cap, sizeof(*fds))))
-		return -1;
+	if (cap > 70) {
+		fds = calloc(cap, sizeof(*fds));
+		who = calloc(cap, sizeof(*who));
+		if (!fds || !who) {
+			free(fds);
+			free(who);
+			return -1;
+		}
+	}
 	fds[n++] = (struct pollfd){ .fd = l->stop_fd, .events = POLLIN };
 	fds[n++] = (struct pollfd){ .fd = l->v->chan_fd(l->ch), .events = POLLIN };
+	/* each CQ's fd with its connection beside it (who[]), for the
+	 * dispatch below */
 	for (x = l->conns; x; x = x->next)
-		if (x->id && x->state != X_DEAD && l->v->cq_fd(x->id) >= 0)
-			fds[n++] = (struct pollfd){ .fd = l->v->cq_fd(x->id),
-						    .events = POLLIN };
+		if (x->id && x->state != X_DEAD && (fd = l->v->cq_fd(x->id)) >= 0) {
+			who[n] = x;
+			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		}
 	dl = next_deadline(l);
 	now = xprt_now_ns();
 	if (dl != UINT64_MAX) {
@@ -162,8 +172,10 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 		timeout_ms = 0;
 	rc = poll(fds, n, timeout_ms);
 	if (rc < 0 && errno != EINTR) {
-		if (fds != stackfds)
+		if (fds != stackfds) {
 			free(fds);
+			free(who);
+		}
 		return -1;
 	}
 	if (fds[0].revents && read(l->stop_fd, &v, sizeof(v)) < 0) {
@@ -176,13 +188,12 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 	if (rc > 0 && fds[1].revents)
 		while (l->v->get_event(l->ch, &ev) == 0)
 			xprt_cm_event(l, &ev);
-	/* completion channels that woke: consume, re-arm; then every CQ */
+	/* completion channels that woke: consume, re-arm (a CM event above
+	 * may have ended the connection since); then every CQ */
 	for (i = 2; i < n; i++)
-		if (fds[i].revents)
-			for (x = l->conns; x; x = x->next)
-				if (x->id && x->state != X_DEAD &&
-				    l->v->cq_fd(x->id) == fds[i].fd)
-					l->v->cq_event(x->id);
+		if (fds[i].revents && who[i]->id && who[i]->state != X_DEAD &&
+		    l->v->cq_fd(who[i]->id) == fds[i].fd)
+			l->v->cq_event(who[i]->id);
 	for (x = l->conns; x; x = x->next)
 		xprt_poll_cq(x);
 	now = xprt_now_ns();
@@ -193,8 +204,10 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 	}
 	l->depth--;
 	reap(l);
-	if (fds != stackfds)
+	if (fds != stackfds) {
 		free(fds);
+		free(who);
+	}
 	return 0;
 }
 

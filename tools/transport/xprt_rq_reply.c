@@ -174,16 +174,16 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		((xc->read.mw && xc->read.rkey == x->rx_inv_rkey) ||
 		 (xc->write.mw && xc->write.rkey == x->rx_inv_rkey) ||
 		 (xc->reply.mw && xc->reply.rkey == x->rx_inv_rkey));
-	if (m->header_len > sizeof(c->rhdr_copy)) {
+	if (m->header_len > sizeof(xc->rhdr)) {
 		xprt_credit_forget(x);
 		xprt_call_finish(xc, XPRT_E_PROTOCOL,
 				 "the reply's header is larger than any answer to our call");
 		goto repost;
 	}
-	memcpy(c->rhdr_copy, buf, m->header_len);
+	memcpy(xc->rhdr, buf, m->header_len);
 	c->rhdr_len = m->header_len;
 	c->hdr = *m;
-	c->hdr.buf = c->rhdr_copy;
+	c->hdr.buf = xc->rhdr;
 	c->hdr.len = m->header_len;
 	c->hdr.payload_len = 0;
 	x->st.replies_received++;

@@ -312,7 +312,7 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 	}
 	if ((xc = x->spare_xc) != NULL) {
 		x->spare_xc = NULL;
-		memset(xc, 0, sizeof(*xc));
+		memset(xc, 0, XCALL_CLEAR);   /* not the header copy */
 	} else {
 		xc = calloc(1, sizeof(*xc));
 	}
