@@ -72,6 +72,20 @@ static void recv_done(struct xprt *x, uint32_t slot, const struct xv_wc *wc)
 		xprt_fatal(x, "re-posting a Receive failed");
 }
 
+/* a Send, RDMA Write, Read or local operation that failed: the connection
+ * is marked (out of line: the common completion does not pay for it) */
+static void __attribute__((noinline, cold))
+wc_failed(struct xprt *x, unsigned kind, enum xv_wc_status status)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "%s: %s",
+		 kind == XW_READ ? "RDMA Read" : kind == XW_WRITE ?
+		 "RDMA Write" : kind == XW_LOCAL ? "local operation" : "Send",
+		 xv_wc_status_name(status));
+	xprt_fatal(x, why);
+}
+
 static void dispatch_wc(struct xprt *x, const struct xv_wc *wc)
 {
 	unsigned kind = XW_KIND(wc->wr_id);
@@ -87,15 +101,8 @@ static void dispatch_wc(struct xprt *x, const struct xv_wc *wc)
 	}
 	if (x->sq_used)
 		x->sq_used--;
-	if (!ok && wc->status != XV_WC_WR_FLUSH_ERR) {
-		char why[128];
-
-		snprintf(why, sizeof(why), "%s: %s",
-			 kind == XW_READ ? "RDMA Read" : kind == XW_WRITE ?
-			 "RDMA Write" : kind == XW_LOCAL ? "local operation" : "Send",
-			 xv_wc_status_name(wc->status));
-		xprt_fatal(x, why);
-	}
+	if (!ok && wc->status != XV_WC_WR_FLUSH_ERR)
+		wc_failed(x, kind, wc->status);
 	switch (kind) {
 	case XW_SEND:
 	case XW_WRITE:

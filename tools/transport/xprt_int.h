@@ -127,6 +127,7 @@ struct xrcvd {                   /* a call received (responder) */
 	struct rpcrdma_segment rseg[XPRT_MAX_SEGS];
 };
 #define XRCVD_CLEAR offsetof(struct xrcvd, rch)
+#define XRCVD_M_END (offsetof(struct xrcvd, m) + sizeof(struct rpcrdma_msg))
 
 struct xmem {                    /* xprt_mem_register() */
 	struct xv_mr *mr;
@@ -215,6 +216,8 @@ struct xprt_loop {
 	unsigned mem_next;
 	uint32_t xid_seed;
 	int depth;                       /* nested runs (connect waits) */
+	uint64_t next_dl;                /* no call's deadline is earlier
+					  * (a stale one only wakes poll early) */
 };
 
 /* ---- helpers ---- */
@@ -287,8 +290,7 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 void xprt_call_unreg(struct xprt *x, struct xcall *xc);
 void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg);
 void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg);
-void xprt_calls_check_timeouts(struct xprt *x, uint64_t now);
-uint64_t xprt_calls_next_deadline(const struct xprt *x);
+uint64_t xprt_calls_check_timeouts(struct xprt *x, uint64_t now);
 
 /* ---- the responder ---- */
 /* xprt_rs_call.c */

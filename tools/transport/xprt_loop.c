@@ -52,6 +52,7 @@ struct xprt_loop *xprt_loop_create(const struct xprt_opts *o,
 		return NULL;
 	}
 	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	l->next_dl = UINT64_MAX;
 	l->xid_seed = (uint32_t)(xprt_now_ns() ^ ((uint64_t)getpid() << 16));
 	return l;
 }
@@ -116,17 +117,6 @@ void xprt_loop_stop(struct xprt_loop *l)
 	}
 }
 
-static uint64_t next_deadline(const struct xprt_loop *l)
-{
-	const struct xprt *x;
-	uint64_t d = UINT64_MAX, t;
-
-	for (x = l->conns; x; x = x->next)
-		if (x->state != X_DEAD && (t = xprt_calls_next_deadline(x)) < d)
-			d = t;
-	return d;
-}
-
 /* One round: sleep in poll(2) for at most timeout_ms (0: do not sleep),
  * then CM events, completions, timeouts; frees what went away. */
 int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
@@ -160,7 +150,7 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 			who[n] = x;
 			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 		}
-	dl = next_deadline(l);
+	dl = l->next_dl;
 	now = xprt_now_ns();
 	if (dl != UINT64_MAX) {
 		uint64_t ms = dl > now ? (dl - now) / 1000000u + 1 : 0;
@@ -196,10 +186,14 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 			l->v->cq_event(who[i]->id);
 	for (x = l->conns; x; x = x->next)
 		xprt_poll_cq(x);
+	/* calls whose time is up end; the earliest deadline left is the
+	 * next poll's limit (a call made meanwhile lowers it: xprt_call) */
 	now = xprt_now_ns();
+	l->next_dl = UINT64_MAX;
 	for (x = l->conns; x; x = x->next) {
-		if (x->state == X_CONNECTED)
-			xprt_calls_check_timeouts(x, now);
+		if (x->state == X_CONNECTED &&
+		    (dl = xprt_calls_check_timeouts(x, now)) < l->next_dl)
+			l->next_dl = dl;
 		xprt_cm_fatal_act(x);
 	}
 	l->depth--;

@@ -66,16 +66,20 @@ void xprt_calls_fail_all(struct xprt *x, enum xprt_errcode code, const char *msg
 
 /* A call whose time is up completes with XPRT_E_TIMEOUT; its memory is
  * deregistered first, so a late RDMA operation fails at the peer. */
-void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
+uint64_t xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 {
 	struct xcall *xc, **pp;
 	uint32_t i, left = x->nout;     /* the slots in use: no further */
+	uint64_t next = UINT64_MAX;
 
 	for (i = 0; i < x->ncalls && left; i++) {
 		if (!(xc = x->calls[i]))
 			continue;
 		left--;
-		if (xc->deadline_ns && now >= xc->deadline_ns) {
+		if (xc->deadline_ns && now < xc->deadline_ns) {
+			if (xc->deadline_ns < next)
+				next = xc->deadline_ns;
+		} else if (xc->deadline_ns) {
 			if (!xprt_credit_timeout(x)) {
 				xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
 				continue;
@@ -89,7 +93,7 @@ void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 			xprt_call_finish(xc, XPRT_E_TIMEOUT,
 					 "no reply in time to the first call on this connection "
 					 "(V1 §4.3.3: no other may follow on it; it is closed)");
-			return;
+			return 0;   /* the rest at the next turn */
 		}
 	}
 	for (pp = &x->q_head; (xc = *pp);) {
@@ -101,27 +105,12 @@ void xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 					 "no credit to send it in time");
 			continue;
 		}
+		if (xc->deadline_ns && xc->deadline_ns < next)
+			next = xc->deadline_ns;
 		if (!xc->next)
 			x->q_tail = xc;
 		pp = &xc->next;
 	}
+	return next;
 }
 
-uint64_t xprt_calls_next_deadline(const struct xprt *x)
-{
-	const struct xcall *xc;
-	uint64_t d = UINT64_MAX;
-	uint32_t i, left = x->nout;     /* the slots in use: no further */
-
-	for (i = 0; i < x->ncalls && left; i++) {
-		if (!(xc = x->calls[i]))
-			continue;
-		left--;
-		if (xc->deadline_ns && xc->deadline_ns < d)
-			d = xc->deadline_ns;
-	}
-	for (xc = x->q_head; xc; xc = xc->next)
-		if (xc->deadline_ns && xc->deadline_ns < d)
-			d = xc->deadline_ns;
-	return d;
-}

@@ -229,12 +229,13 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 
 	if (need == ~0u)
 		return -1;
-	memset(&mm, 0, sizeof(mm));
-	mm.h.rdma_xid = xc->xid;
-	mm.h.rdma_vers = vers;
-	mm.h.rdma_credit = x->cred.requested;
-	mm.h.rdma_proc = RDMA_MSG;
-	mm.h.direction = RPCRDMA_CALL;
+	/* the header and the payload's pieces; the segments and chunks are
+	 * written where a list is made to point at them */
+	mm.h = (struct rpcrdma_hdr){ .rdma_xid = xc->xid, .rdma_vers = vers,
+				     .rdma_credit = x->cred.requested,
+				     .rdma_proc = RDMA_MSG,
+				     .direction = RPCRDMA_CALL };
+	mm.pay1 = mm.pay2_off = mm.pay2 = 0;
 	xc->vers = vers;
 	rc = marshal_read_chunk(x, xc, need, &mm, e);
 	if (rc < 0)
@@ -325,8 +326,11 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 	xc->slot = -1;
 	xc->xid = c->xid = x->next_xid++;
 	put32(c->msg, c->xid);
-	if (c->timeout_ms > 0)
+	if (c->timeout_ms > 0) {
 		xc->deadline_ns = c->t_start + (uint64_t)c->timeout_ms * 1000000u;
+		if (xc->deadline_ns < x->l->next_dl)
+			x->l->next_dl = xc->deadline_ns;
+	}
 	if (x->q_tail)
 		x->q_tail->next = xc;
 	else

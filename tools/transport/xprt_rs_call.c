@@ -156,7 +156,9 @@ void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		goto repost;
 	}
 	q = &x->rcvd[i];
-	memset(q, 0, XRCVD_CLEAR);
+	/* cleared to XRCVD_CLEAR but for q->m, which is copied whole */
+	memset(q, 0, offsetof(struct xrcvd, m));
+	memset((uint8_t *)q + XRCVD_M_END, 0, XRCVD_CLEAR - XRCVD_M_END);
 	q->busy = true;
 	/* the header in the Receive's buffer: enough while the call is
 	 * delivered straight from it; a copy (below) when it waits for its
