@@ -232,7 +232,7 @@ for kind in "${kinds[@]}"; do
     # hang, or a wedged kernel): a failure of its own, with run-guest's why
     glog=$out/$kind/guest-$kind.log
     for c in $(sed -n 's/^+ case \([^ ]*\) (.*/\1/p' "$glog" 2>/dev/null); do
-        grep -q "^+ case $c: [0-9]* s$" "$glog" && continue
+        grep -qE "^\+ case $c: [0-9]+ s(,|$)" "$glog" && continue
         tkey="$kind: case-${c%.sh}"
         tap fail "$kind: case-${c%.sh} (tests/live/cases/$c)" \
             "began and did not end: $(grep -h 'run-guest: stopped' "$out/$kind/guest.err" | tail -1)$(tail -1 "$glog" | sed 's/^/; its last line: /')"
