@@ -90,7 +90,7 @@ live_measure_speed() {
     # caught a stall read x33 under a two-core hog, 11-27, and 3,976 s was
     # refused as --connect-timeout)
     LIVE_SLOW=$(awk -v m="$LIVE_SPEED_MS" -v r="$LIVE_SPEED_REF_MS" \
-        'BEGIN { f = m / r; printf "%.2f\n", f < 1 ? 1 : f > 25 ? 25 : f }')
+        'BEGIN { f = m / r; printf "%.2f\n", (f < 1 ? 1 : (f > 25 ? 25 : f)) }')
     export LIVE_SLOW LIVE_SPEED_MS
 }
 

@@ -41,3 +41,14 @@ setup() {
 	run rss_flat 20 "" 6:14196 12:15000
 	assert_output "grew 14196 -"
 }
+
+@test "live_measure_speed: LIVE_SLOW is a number from 1 to 25, and nothing is written" {
+	cd "$BATS_TEST_TMPDIR"
+	LIVE_SPEED_REF_MS=100000 live_measure_speed
+	assert_equal "$LIVE_SLOW" 1.00
+	LIVE_SPEED_REF_MS=1 live_measure_speed
+	assert_equal "$LIVE_SLOW" 25.00
+	[[ $LIVE_SPEED_MS =~ ^[0-9]+$ ]] || fail "LIVE_SPEED_MS '$LIVE_SPEED_MS'"
+	run ls -A
+	assert_output ""
+}
