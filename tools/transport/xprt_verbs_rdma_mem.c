@@ -132,6 +132,12 @@ int xv_rdma_post_send(struct xv_id *pub, const struct xv_send_wr *x)
 	case XV_OP_SEND_INV:
 		wr.opcode = IBV_WR_SEND_WITH_INV;
 		wr.invalidate_rkey = x->invalidate_rkey;
+		/* rdma-core's siw provider (push_send_wqe) takes the STag
+		 * to invalidate from wr.rdma.rkey, not invalidate_rkey: it
+		 * sent STag 0, and the Linux client over siw ended every
+		 * connection with a Terminate (tests/live/cases/requester.sh,
+		 * 11-27).  The rdma union is unused by a Send otherwise. */
+		wr.wr.rdma.rkey = x->invalidate_rkey;
 		break;
 	case XV_OP_RDMA_WRITE:
 	case XV_OP_RDMA_READ:
