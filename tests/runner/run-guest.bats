@@ -39,12 +39,18 @@ STUB
 	export PATH="$D/bin:$PATH" LIVE_IMAGE_DIR=$D/image STUB_WATCH=$D/guest.log
 }
 
-@test "run-guest.sh --idle: a guest silent after its watched log appeared late is stopped as idle, long before --timeout" {
-	export STUB=late-watch
+# run_guest IDLE: run-guest.sh on the stand-in with --timeout 90 and --idle
+# IDLE, watching guest.log; took: its seconds
+run_guest() {
 	SECONDS=0
-	run timeout 120 bash "$TOP/tests/live/run-guest.sh" --timeout 90 --idle 3 --watch "$D/guest.log" \
+	run timeout 120 bash "$TOP/tests/live/run-guest.sh" --timeout 90 --idle "$1" --watch "$D/guest.log" \
 		--logs "$D/logs" -- true
 	took=$SECONDS
+}
+
+@test "run-guest.sh --idle: a guest silent after its watched log appeared late is stopped as idle, long before --timeout" {
+	export STUB=late-watch
+	run_guest 3
 	assert_equal "$status" 124
 	assert_output --partial "nothing written by the guest for 3 s"
 	[ "$took" -lt 60 ] || fail "stopped after $took s (--timeout 90, --idle 3)"
@@ -52,10 +58,7 @@ STUB
 
 @test "run-guest.sh --idle: a task blocked for twice WEDGE_SEC is a wedged guest, stopped although it still writes" {
 	export STUB=blocked WEDGE_SEC=120
-	SECONDS=0
-	run timeout 120 bash "$TOP/tests/live/run-guest.sh" --timeout 90 --idle 60 --watch "$D/guest.log" \
-		--logs "$D/logs" -- true
-	took=$SECONDS
+	run_guest 60
 	assert_equal "$status" 124
 	assert_output --partial "the guest's kernel is wedged: INFO: task nfsd:313 blocked for more than 241 seconds"
 	[ "$took" -lt 60 ] || fail "stopped after $took s"

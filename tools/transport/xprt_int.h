@@ -42,9 +42,9 @@
 #define XPRT_DEFAULT_TIMEOUT_MS 5000  /* resolve and connect (xprt_opts.timeout_ms 0) */
 #define XPRT_DEFAULT_MAX_MESSAGE ((1u << 20) + 4096u)
 #define XPRT_V1_HDR 28u          /* prefix + three empty lists */
+#define XPRT_V2_HDR 32u
 #define XPRT_RHDR_MAX 1024u      /* the largest reply header we take: no
 				  * answer to our calls comes near it */
-#define XPRT_V2_HDR 32u
 
 /* work request ids: kind << 56 | index */
 enum xw_kind { XW_RECV = 1, XW_SEND, XW_READ, XW_WRITE, XW_LOCAL };

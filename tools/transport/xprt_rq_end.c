@@ -76,25 +76,27 @@ uint64_t xprt_calls_check_timeouts(struct xprt *x, uint64_t now)
 		if (!(xc = x->calls[i]))
 			continue;
 		left--;
-		if (xc->deadline_ns && now < xc->deadline_ns) {
+		if (!xc->deadline_ns)
+			continue;
+		if (now < xc->deadline_ns) {
 			if (xc->deadline_ns < next)
 				next = xc->deadline_ns;
-		} else if (xc->deadline_ns) {
-			if (!xprt_credit_timeout(x)) {
-				xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
-				continue;
-			}
-			/* the first call, unanswered: the connection is closed
-			 * (V1 §4.3.3), marked before done() can call again; a
-			 * tool that goes on connects again */
-			xprt_fatal(x, "no reply to the first call on this connection: "
-				   "no other may be sent on it before a valid reply "
-				   "(V1 §4.3.3); closing it");
-			xprt_call_finish(xc, XPRT_E_TIMEOUT,
-					 "no reply in time to the first call on this connection "
-					 "(V1 §4.3.3: no other may follow on it; it is closed)");
-			return 0;   /* the rest at the next turn */
+			continue;
 		}
+		if (!xprt_credit_timeout(x)) {
+			xprt_call_finish(xc, XPRT_E_TIMEOUT, "no reply in time");
+			continue;
+		}
+		/* the first call, unanswered: the connection is closed
+		 * (V1 §4.3.3), marked before done() can call again; a tool
+		 * that goes on connects again */
+		xprt_fatal(x, "no reply to the first call on this connection: "
+			   "no other may be sent on it before a valid reply "
+			   "(V1 §4.3.3); closing it");
+		xprt_call_finish(xc, XPRT_E_TIMEOUT,
+				 "no reply in time to the first call on this connection "
+				 "(V1 §4.3.3: no other may follow on it; it is closed)");
+		return 0;   /* the rest at the next turn */
 	}
 	for (pp = &x->q_head; (xc = *pp);) {
 		if (xc->deadline_ns && now >= xc->deadline_ns) {
