@@ -13,8 +13,8 @@
 #             byte; the others are killed (SIGKILL) at a random moment
 #   rss       the server's RSS at the start, after the churn, every
 #             SECS/10 s of the soak (2..30 s) and at its end, printed; flat
-#             when the floor (the lowest sample) of the soak's last
-#             quarter, the end included, is at most 4 MiB or 5 % above the
+#             when the floor (the lowest sample) of the soak's second
+#             half, the end included, is at most 4 MiB or 5 % above the
 #             floor of its second quarter (case-lib.sh's rss_flat).  The
 #             first quarter is the warm-up: the first 1 MiB clients come in
 #             it (the fifth client, RANDOM=22) and the heap grows once to
@@ -170,7 +170,9 @@ if [[ -n $srv ]]; then
             r=$(rss_kib "$srv")
             at=$((SECONDS - end + SECS))
             echo "rss at +$at s of the soak: ${r:-?} KiB" >> "$out/rss.log"
-            rss_series+="${rss_series:+ }$( ((at < SECS / 4)) && echo "(${r:-?})" || echo "${r:-?}")"
+            shown=${r:-?}
+            ((at < SECS / 4)) && shown="($shown)"   # the warm-up
+            rss_series+="${rss_series:+ }$shown"
             [[ -n $r ]] && rss_samples+=("$at:$r")
             next_rss=$((SECONDS + every))
         fi
@@ -221,10 +223,10 @@ if [[ -n $srv ]]; then
     # 4. RSS after warm-up and at the end
     rss2=$(rss_kib "$srv") fd2=$(fds "$srv")
     echo "rss at the end: ${rss2:-?} KiB, $fd2 fds" >> "$out/rss.log"
-    # flat (case-lib.sh's rss_flat): the last quarter's floor, the end
+    # flat (case-lib.sh's rss_flat): the second half's floor, the end
     # included, against the second quarter's; the first is the warm-up
     read -r ok floor1 floor2 <<<"$(rss_flat "$SECS" "$rss2" "${rss_samples[@]}")"
-    what="${rss0:-?} KiB at start, ${rss1:-?} after the churn, ${rss2:-?} at the end; floor of the soak's second quarter ${floor1:-?} (the first is the warm-up), of its last quarter and end ${floor2:-?}"
+    what="${rss0:-?} KiB at start, ${rss1:-?} after the churn, ${rss2:-?} at the end; floor of the soak's second quarter ${floor1:-?} (the first is the warm-up), of its second half and end ${floor2:-?}"
     if [[ $ok == flat ]] && ((fd2 <= fd1)); then
         result rss ok "server RSS over $kind: $what ($((floor2 - floor1)) KiB; every $every s, the warm-up in brackets: $rss_series); open files $fd0/$fd1/$fd2"
     else
