@@ -216,8 +216,12 @@ for i, pkt in enumerate([
         rocev2(B, A, 0x100, 51, cbcall(0x99, 0)),
         rocev2(A, B, 0x100 * 0 + 0x200, 12, reply(0x99, 8)),
         rocev2(B, A, 0x100, 52, reply(2, 32)),
-        # DREQ from A to B (Remote QPN = B's), then the QPs reused
+        # DREQ from A to B (Remote QPN = B's); B, not yet gone, sends
+        # its last reply again (the same PSN: a retransmission, not a
+        # message); B's DREP; then the QPs reused
         ud_cm(A, B, mad(0x15, struct.pack('>III', 0xc0de0001, 0xc0de0002, 0x200 << 8))),
+        rocev2(B, A, 0x100, 52, reply(2, 32)),
+        ud_cm(B, A, mad(0x16, struct.pack('>II', 0xc0de0002, 0xc0de0001))),
         rocev2(A, B, 0x200, 5, call(3, 0))]):
     cs.write(struct.pack('<IIII', 1700000000, i, len(pkt), len(pkt)) + pkt)
 cs.close()
@@ -704,11 +708,14 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	run "$D" -r "$FIX/credit-start.pcap"
 	assert_line --index 0 --regexp ' 198\.18\.0\.10/qp=0x100 +> 198\.18\.0\.11/qp=0x200 '
 	assert_line --regexp 'NFS callback v1 .* call( |$)'
-	# after the DREQ, the same QPs are a new conversation (and PSN 5 is
-	# not a retransmission)
+	# between the DREQ and its DREP the conversation still knows its PSNs:
+	# the reply sent again is a retransmission; after the DREP the same
+	# QPs are a new conversation (and PSN 5 is not a retransmission)
 	run "$D" --json -r "$FIX/credit-start.pcap"
 	[ "$(grep -v '^{"type":' <<<"$output" | grep -c '"conversation":1,')" -eq 6 ]
 	grep -q '"conversation":2,.*"xid":"0x00000003",' <<<"$output"
+	run "$D" --stats -r "$FIX/credit-start.pcap"
+	assert_line --regexp '^  RDMA bytes .* retransmissions 1, '
 }
 
 @test "1M-frame bench capture: peak RSS under 64 MiB" {

@@ -61,20 +61,24 @@ for n, line in enumerate(open(sys.argv[1]), 1):
         print(f"rpcrdma-decode line {n}: cannot use it ({e}): {line[:120]}")
         sys.exit(1)
 
-theirs, seen, repeats = [], set(), 0
+theirs, seen, repeats = [], {}, 0
+left_out = {}                                 # frame -> why, for the report
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t") + [""] * 9
     if not f[1]:
         continue
     if f[8]:                                  # TCP retransmission
         repeats += 1
+        left_out[int(f[0])] = "a TCP retransmission"
         continue
     if f[6] and f[7]:                         # RoCE: destination, QP, PSN
         key = (f[5], f[6], f[7])
         if key in seen:
             repeats += 1
+            left_out[int(f[0])] = (f"a repeat of frame {seen[key]} (to {f[5]} "
+                                   f"QP {f[6]} PSN {f[7]})")
             continue
-        seen.add(key)
+        seen[key] = int(f[0])
     cols = [c.split(",") for c in f[1:5]]
     for i in range(len(cols[0])):
         theirs.append((int(f[0]),) + tuple(num(c[i]) for c in cols))
@@ -95,7 +99,8 @@ fmt = lambda m: "frame %d xid 0x%08x vers %d credits %d proc %d" % m
 print(f"rpcrdma-decode: {len(ours)} messages, tshark: {len(theirs)}; "
       f"{len(only_ours)} only in rpcrdma-decode, {len(only_theirs)} only in tshark")
 for m in only_ours[:5]:
-    print("  only rpcrdma-decode: " + fmt(m))
+    why = left_out.get(m[0], "no RPC-over-RDMA message there")
+    print("  only rpcrdma-decode: " + fmt(m) + f" (tshark's frame {m[0]}: {why})")
 for m in only_theirs[:5]:
     print("  only tshark:         " + fmt(m))
 if not only_ours and not only_theirs:

@@ -4,7 +4,11 @@
  * 12.6: REQ 12.6.5, REP 12.6.8): a REQ names the requester's QPN, the REP
  * that answers it (by Communication ID) the responder's, so the two
  * directions of an RC conversation are joined exactly instead of guessed
- * (cap_conv.c); a DREQ (12.6.11) closes the conversation.  Used for RoCE
+ * (cap_conv.c); the DREP (12.6.12) answering a DREQ (12.6.11) closes the
+ * conversation.  Not the DREQ: its receiver's QP keeps sending until it
+ * too leaves the connection (rdma_cm moves it to the error state and
+ * then answers), and what it retransmits meanwhile is the same message
+ * again, told by the PSNs the conversation remembers.  Used for RoCE
  * and native IB alike.  The private data of both (REQ at byte 140, after
  * rdma_cm's 36-byte IP header when the Service ID is one of rdma_cm's; REP
  * at byte 36) is kept for --stats: RFC 8797's connection parameters.
@@ -25,10 +29,20 @@ struct cap_cm_req {
 	uint8_t pd_len;              /* first bytes (RFC 8797 needs 8) */
 };
 
-/* CM REQs waiting for their REP: cap_cm.c's part of the run (st->cm) */
+/* a DREQ waiting for its DREP: the conversation it ends */
+struct cap_cm_dreq {
+	bool used;
+	uint32_t comm_id, remote_id; /* the DREQ's Local and Remote Comm IDs */
+	uint32_t slot, conv_id;      /* its conversation (cap_conv_by_slot) */
+};
+
+/* CM REQs waiting for their REP, DREQs for their DREP: cap_cm.c's part
+ * of the run (st->cm) */
 struct cap_cm_tab {
 	struct cap_cm_req req[CAP_CM_PENDING];
 	unsigned next;
+	struct cap_cm_dreq dreq[CAP_CM_PENDING];
+	unsigned dreq_next;
 };
 
 #define MAD_HDR 24u
@@ -36,6 +50,7 @@ struct cap_cm_tab {
 #define CM_ATTR_REQ 0x0010
 #define CM_ATTR_REP 0x0013
 #define CM_ATTR_DREQ 0x0015
+#define CM_ATTR_DREP 0x0016
 #define CM_REQ_QPN (MAD_HDR + 32)   /* Local QPN, 24 bits */
 #define CM_REP_QPN (MAD_HDR + 12)
 #define CM_DREQ_QPN (MAD_HDR + 8)    /* Remote QPN: the receiver's */
@@ -63,6 +78,38 @@ static uint8_t take_pd(const struct cap_cur *mad, uint32_t off, uint8_t out[8])
 	n = cur_left(&pd) < 8 ? cur_left(&pd) : 8;
 	memcpy(out, cur_ptr(&pd), n);
 	return (uint8_t)n;
+}
+
+/* The DREQ's conversation ends now, if it has not already (a new CM
+ * exchange on its QPs, eviction) */
+static void dreq_close(struct cap_state *st, struct cap_cm_dreq *d)
+{
+	struct cap_conv *c = cap_conv_by_slot(st, d->slot, d->conv_id);
+
+	d->used = false;
+	if (c)
+		cap_conv_close(st, c);
+}
+
+/* A DREQ for `c`: it ends at the DREP.  A retransmitted DREQ keeps its
+ * place; a full table ends its oldest conversation now. */
+static void dreq_wait(struct cap_state *st, struct cap_conv *c,
+		      uint32_t comm_id, uint32_t remote_id)
+{
+	uint32_t slot = cap_conv_slot(st, c);
+
+	for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
+		struct cap_cm_dreq *d = &st->cm->dreq[i];
+		if (d->used && d->slot == slot && d->conv_id == c->id)
+			return;
+	}
+	struct cap_cm_dreq *d = &st->cm->dreq[st->cm->dreq_next];
+	st->cm->dreq_next = (st->cm->dreq_next + 1) % CAP_CM_PENDING;
+	if (d->used)
+		dreq_close(st, d);
+	*d = (struct cap_cm_dreq){ .used = true, .comm_id = comm_id,
+				   .remote_id = remote_id, .slot = slot,
+				   .conv_id = c->id };
 }
 
 void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
@@ -97,14 +144,25 @@ void cap_cm_mad(struct cap_state *st, const struct cap_frame *f,
 		return;
 	}
 	if (attr == CM_ATTR_DREQ) {
-		/* the connection ends: its packets to the DREQ's receiver
-		 * went to the Remote QPN */
+		/* the connection ends at the DREP: its packets to the DREQ's
+		 * receiver went to the Remote QPN */
 		int dir;
 		if (!cur_peek24(mad, CM_DREQ_QPN, &qpn))
 			return;
 		struct cap_conv *c = cap_conv_find_ib(st, a, qpn, &dir);
 		if (c)
-			cap_conv_close(st, c);
+			dreq_wait(st, c, comm_id, remote_id);
+		return;
+	}
+	if (attr == CM_ATTR_DREP) {
+		for (unsigned i = 0; i < CAP_CM_PENDING; i++) {
+			struct cap_cm_dreq *d = &st->cm->dreq[i];
+			if (d->used && d->comm_id == remote_id &&
+			    d->remote_id == comm_id) {
+				dreq_close(st, d);
+				return;
+			}
+		}
 		return;
 	}
 	if (attr != CM_ATTR_REP || !cur_peek24(mad, CM_REP_QPN, &qpn))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cap_end.c - a conversation ends (TCP FIN from both sides or RST, CM DREQ,
- * a new CM exchange on its QPs, eviction for room, the end of a source):
+ * cap_end.c - a conversation ends (TCP FIN from both sides or RST, the CM
+ * DREP answering a DREQ, a new CM exchange on its QPs, eviction for room,
+ * the end of a source):
  * every layer's part, in one place above the layers.  The conversation
  * table (cap_conv.c) calls this through st->ct->end, set by cap_open, and
  * then frees the slot; no layer below names this file.  Order: the TCP

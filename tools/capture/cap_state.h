@@ -329,7 +329,7 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 struct cap_conv *cap_conv_tcp(struct cap_state *st, const struct cap_frame *f,
 			      const struct cap_addr *a, int *dir, bool create);
 /* the conversation ends: st->ct->end (every layer's part), then its slot
- * is freed; from any layer (TCP FIN/RST, CM DREQ, a new CM exchange,
+ * is freed; from any layer (TCP FIN/RST, CM DREP, a new CM exchange,
  * eviction for room, the end of a source) */
 void cap_conv_close(struct cap_state *st, struct cap_conv *c);
 struct cap_conv *cap_conv_find_ib(struct cap_state *st,

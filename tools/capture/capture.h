@@ -19,8 +19,9 @@
  *          (cap_write.c), --plot (cap_plot.c), the violations held
  *          (cap_lint.c), msgprint
  *
- * A conversation ends (TCP FIN/RST, CM DREQ or a new REQ/REP on its QPs,
- * eviction for room, the end of a source) through cap_conv_close(), which
+ * A conversation ends (TCP FIN/RST, the CM DREP answering a DREQ, a new
+ * REQ/REP on its QPs, eviction for room, the end of a source) through
+ * cap_conv_close(), which
  * calls back up through st->ct.end to cap_conv_end() (cap_end.c, above the
  * layers: TCP and MPA give up what they hold, waiting calls are printed,
  * the connection record and --stats summary written, buffers freed) and
