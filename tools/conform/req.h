@@ -24,6 +24,7 @@
 #define CF_REQ_MOUNT_REC 4096u     /* largest MOUNT call record we take */
 
 struct cf_rq_case;
+struct cf_req_mount;
 struct cf_req_opts {
 	const char *host;              /* bind address (NULL: any) */
 	const char *port;              /* RPC-over-RDMA (NULL: 20049) */
@@ -34,6 +35,11 @@ struct cf_req_opts {
 	const struct xprt_verbs *verbs;  /* NULL: rdma-core */
 	uint32_t credits;              /* the forward grant; 0: the transport's */
 	int window_ms;                 /* cases: how long each watches */
+	/* tests: a case ends once this many calls are all answered; 0: at
+	 * the window, or once requesters came, sent min_calls and all left
+	 * (the Linux client unmounting) */
+	uint32_t end_calls;
+	struct cf_req_mount *mount;    /* cases: MOUNT to poll as well (NULL: none) */
 	/* tests: called once a case's listener is up, to start requesters in
 	 * the same loop */
 	void (*on_case)(struct xprt_loop *l, const struct cf_rq_case *c, void *arg);
@@ -63,24 +69,52 @@ struct cf_rq_obs {
 	uint32_t max_outstanding;      /* calls not yet answered, at most */
 	uint64_t before_first;         /* calls beyond the first before any reply */
 	uint64_t over_grant;           /* calls past the grant once it was given */
+	uint32_t open, connected;      /* connections open now, and in all */
+	/* every message the requester sent, judged by libcodec: how many it
+	 * does not accept, the first one's reason and xid */
+	uint64_t sent, bad;
+	enum rpcrdma_reason bad_reason;
+	uint32_t bad_xid;
+	/* NFSv3 READ calls with a write chunk; those whose first write chunk
+	 * is shorter than the count asked (the first such: count, length) */
+	uint64_t reads_chunked, reads_short;
+	uint32_t short_count, short_len;
+	/* calls whose largest possible reply (by the NFSv3 arguments) exceeds
+	 * the requester's inline threshold (its RFC 8797 Receive Size, else
+	 * 1024: V1 §4.3.3) beyond what a write chunk takes; those with no
+	 * reply chunk (the first: procedure, largest reply, threshold) */
+	uint64_t big_replies, no_reply_chunk;
+	uint32_t nrc_proc, nrc_max, nrc_thresh;
 };
 
 /* the requester cases (req_cases.c): a fault of the responder's side, the
  * catalogue's sentences a requester's next messages are graded on */
+enum cf_rq_kind {
+	CF_RQ_CREDITS,                 /* calls outstanding against the grant */
+	CF_RQ_WELLFORMED,              /* every message libcodec accepts */
+	CF_RQ_WRITE_CHUNK,             /* a READ's write chunk holds its count */
+	CF_RQ_REPLY_CHUNK,             /* a reply chunk where the reply may not fit */
+};
 struct cf_rq_case {
 	const char *name;
 	const char *reqs;              /* catalogue ids, comma-separated */
 	const char *what;
 	uint32_t grant;                /* the credits every reply grants */
 	uint64_t min_calls;            /* fewer observed: SKIP (no traffic) */
+	enum cf_rq_kind kind;
 };
 extern const struct cf_rq_case cf_rq_cases[];
 extern const size_t cf_rq_ncases;
 struct cf_rq_grade {
 	enum cf_result result;
 	const char *req_id;            /* FAIL: the sentence it rests on */
+	const char *decision;          /* NOTE: docs/spec-decisions.md's id */
 	char observed[200];
 };
+/* the requester sentence a message libcodec does not accept breaks, by
+ * libcodec's reason; NULL where no sentence with a keyword binds the
+ * requester (then *decision names our reading) */
+const char *cf_rq_reason_req(enum rpcrdma_reason r, const char **decision);
 void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g);
 
 /* the report (req_report.c): text to `text`, JSON Lines to `json` (either

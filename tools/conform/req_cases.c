@@ -1,31 +1,54 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * req_cases.c - rpcrdma-conform --requester's cases: what the responder's
- * side does on purpose, the catalogue's requester sentences
- * (docs/requirements.tsv) the requester's next messages are graded on, and
- * the grader (pure).  Every FAIL cites the sentence of its keyword.
+ * side does on purpose, the catalogue's requester (and sender) sentences
+ * (docs/requirements.tsv) the requester's messages are graded on, and the
+ * grader (pure).  Every FAIL cites the sentence of its keyword; where no
+ * sentence with a keyword binds the requester, the result is a NOTE with
+ * the decision behind our reading (docs/spec-decisions.md).
  */
 #include <stdio.h>
 #include "req.h"
 
 const struct cf_rq_case cf_rq_cases[] = {
 	{ "rq-first-one-call", "V1-4.3.3-first,V2-5-single",
-	  "before the first reply, at most one call outstanding (every reply grants 32)", 32, 2 },
+	  "before the first reply, at most one call outstanding (every reply grants 32)", 32, 2,
+	  CF_RQ_CREDITS },
 	{ "rq-grant-1", "V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first",
-	  "every reply grants 1 credit: never two calls outstanding", 1, 3 },
+	  "every reply grants 1 credit: never two calls outstanding", 1, 3, CF_RQ_CREDITS },
+	{ "rq-calls-valid",
+	  "V1-5.2.1-xid,V1-5.2.2-one,V1-5.2.4-nomsg,V1-5.6.1-send,V1-5.6.2-send,V1-4.4.5.1-mult4",
+	  "every message the requester sends is one libcodec accepts: the two xids agree, "
+	  "version one, RDMA_NOMSG with a chunk, no RDMA_MSGP or RDMA_DONE, read positions "
+	  "multiples of 4", 32, 3, CF_RQ_WELLFORMED },
+	{ "rq-read-write-chunk", "V1-4.4.6-register",
+	  "an NFSv3 READ's write chunk holds the count the READ asks for", 32, 1,
+	  CF_RQ_WRITE_CHUNK },
+	{ "rq-reply-chunk", "V1-5.3.3-provide",
+	  "a reply chunk with every call whose largest reply (NFSv3 READ without a write "
+	  "chunk, READDIR, READDIRPLUS) exceeds the requester's inline threshold", 32, 1,
+	  CF_RQ_REPLY_CHUNK },
 };
 const size_t cf_rq_ncases = sizeof(cf_rq_cases) / sizeof(cf_rq_cases[0]);
 
-void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g)
+const char *cf_rq_reason_req(enum rpcrdma_reason r, const char **decision)
 {
-	g->req_id = NULL;
-	if (o->calls < c->min_calls) {
-		g->result = CF_SKIP;
-		snprintf(g->observed, sizeof(g->observed), "%llu call(s) seen, %llu needed: no "
-			 "requester drove this case", (unsigned long long)o->calls,
-			 (unsigned long long)c->min_calls);
-		return;
+	*decision = NULL;
+	switch (r) {
+	case RPCRDMA_R_XID_MISMATCH: return "V1-5.2.1-xid";
+	case RPCRDMA_R_BAD_VERS: return "V1-5.2.2-one";
+	case RPCRDMA_R_NOMSG_WITHOUT_CHUNKS: return "V1-5.2.4-nomsg";
+	case RPCRDMA_R_MSGP: return "V1-5.6.1-send";
+	case RPCRDMA_R_DONE: return "V1-5.6.2-send";
+	case RPCRDMA_R_BAD_POSITION: return "V1-4.4.5.1-mult4";
+	default:
+		*decision = "D-RQ-1";      /* XDR well-formedness: no keyword */
+		return NULL;
 	}
+}
+
+static void grade_credits(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
 	if (o->before_first) {
 		g->result = CF_FAIL;
 		g->req_id = "V1-4.3.3-first";
@@ -40,4 +63,83 @@ void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct c
 		 (unsigned long long)o->calls, (unsigned long long)o->replies, o->grant,
 		 o->max_outstanding, (unsigned long long)o->before_first,
 		 (unsigned long long)o->over_grant);
+}
+
+static void grade_wellformed(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	if (!o->bad) {
+		g->result = CF_PASS;
+		snprintf(g->observed, sizeof(g->observed), "%llu messages, libcodec accepts every "
+			 "one", (unsigned long long)o->sent);
+		return;
+	}
+	g->req_id = cf_rq_reason_req(o->bad_reason, &g->decision);
+	g->result = g->req_id ? CF_FAIL : CF_NOTE;
+	snprintf(g->observed, sizeof(g->observed), "%llu of %llu messages not accepted; the "
+		 "first, xid 0x%08x: %s (%s)", (unsigned long long)o->bad,
+		 (unsigned long long)o->sent, o->bad_xid, rpcrdma_reason_name(o->bad_reason),
+		 rpcrdma_reason_text(o->bad_reason));
+}
+
+static void grade_write_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	if (!o->reads_chunked) {
+		g->result = CF_SKIP;
+		snprintf(g->observed, sizeof(g->observed), "%llu calls, no NFSv3 READ with a write "
+			 "chunk among them", (unsigned long long)o->calls);
+		return;
+	}
+	g->result = o->reads_short ? CF_FAIL : CF_PASS;
+	g->req_id = o->reads_short ? "V1-4.4.6-register" : NULL;
+	if (o->reads_short)
+		snprintf(g->observed, sizeof(g->observed), "%llu of %llu READs with a write chunk "
+			 "offer less than their count; the first: count %u, chunk %u bytes",
+			 (unsigned long long)o->reads_short, (unsigned long long)o->reads_chunked,
+			 o->short_count, o->short_len);
+	else
+		snprintf(g->observed, sizeof(g->observed), "%llu READs with a write chunk, each "
+			 "chunk at least the count", (unsigned long long)o->reads_chunked);
+}
+
+static void grade_reply_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	if (!o->big_replies) {
+		g->result = CF_SKIP;
+		snprintf(g->observed, sizeof(g->observed), "%llu calls, none whose largest reply "
+			 "exceeds the requester's inline threshold", (unsigned long long)o->calls);
+		return;
+	}
+	g->result = o->no_reply_chunk ? CF_FAIL : CF_PASS;
+	g->req_id = o->no_reply_chunk ? "V1-5.3.3-provide" : NULL;
+	if (o->no_reply_chunk)
+		snprintf(g->observed, sizeof(g->observed), "%llu of %llu calls whose reply may "
+			 "exceed the threshold offer no reply chunk; the first: NFSv3 proc %u, "
+			 "reply up to %u bytes, threshold %u", (unsigned long long)o->no_reply_chunk,
+			 (unsigned long long)o->big_replies, o->nrc_proc, o->nrc_max, o->nrc_thresh);
+	else
+		snprintf(g->observed, sizeof(g->observed), "%llu calls whose reply may exceed the "
+			 "threshold, each with a reply chunk", (unsigned long long)o->big_replies);
+}
+
+void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	/* rq-calls-valid counts every message: a malformed one may be no call */
+	uint64_t seen = c->kind == CF_RQ_WELLFORMED ? o->sent : o->calls;
+
+	g->req_id = NULL;
+	g->decision = NULL;
+	if (seen < c->min_calls) {
+		g->result = CF_SKIP;
+		snprintf(g->observed, sizeof(g->observed), "%llu %s seen, %llu needed: no "
+			 "requester drove this case", (unsigned long long)seen,
+			 c->kind == CF_RQ_WELLFORMED ? "message(s)" : "call(s)",
+			 (unsigned long long)c->min_calls);
+		return;
+	}
+	switch (c->kind) {
+	case CF_RQ_CREDITS: grade_credits(o, g); break;
+	case CF_RQ_WELLFORMED: grade_wellformed(o, g); break;
+	case CF_RQ_WRITE_CHUNK: grade_write_chunk(o, g); break;
+	case CF_RQ_REPLY_CHUNK: grade_reply_chunk(o, g); break;
+	}
 }

@@ -68,9 +68,33 @@ static void print_counts(FILE *out, const struct cf_req_counts *c)
 			(unsigned long long)c->not_rpc, (unsigned long long)c->reply_failed);
 }
 
-static bool case_done(const struct cf_rq_obs *ob)
+/* how long no requester may be connected, after one came and sent the
+ * case's calls, before the case ends (a reconnect takes less) */
+#define LEFT_MS 500
+
+/* the case is over: our tests' requesters once end_calls calls are all
+ * answered; others (the Linux client unmounting) once they came, sent the
+ * case's calls and have all been gone for LEFT_MS */
+static bool case_done(const struct cf_req_opts *o, const struct cf_rq_case *c,
+		      const struct cf_rq_obs *ob, int64_t now, int64_t *left_since)
 {
-	return ob->calls >= 8 && ob->calls == ob->replies;
+	if (o->end_calls)
+		return ob->calls >= o->end_calls && ob->calls == ob->replies;
+	if (!ob->connected || ob->open || ob->calls < c->min_calls) {
+		*left_since = 0;
+		return false;
+	}
+	if (!*left_since)
+		*left_since = now;
+	return now - *left_since >= LEFT_MS;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 /* the listener's transport options, granting CREDITS */
@@ -97,8 +121,7 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	struct xprt_handlers h;
 	struct xprt_error err;
 	struct xprt_loop *l;
-	int64_t end;
-	struct timespec t;
+	int64_t end, left_since = 0;
 
 	memset(ob, 0, sizeof(*ob));
 	ob->grant = c->grant;
@@ -115,49 +138,86 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 		return -1;
 	}
 	sig_loop = l;
-	if (o->on_case)
+	/* a driver outside (tests/live/cases/requester.sh) mounts when it
+	 * reads this; our tests start their requesters here */
+	if (o->on_case) {
 		o->on_case(l, c, o->on_case_arg);
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	end = (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 + (o->window_ms ? o->window_ms : 5000);
-	while (!stop && !case_done(ob)) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 >= end ||
-		    xprt_loop_run(l, SLICE_MS) < 0)
+	} else {
+		fprintf(stderr, "rpcrdma-conform: case %s: listening on port %s for %d ms\n",
+			c->name, o->port ? o->port : XPRT_DEFAULT_PORT,
+			o->window_ms ? o->window_ms : 5000);
+		fflush(stderr);
+	}
+	end = mono_ms() + (o->window_ms ? o->window_ms : 5000);
+	while (!stop && !case_done(o, c, ob, mono_ms(), &left_since)) {
+		if (mono_ms() >= end || xprt_loop_run(l, SLICE_MS) < 0)
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		cf_req_nfs_flush(&nfs, (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000, false);
+		cf_req_nfs_flush(&nfs, mono_ms(), false);
+		if (o->mount && !stop)
+			cf_req_mount_poll(o->mount, SLICE_MS);
 	}
 	cf_req_nfs_flush(&nfs, 0, true);
 	xprt_loop_run(l, SLICE_MS);
 	sig_loop = NULL;
 	xprt_loop_destroy(l);
+	if (!o->on_case) {
+		fprintf(stderr, "rpcrdma-conform: case %s: done (%llu calls, %u connection(s))\n",
+			c->name, (unsigned long long)ob->calls, ob->connected);
+		fflush(stderr);
+	}
 	return 0;
 }
 
-/* the requester cases, one after the other: the exit status */
+static void mount_init(struct cf_req_mount *m, struct cf_req_counts *counts)
+{
+	for (int i = 0; i < CF_REQ_MOUNT_CONNS; i++)
+		m->cfd[i] = -1;
+	m->lfd[0] = m->lfd[1] = -1;
+	m->counts = counts;
+}
+
+/* the requester cases, one after the other, with MOUNT over TCP open
+ * across them: the exit status */
 static int run_cases(const struct cf_req_opts *o, FILE *out)
 {
+	static struct cf_req_mount mnt;
 	const struct cf_rq_report rep = { o->json_only ? NULL : out, o->json };
 	struct cf_req_counts counts;
+	struct cf_req_opts co = *o;
 	unsigned n[CF_NRESULTS] = { 0 };
 	char why[300];
+	const char *mport = o->mount_port ? o->mount_port : CF_REQ_MOUNT_PORT;
 	size_t i;
+	int rc = 0;
 
 	memset(&counts, 0, sizeof(counts));
+	mount_init(&mnt, &counts);
+	if (strcmp(mport, "0")) {
+		if (cf_req_mount_open(&mnt, o->host, mport, why, sizeof(why)) < 0) {
+			fprintf(stderr, "rpcrdma-conform: %s\n", why);
+			return 3;
+		}
+		co.mount = &mnt;
+	}
 	cf_rq_report_begin(&rep, o->port ? o->port : XPRT_DEFAULT_PORT,
 			   o->window_ms ? o->window_ms : 5000);
 	for (i = 0; i < cf_rq_ncases && !stop; i++) {
 		struct cf_rq_obs ob;
 		struct cf_rq_grade g;
 
-		if (cf_req_run_case(o, &cf_rq_cases[i], &counts, &ob, why, sizeof(why)) < 0) {
+		if (cf_req_run_case(&co, &cf_rq_cases[i], &counts, &ob, why, sizeof(why)) < 0) {
 			fprintf(stderr, "rpcrdma-conform: %s\n", why);
-			return 3;
+			rc = 3;
+			break;
 		}
 		cf_rq_grade(&cf_rq_cases[i], &ob, &g);
 		n[g.result]++;
 		cf_rq_report_case(&rep, &cf_rq_cases[i], &g);
 	}
+	if (co.mount)
+		cf_req_mount_close(&mnt);
+	if (rc)
+		return rc;
 	cf_rq_report_end(&rep, n);
 	return n[CF_FAIL] ? 1 : 0;
 }
@@ -185,7 +245,6 @@ int cf_req_main(const struct cf_req_opts *o, FILE *out)
 	memset(&counts, 0, sizeof(counts));
 	req_xprt_opts(o, o->credits, &xo);
 	nfs.counts = &counts;
-	mnt.counts = &counts;
 	l = xprt_loop_create(&xo, &err);
 	if (!l) {
 		fprintf(stderr, "rpcrdma-conform: %s\n", err.msg);
@@ -197,9 +256,7 @@ int cf_req_main(const struct cf_req_opts *o, FILE *out)
 		xprt_loop_destroy(l);
 		return 3;
 	}
-	for (int i = 0; i < CF_REQ_MOUNT_CONNS; i++)
-		mnt.cfd[i] = -1;
-	mnt.lfd[0] = mnt.lfd[1] = -1;
+	mount_init(&mnt, &counts);
 	if (strcmp(mport, "0") && cf_req_mount_open(&mnt, o->host, mport, why, sizeof(why)) < 0) {
 		fprintf(stderr, "rpcrdma-conform: %s\n", why);
 		xprt_loop_destroy(l);

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include <time.h>
+#include <rpcrdma/rpc.h>
 #include "be.h"
 #include "echo_respond.h"
 #include "req.h"
@@ -23,6 +24,13 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct
 	(void)x;
 	(void)buf;
 	(void)len;
+	if (o) {
+		o->sent++;
+		if (m->action != RPCRDMA_ACCEPT && !o->bad++) {
+			o->bad_reason = m->reason;
+			o->bad_xid = m->rdma_xid;
+		}
+	}
 	if (!o || m->nfixed < 4 || (m->rdma_proc != RDMA_MSG && m->rdma_proc != RDMA_NOMSG) ||
 	    (m->rdma_proc == RDMA_MSG && (!m->has_rpc_msg_type || m->rpc_msg_type != 0)))
 		return;
@@ -107,6 +115,76 @@ void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now, bool force)
 		}
 }
 
+/* An RPC reply header of ours: xid, msg_type, reply_stat, the AUTH_NONE
+ * verifier (flavor, length), accept_stat */
+#define RQ_RPC_REPLY_HDR 24u
+/* READ3resok before its data: status, post_op_attr (present, fattr3),
+ * count, eof, the opaque's length */
+#define RQ_READ3_RES_HDR (4u + 4u + 84u + 4u + 4u + 4u)
+
+/* the requester's inline threshold: its RFC 8797 Receive Size, else the
+ * version's default (V1 §4.3.3: 1024; V2 §2.3: 4096) */
+static uint32_t requester_inline(const struct xprt_rcvd_call *rc)
+{
+	const struct xprt_peer_info *p = xprt_peer(rc->x);
+
+	if (p && p->has_private_data && p->priv.max_recv_size)
+		return p->priv.max_recv_size;
+	return rc->vers == 2 ? 4096u : 1024u;
+}
+
+/* What an NFSv3 call's arguments say its reply may take, against what the
+ * requester offered for it (cf_rq_obs): a READ's write chunk against its
+ * count (V1 §4.4.6), a reply chunk where the largest reply exceeds the
+ * requester's inline threshold (V1 §5.3.3) */
+static void observe_nfs(struct cf_rq_obs *o, const struct xprt_rcvd_call *rc)
+{
+	struct rpc_msg_hdr h;
+	struct xdr_r r;
+	uint64_t max = 0;
+
+	if (rpc_decode_header(rc->msg, rc->len, &h) != RPC_OK || h.msg_type != RPC_CALL ||
+	    h.prog != NFS3_PROG || h.vers != NFS3_VERS)
+		return;
+	r = (struct xdr_r){ rc->msg, rc->len, h.body_off, false };
+	if (h.proc == NFSPROC3_READ) {
+		struct nfs3_READ3args a;
+
+		if (nfs3_dec_READ3args(&r, &a) < 0)
+			return;
+		if (rc->nwrite_chunks) {
+			o->reads_chunked++;
+			if (rc->write_chunk_len < a.count && !o->reads_short++) {
+				o->short_count = a.count;
+				o->short_len = (uint32_t)rc->write_chunk_len;
+			}
+			max = RQ_RPC_REPLY_HDR + RQ_READ3_RES_HDR;
+		} else {
+			max = RQ_RPC_REPLY_HDR + RQ_READ3_RES_HDR + (((uint64_t)a.count + 3) & ~3ull);
+		}
+	} else if (h.proc == NFSPROC3_READDIR) {
+		struct nfs3_READDIR3args a;
+
+		if (nfs3_dec_READDIR3args(&r, &a) < 0)
+			return;
+		max = RQ_RPC_REPLY_HDR + 4u + (uint64_t)a.count;  /* status, READDIR3resok */
+	} else if (h.proc == NFSPROC3_READDIRPLUS) {
+		struct nfs3_READDIRPLUS3args a;
+
+		if (nfs3_dec_READDIRPLUS3args(&r, &a) < 0)
+			return;
+		max = RQ_RPC_REPLY_HDR + 4u + (uint64_t)a.maxcount;
+	}
+	if (max <= requester_inline(rc))
+		return;
+	o->big_replies++;
+	if (!rc->has_reply_chunk && !o->no_reply_chunk++) {
+		o->nrc_proc = h.proc;
+		o->nrc_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
+		o->nrc_thresh = requester_inline(rc);
+	}
+}
+
 static void on_call(struct xprt_rcvd_call *rc, void *arg)
 {
 	struct cf_req_nfs *n = arg;
@@ -129,6 +207,8 @@ static void on_call(struct xprt_rcvd_call *rc, void *arg)
 		echo_call(n, rc);
 		return;
 	}
+	if (n->obs)
+		observe_nfs(n->obs, rc);
 	len = nfs3_serve(rc->msg, rc->len, n->out, sizeof(n->out), &s);
 	if (!len) {
 		c->not_rpc++;
@@ -157,6 +237,10 @@ static void on_connect(struct xprt *x, void *arg)
 
 	(void)x;
 	n->counts->connections++;
+	if (n->obs) {
+		n->obs->open++;
+		n->obs->connected++;
+	}
 }
 
 static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
@@ -166,6 +250,8 @@ static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
 
 	(void)why;
 	n->counts->disconnects++;
+	if (n->obs && n->obs->open)
+		n->obs->open--;
 	for (i = 0; i < CF_RQ_HELD; i++)      /* the connection is gone: so are they */
 		if (n->held[i].x == x)
 			n->held[i].x = NULL;

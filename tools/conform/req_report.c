@@ -61,7 +61,9 @@ void cf_rq_report_case(const struct cf_rq_report *r, const struct cf_rq_case *c,
 		json_kstr(&j, "text", c->what);
 		json_kstr(&j, "requirements", c->reqs);
 		json_kstr(&j, "result", g->result == CF_PASS ? "pass" :
-			  g->result == CF_FAIL ? "fail" : "skip");
+			  g->result == CF_FAIL ? "fail" : g->result == CF_NOTE ? "note" : "skip");
+		if (g->result == CF_NOTE)
+			json_kstr(&j, "decision", g->decision);
 		if (g->result == CF_FAIL) {
 			json_kstr(&j, "fail_requirement", g->req_id);
 			json_kstr(&j, "fail_seed", q ? q->seed : NULL);
@@ -79,6 +81,9 @@ void cf_rq_report_case(const struct cf_rq_report *r, const struct cf_rq_case *c,
 	if (q)
 		fprintf(r->text, "         rests on: %s %s %s \"%s\" [%s]\n", q->seed,
 			q->section, q->keyword, q->sentence, q->id);
+	else if (g->result == CF_NOTE && g->decision)
+		fprintf(r->text, "         our reading: %s (docs/spec-decisions.md): no sentence "
+			"with a keyword binds the requester here\n", g->decision);
 }
 
 void cf_rq_report_end(const struct cf_rq_report *r, const unsigned n[CF_NRESULTS])
@@ -94,9 +99,10 @@ void cf_rq_report_end(const struct cf_rq_report *r, const unsigned n[CF_NRESULTS
 		json_ku64(&j, "passed", n[CF_PASS]);
 		json_ku64(&j, "failed", n[CF_FAIL]);
 		json_ku64(&j, "skipped", n[CF_SKIP]);
+		json_ku64(&j, "noted", n[CF_NOTE]);
 		jend(&ob, &j, 3);
 	}
 	if (r->text)
-		fprintf(r->text, "total  %zu cases: %u passed, %u failed, %u skipped\n",
-			cf_rq_ncases, n[CF_PASS], n[CF_FAIL], n[CF_SKIP]);
+		fprintf(r->text, "total  %zu cases: %u passed, %u failed, %u skipped, %u noted\n",
+			cf_rq_ncases, n[CF_PASS], n[CF_FAIL], n[CF_SKIP], n[CF_NOTE]);
 }
