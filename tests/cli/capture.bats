@@ -225,6 +225,30 @@ for i, pkt in enumerate([
         rocev2(A, B, 0x200, 5, call(3, 0))]):
     cs.write(struct.pack('<IIII', 1700000000, i, len(pkt), len(pkt)) + pkt)
 cs.close()
+# a connection whose first reply is an RDMA_NOMSG (its RPC reply in the reply
+# chunk the call offered): that reply grants 32 like any other (V1 4.3.3);
+# the two calls after it are within the grant
+def msg_rc(xid):    # RDMA_MSG call offering a reply chunk of one segment
+    return struct.pack('>IIII', xid, 1, 32, 0) + struct.pack('>III', 0, 0, 1) + \
+        struct.pack('>IIIQ', 1, 0x77, 8192, 0x7f0000100000) + \
+        struct.pack('>' + 'I' * 10, xid, 0, 2, 100003, 3, 17, 0, 0, 0, 0)
+nomsg = lambda xid: struct.pack('>IIII', xid, 1, 32, 1) + struct.pack('>III', 0, 0, 1) + \
+    struct.pack('>IIIQ', 1, 0x77, 200, 0x7f0000100000)
+ng = open(sys.argv[1].replace('limits.pcap', 'nomsg-grant.pcap'), 'wb')
+ng.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+for i, pkt in enumerate([
+        ud_cm(A, B, mad(0x10, struct.pack('>II', 0xc0de0011, 0) + b'\0' * 24 + struct.pack('>I', 0x300 << 8))),
+        ud_cm(B, A, mad(0x13, struct.pack('>III', 0xc0de0012, 0xc0de0011, 0) + struct.pack('>I', 0x400 << 8))),
+        rocev2(A, B, 0x400, 20, msg_rc(0x51)),
+        # the RPC reply into the reply chunk (RDMA WRITE ONLY, RETH), then
+        # the RDMA_NOMSG that says it is there
+        rocev2(B, A, 0x300, 69, struct.pack('>QII', 0x7f0000100000, 0x77, 200) +
+               struct.pack('>' + 'I' * 6, 0x51, 1, 0, 0, 0, 0) + b'\0' * 176, op=0x0a),
+        rocev2(B, A, 0x300, 70, nomsg(0x51)),
+        rocev2(A, B, 0x400, 21, call(0x52, 0)),
+        rocev2(A, B, 0x400, 22, call(0x53, 0))]):
+    ng.write(struct.pack('<IIII', 1700000000, i, len(pkt), len(pkt)) + pkt)
+ng.close()
 for c in range(5000):
     put(rocev2(struct.pack('>I', 0x0a000000 + c), b'\xc6\x12\x00\x01', 0x11, 1, call(c + 1, 0)))
 for i in range(70000):
@@ -716,6 +740,16 @@ print(n, off)' "$CAPS/rocev2-truncated.pcap")
 	grep -q '"conversation":2,.*"xid":"0x00000003",' <<<"$output"
 	run "$D" --stats -r "$FIX/credit-start.pcap"
 	assert_line --regexp '^  RDMA bytes .* retransmissions 1, '
+}
+
+@test "an RDMA_NOMSG reply to a call is a grant like any other: two calls after it break no credit rule" {
+	[ -s "$FIX/nomsg-grant.pcap" ] || skip "fixture not built"
+	run --separate-stderr "$D" --check -r "$FIX/nomsg-grant.pcap"
+	assert_success
+	[ "$stderr" = "" ] || [ "$stderr" = "0 violations" ]
+	run "$D" -r "$FIX/nomsg-grant.pcap"
+	assert_line --regexp ' RDMA_NOMSG +xid 0x00000051 credits +32 '
+	[ "$(grep -c ' call' <<<"$output")" -eq 3 ]
 }
 
 @test "1M-frame bench capture: peak RSS under 64 MiB" {

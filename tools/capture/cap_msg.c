@@ -345,7 +345,11 @@ static void on_reply(struct cap_state *st, const struct cap_frame *f,
 		c->d[dir].have_err = true;
 		c->d[dir].err_xid = m->rdma_xid;
 	}
-	if (m->action == RPCRDMA_ACCEPT && !m->direction_inferred &&
+	/* a grant: a reply that answers a call of ours, or whose direction
+	 * its header says (a V1 RDMA_NOMSG's is only inferred: it grants when
+	 * it answers a call, as a connection's first reply through a reply
+	 * chunk does; V1 4.3.3) */
+	if (m->action == RPCRDMA_ACCEPT && (!m->direction_inferred || k) &&
 	    m->rdma_proc != RDMA_ERROR && m->rdma_credit) {
 		caller->granted = m->rdma_credit;
 		caller->have_grant = true;
