@@ -220,9 +220,16 @@ if [[ -n $srv ]]; then
         result soak fail "over $kind: $served of $finished served, $killed killed; $(kill -0 "$srv" 2>/dev/null || echo 'the server is gone; ')the listener as the kernel showed it: first $(head -1 "$out/listen.log"), last $(tail -1 "$out/listen.log");$(echo "$failed_runs" | cut -c1-2000)"
     fi
 
-    # 4. RSS after warm-up and at the end
+    # 4. RSS after warm-up and at the end, once the server has let go of
+    #    the clients killed at the end: a SIGKILLed client's disconnect
+    #    reaches it a moment later (a fresh clone, 11-28, took the end
+    #    sample first: "open files 7/7/8"); a file still open after the
+    #    wait is left open
+    fds_back() { (($(fds "$srv") <= fd1)); }
+    t_fd=$SECONDS
+    wait_until 15 fds_back
     rss2=$(rss_kib "$srv") fd2=$(fds "$srv")
-    echo "rss at the end: ${rss2:-?} KiB, $fd2 fds" >> "$out/rss.log"
+    echo "rss at the end: ${rss2:-?} KiB, $fd2 fds ($((SECONDS - t_fd)) s after the last client)" >> "$out/rss.log"
     # flat (case-lib.sh's rss_flat): the second half's floor, the end
     # included, against the second quarter's; the first is the warm-up
     read -r ok floor1 floor2 <<<"$(rss_flat "$SECS" "$rss2" "${rss_samples[@]}")"
