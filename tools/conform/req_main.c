@@ -7,7 +7,7 @@
  */
 #include <signal.h>
 #include <string.h>
-#include <time.h>
+#include "live.h"
 #include "req.h"
 
 /* the transport's loop and the MOUNT sockets in turn, each at most this
@@ -89,14 +89,6 @@ static bool case_done(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	return now - *left_since >= LEFT_MS;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* the listener's transport options, granting CREDITS */
 static void req_xprt_opts(const struct cf_req_opts *o, uint32_t credits,
 			  struct xprt_opts *xo)
@@ -148,11 +140,11 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 			o->window_ms ? o->window_ms : 5000);
 		fflush(stderr);
 	}
-	end = mono_ms() + (o->window_ms ? o->window_ms : 5000);
-	while (!stop && !case_done(o, c, ob, mono_ms(), &left_since)) {
-		if (mono_ms() >= end || xprt_loop_run(l, SLICE_MS) < 0)
+	end = live_now_ms() + (o->window_ms ? o->window_ms : 5000);
+	while (!stop && !case_done(o, c, ob, live_now_ms(), &left_since)) {
+		if (live_now_ms() >= end || xprt_loop_run(l, SLICE_MS) < 0)
 			break;
-		cf_req_nfs_flush(&nfs, mono_ms(), false);
+		cf_req_nfs_flush(&nfs, live_now_ms(), false);
 		if (o->mount && !stop)
 			cf_req_mount_poll(o->mount, SLICE_MS);
 	}
