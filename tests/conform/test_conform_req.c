@@ -402,14 +402,14 @@ static void requester_cases(void)
 	/* what each requester must get, case by case in the table's order:
 	 * PASS (NULL), SKIP, a NOTE's decision, or FAIL on this sentence; the
 	 * NFS cases SKIP (ECHO calls only: test_nfs_cases drives them) */
-	static const char *const want[7][5] = {
-		{ NULL, NULL, NULL, "SKIP", "SKIP" },
-		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP" },
-		{ NULL, "SKIP", NULL, "SKIP", "SKIP" },
-		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP" },
-		{ NULL, "V1-4.3.1-limit", NULL, "SKIP", "SKIP" },
-		{ "-", "-", "V1-5.2.1-xid", "-", "-" },
-		{ "-", "-", "NOTE D-RQ-1", "-", "-" },
+	static const char *const want[7][6] = {
+		{ NULL, NULL, NULL, "SKIP", "SKIP", "SKIP" },
+		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP" },
+		{ NULL, "SKIP", NULL, "SKIP", "SKIP", "SKIP" },
+		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP" },
+		{ NULL, "V1-4.3.1-limit", NULL, "SKIP", "SKIP", "SKIP" },
+		{ "-", "-", "V1-5.2.1-xid", "-", "-", "-" },
+		{ "-", "-", "NOTE D-RQ-1", "-", "-", "-" },
 	};
 	static const char *const mname[] = { "our transport's", "burst", "after-first",
 					     "our transport's --misbehave no-first-wait",
@@ -558,6 +558,93 @@ static void nfs_cases(void)
 	}
 }
 
+/* ---- rq-inline-default: a call larger than 1024 bytes to a responder
+ * that announces no inline threshold ---- */
+/* an NFSv3 SYMLINK of a 2001-byte path (the export answers NFS3ERR_ROFS):
+ * INL_AUTO the transport's choice (a read chunk: the call does not fit in
+ * 1024), INL_READ the path in a read chunk at its position, INL_FORCED
+ * the whole call inline (over 2 KiB: FAIL on V1 4.3.3) */
+enum inl_mode { INL_AUTO = 0, INL_READ, INL_FORCED };
+#define INL_PATH 2001u
+static struct {
+	enum inl_mode mode;
+	struct xprt *x;
+	struct xprt_call c;
+	uint8_t msg[2400];
+} iq;
+
+static void start_inline(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	static uint8_t path[INL_PATH];
+	struct xprt_opts co;
+	struct xprt_handlers ch;
+	struct xprt_error err;
+	struct xdr_w w;
+	size_t n, at;
+
+	(void)cs;
+	(void)arg;
+	memset(&co, 0, sizeof(co));
+	co.host = "127.0.0.1";
+	co.port = "20049";
+	co.verbs = &fake_verbs;
+	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	co.versions = XPRT_V1;         /* as the Linux client: 1024 to assume */
+	memset(&ch, 0, sizeof(ch));
+	memset(&iq.c, 0, sizeof(iq.c));
+	memset(path, 'p', sizeof(path));
+	if (!(iq.x = xprt_connect_opts(l, &co, &ch, &err))) {
+		tap_diag("connect: %s", err.msg);
+		return;
+	}
+	/* SYMLINK3args: where (the root's handle, name "l"), symlink_attributes
+	 * (six "not set" discriminants), symlink_data (the path) */
+	rpc_encode_call(iq.msg, sizeof(iq.msg), 0, NFS3_PROG, NFS3_VERS, 10);
+	n = put_fh(iq.msg + 40, 1);
+	w = (struct xdr_w){ iq.msg + 40, sizeof(iq.msg) - 40, n, false };
+	xdr_put_opaque(&w, "l", 1);
+	for (int i = 0; i < 6; i++)
+		xdr_put32(&w, 0);
+	at = 40 + w.n + 4;
+	xdr_put_opaque(&w, path, sizeof(path));
+	iq.c = (struct xprt_call){ .msg = iq.msg, .len = 40 + w.n, .reply_max = 1024,
+		.chunk = iq.mode == INL_FORCED ? XPRT_CHUNK_INLINE
+			 : iq.mode == INL_READ ? XPRT_CHUNK_READ : XPRT_CHUNK_AUTO,
+		.ddp_off = iq.mode == INL_READ ? at : 0, .ddp_len = iq.mode == INL_READ ? INL_PATH : 0,
+		.timeout_ms = DEADLINE_MS, .done = rq_done };
+	xprt_call(iq.x, &iq.c);
+}
+
+static void inline_cases(void)
+{
+	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
+		.window_ms = 1000, .end_calls = 1, .on_case = start_inline };
+	static const char *const want[3] = { NULL, NULL, "V1-4.3.3-assume" };
+	static const char *const mname[] = {
+		"a SYMLINK of a 2001-byte path as the transport sends it (a read chunk): PASS",
+		"the path in a read chunk at its position: PASS",
+		"the whole 2 KiB call inline, past the 1024 bytes to assume: FAIL on V1 4.3.3" };
+	const struct cf_rq_case *cs = rq_case("rq-inline-default");
+	struct cf_req_counts c;
+	struct cf_rq_obs ob;
+	struct cf_rq_grade g;
+	char why[300];
+
+	if (!tap_ok(cs && cs->no_private_data, "rq-inline-default's listener sends no private data"))
+		return;
+	for (int m = INL_AUTO; m <= INL_FORCED; m++) {
+		iq.mode = (enum inl_mode)m;
+		fake_verbs_reset();
+		memset(&c, 0, sizeof(c));
+		if (cf_req_run_case(&o, cs, &c, &ob, why, sizeof(why)) < 0)
+			tap_diag("%s: %s", cs->name, why);
+		cf_rq_grade(cs, &ob, &g);
+		tap_diag("%s: %s%s%s: %s", cs->name, cf_result_name(g.result), g.req_id ? " " : "",
+			 g.req_id ? g.req_id : "", g.observed);
+		tap_ok(as_wanted(cs, &g, want[m]) && c.nfs[10] == 1, "%s", mname[m]);
+	}
+}
+
 /* the grader alone, on observations: every verdict it can give */
 static void grader_fails(void)
 {
@@ -700,6 +787,7 @@ int main(void)
 	mount_tcp();
 	requester_cases();
 	nfs_cases();
+	inline_cases();
 	grader_fails();
 	report_json();
 	fake_verbs_reset();

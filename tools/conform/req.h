@@ -85,6 +85,13 @@ struct cf_rq_obs {
 	 * reply chunk (the first: procedure, largest reply, threshold) */
 	uint64_t big_replies, no_reply_chunk;
 	uint32_t nrc_proc, nrc_max, nrc_thresh;
+	/* every Send against the inline threshold the requester must keep
+	 * to (cases with no_private_data: V1 §4.3.3's 1024; 0: not judged):
+	 * the largest, how many exceed it (the first: its length and xid),
+	 * and the calls that travel in read chunks (larger than inline) */
+	uint32_t inline_limit, max_send;
+	uint64_t over_inline, chunked_calls;
+	uint32_t over_len, over_xid;
 };
 
 /* the requester cases (req_cases.c): a fault of the responder's side, the
@@ -94,6 +101,7 @@ enum cf_rq_kind {
 	CF_RQ_WELLFORMED,              /* every message libcodec accepts */
 	CF_RQ_WRITE_CHUNK,             /* a READ's write chunk holds its count */
 	CF_RQ_REPLY_CHUNK,             /* a reply chunk where the reply may not fit */
+	CF_RQ_INLINE,                  /* every Send within the inline threshold */
 };
 struct cf_rq_case {
 	const char *name;
@@ -102,6 +110,7 @@ struct cf_rq_case {
 	uint32_t grant;                /* the credits every reply grants */
 	uint64_t min_calls;            /* fewer observed: SKIP (no traffic) */
 	enum cf_rq_kind kind;
+	bool no_private_data;          /* the listener sends no RFC 8797 data */
 };
 extern const struct cf_rq_case cf_rq_cases[];
 extern const size_t cf_rq_ncases;

@@ -13,21 +13,25 @@
 const struct cf_rq_case cf_rq_cases[] = {
 	{ "rq-first-one-call", "V1-4.3.3-first,V2-5-single",
 	  "before the first reply, at most one call outstanding (every reply grants 32)", 32, 2,
-	  CF_RQ_CREDITS },
+	  CF_RQ_CREDITS, false },
 	{ "rq-grant-1", "V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first",
-	  "every reply grants 1 credit: never two calls outstanding", 1, 3, CF_RQ_CREDITS },
+	  "every reply grants 1 credit: never two calls outstanding", 1, 3, CF_RQ_CREDITS, false },
 	{ "rq-calls-valid",
 	  "V1-5.2.1-xid,V1-5.2.2-one,V1-5.2.4-nomsg,V1-5.6.1-send,V1-5.6.2-send,V1-4.4.5.1-mult4",
 	  "every message the requester sends is one libcodec accepts: the two xids agree, "
 	  "version one, RDMA_NOMSG with a chunk, no RDMA_MSGP or RDMA_DONE, read positions "
-	  "multiples of 4", 32, 3, CF_RQ_WELLFORMED },
+	  "multiples of 4", 32, 3, CF_RQ_WELLFORMED, false },
 	{ "rq-read-write-chunk", "V1-4.4.6-register",
 	  "an NFSv3 READ's write chunk holds the count the READ asks for", 32, 1,
-	  CF_RQ_WRITE_CHUNK },
+	  CF_RQ_WRITE_CHUNK, false },
 	{ "rq-reply-chunk", "V1-5.3.3-provide",
 	  "a reply chunk with every call whose largest reply (NFSv3 READ without a write "
 	  "chunk, READDIR, READDIRPLUS) exceeds the requester's inline threshold", 32, 1,
-	  CF_RQ_REPLY_CHUNK },
+	  CF_RQ_REPLY_CHUNK, false },
+	{ "rq-inline-default", "V1-4.3.3-assume,V1-5.2.4-gather",
+	  "the responder announces no inline threshold (no RFC 8797 private data): no Send "
+	  "larger than 1024 bytes; a larger call travels in a read chunk", 32, 1,
+	  CF_RQ_INLINE, true },
 };
 const size_t cf_rq_ncases = sizeof(cf_rq_cases) / sizeof(cf_rq_cases[0]);
 
@@ -121,6 +125,29 @@ static void grade_reply_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
 			 "threshold, each with a reply chunk", (unsigned long long)o->big_replies);
 }
 
+static void grade_inline(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	if (!o->over_inline && !o->chunked_calls) {
+		g->result = CF_SKIP;
+		snprintf(g->observed, sizeof(g->observed), "%llu message(s), the largest %u bytes: "
+			 "none needed more than %u", (unsigned long long)o->sent, o->max_send,
+			 o->inline_limit);
+		return;
+	}
+	/* with no private data the threshold is the one V1 4.3.3 makes the
+	 * requester assume: a larger Send breaks that sentence first */
+	g->result = o->over_inline ? CF_FAIL : CF_PASS;
+	g->req_id = o->over_inline ? "V1-4.3.3-assume" : NULL;
+	if (o->over_inline)
+		snprintf(g->observed, sizeof(g->observed), "%llu of %llu Sends larger than %u "
+			 "bytes; the first: %u bytes, xid 0x%08x", (unsigned long long)o->over_inline,
+			 (unsigned long long)o->sent, o->inline_limit, o->over_len, o->over_xid);
+	else
+		snprintf(g->observed, sizeof(g->observed), "%llu message(s), the largest %u bytes "
+			 "(threshold %u); %llu call(s) in read chunks", (unsigned long long)o->sent,
+			 o->max_send, o->inline_limit, (unsigned long long)o->chunked_calls);
+}
+
 void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g)
 {
 	/* rq-calls-valid counts every message: a malformed one may be no call */
@@ -141,5 +168,6 @@ void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct c
 	case CF_RQ_WELLFORMED: grade_wellformed(o, g); break;
 	case CF_RQ_WRITE_CHUNK: grade_write_chunk(o, g); break;
 	case CF_RQ_REPLY_CHUNK: grade_reply_chunk(o, g); break;
+	case CF_RQ_INLINE: grade_inline(o, g); break;
 	}
 }

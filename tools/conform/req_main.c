@@ -118,6 +118,11 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	memset(ob, 0, sizeof(*ob));
 	ob->grant = c->grant;
 	req_xprt_opts(o, c->grant, &xo);
+	/* no private data: the requester must assume V1 4.3.3's 1024 (a
+	 * Version Two requester 4096, V2 2.3; our tests and the Linux client
+	 * speak Version One) */
+	xo.no_private_data = c->no_private_data;
+	ob->inline_limit = c->no_private_data ? 1024u : 0;
 	memset(&nfs, 0, sizeof(nfs));
 	nfs.counts = counts;
 	nfs.obs = ob;

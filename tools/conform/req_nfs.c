@@ -13,6 +13,29 @@
 #include "echo_respond.h"
 #include "req.h"
 
+/* a message's size against the inline threshold the case makes the
+ * requester keep to (o->inline_limit; 0: not judged) */
+static void observe_send(struct cf_rq_obs *o, size_t len, const struct rpcrdma_msg *m)
+{
+	uint32_t lim = o->inline_limit;
+	uint32_t l32 = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+
+	/* a Version Two requester assumes 4096 (V2 2.3) */
+	if (lim && m->nfixed >= 2 && m->rdma_vers == 2 && lim < 4096u)
+		lim = 4096u;
+	if (l32 > o->max_send)
+		o->max_send = l32;
+	if (!lim)
+		return;
+	if (len > lim && !o->over_inline++) {
+		o->over_len = l32;
+		o->over_xid = m->rdma_xid;
+	}
+	if (m->action == RPCRDMA_ACCEPT && m->nreads &&
+	    (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG))
+		o->chunked_calls++;
+}
+
 /* every message the requester sends, before the transport acts on it: a
  * forward call judged against the replies sent so far (cf_rq_obs) */
 static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct rpcrdma_msg *m,
@@ -23,13 +46,13 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct
 
 	(void)x;
 	(void)buf;
-	(void)len;
 	if (o) {
 		o->sent++;
 		if (m->action != RPCRDMA_ACCEPT && !o->bad++) {
 			o->bad_reason = m->reason;
 			o->bad_xid = m->rdma_xid;
 		}
+		observe_send(o, len, m);
 	}
 	if (!o || m->nfixed < 4 || (m->rdma_proc != RDMA_MSG && m->rdma_proc != RDMA_NOMSG) ||
 	    (m->rdma_proc == RDMA_MSG && (!m->has_rpc_msg_type || m->rpc_msg_type != 0)))

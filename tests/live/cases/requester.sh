@@ -10,7 +10,8 @@
 #     byte i of a pattern file with fileid f is (i + f) % 251);
 #   - umount, then SIGTERM: the server's counts name READ and READDIRPLUS;
 #   - the requester cases (rpcrdma-conform --requester without --serve), a
-#     mount, ls -l /many, three files read and umount per case: every case
+#     mount, ls -l /many, three files read, an ln -s of a 2001-byte target
+#     (EROFS) and umount per case: every case
 #     graded (the client's FAILs reported, not a failure of the test);
 #   - the capture of the same run, decoded with rpcrdma-decode: READ replies
 #     with a write list, a READDIRPLUS reply through a reply chunk.
@@ -150,7 +151,8 @@ fi
 # when the client has left.  The Linux client is a reference peer, not the
 # spec: its FAILs are findings, reported; the test fails when the run does
 # not complete or a case saw no traffic (SKIP: the driver did not drive it)
-ncases=5
+ncases=6
+long=$(printf 'p%.0s' $(seq 2001))   # a symlink target of 2001 bytes
 "$C" --requester -a "$A" -p "$RP" --mount-port "$MP" -t "$(($(scaled 15) * 1000))" \
     --json-file "$out/cases.jsonl" > "$out/cases.out" 2> "$out/cases.err" &
 cpid=$!
@@ -169,6 +171,13 @@ while ((ran < ncases)) && wait_until 30 listening $((ran + 1)); do
         timeout "$(scaled 60)" cat "$M/odd-4099.bin" "$M/hello.txt" > /dev/null 2>> "$out/cases-mount.err" & work+=($!)
         timeout "$(scaled 60)" stat "$M/many/entry-007" "$M/empty" > /dev/null 2>> "$out/cases-mount.err" & work+=($!)
         wait "${work[@]}"
+        # a SYMLINK call of over 2 KiB (the export answers NFS3ERR_ROFS):
+        # under rq-inline-default (no private data) it must travel in a
+        # read chunk, no Send over 1024 bytes
+        if timeout "$(scaled 30)" ln -s "$long" "$M/long-link-$ran" 2> "$out/ln-$ran.err" ||
+            ! grep -q 'Read-only file system' "$out/ln-$ran.err"; then
+            note "case $ran: ln -s of a ${#long}-byte target: not EROFS: $(cat "$out/ln-$ran.err")"
+        fi
         timeout "$(scaled 30)" umount "$M" 2>> "$out/cases-mount.err" || umount -f "$M" 2>/dev/null
         drove=$((drove + 1))
     fi
@@ -234,6 +243,12 @@ judge rq-reply-chunk $((c_rdp_norc == 0 && c_rdp > 0)) "$c_rdp_norc of $c_rdp RE
 judge rq-read-write-chunk $((c_read_wl > 0)) "$c_read_wl READ calls with a write list"
 judge rq-first-one-call $((c_first == 0)) "$c_first credits-exceeded before the first grant"
 judge rq-grant-1 $((c_credit == 0)) "$c_credit credits-exceeded"
+# rq-inline-default: no Send past the inline threshold the capture shows
+# (1024 where no private data came: rpcrdma-decode --check's
+# inline-too-large), and SYMLINK calls (over 2 KiB) were sent
+c_inline=$(grep -c 'inline-too-large' "$out/check.out")
+c_symlink=$(grep -c '"proc_name":"SYMLINK"' <<< "$calls")
+judge rq-inline-default $((c_inline == 0)) "$c_inline inline-too-large, $c_symlink SYMLINK calls in the capture"
 if ((${#disagree[@]} == 0)); then
     result cases-capture ok "each grade as the capture shows: $(IFS=';'; echo "${agree[*]}")"
 else
