@@ -5,6 +5,7 @@
  * choice (V1 §4.3.2, §4.5; V2 §2.3, §5), ONC RPC headers (RFC 5531 §9),
  * and names.  Expected bytes are written out by hand from the XDR.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "rpcrdma/codec.h"
@@ -168,6 +169,62 @@ static void names(void)
 	       !strcmp(rpcrdma_err_name(1, 3), "unknown"), "error names");
 }
 
+/* rpcrdma_read_chunks_check (V1 4.4.4.1, 4.4.5, 4.4.5.1) on RDMA_MSG calls
+ * written out from the XDR: a read list of one segment (position POS,
+ * length LEN), empty write list and reply chunk, then a Payload stream
+ * whose fourth word is the reduced item's byte count (2001), with `extra`
+ * bytes after it */
+static size_t read_call(uint8_t *b, uint32_t proc, uint32_t msg_type, uint32_t pos, uint32_t len,
+			size_t extra)
+{
+	const uint8_t h[] = { W(0x44), W(1), W(32), W(proc),
+			      W(1), W(pos), W(0xabc), W(len), W(0), W(0x1000), W(0),
+			      W(0), W(0),
+			      W(0x44), W(msg_type), W(2), W(2001) };
+
+	memcpy(b, h, sizeof(h));
+	memset(b + sizeof(h), 0, extra);
+	return sizeof(h) + extra;
+}
+
+static void read_rules(void)
+{
+	static const struct {
+		uint32_t proc, msg_type, pos, len;
+		size_t extra;
+		unsigned want;
+		bool reduced;
+		const char *what;
+	} v[] = {
+		{ 0, 0, 16, 2001, 0, 0, true, "the item (2001 bytes) in a chunk at 16, its pad gone: no fault" },
+		{ 0, 0, 16, 2004, 0, 0, true, "the chunk with the round-up (2004): no fault (V1 4.4.5.1 MAY)" },
+		{ 0, 0, 16, 1000, 0, RPCRDMA_READ_COUNT_MISMATCH, true,
+		  "1000 bytes in the chunk, the count says 2001: V1 4.4.4.1" },
+		{ 0, 0, 16, 2001, 3, RPCRDMA_READ_PAD_INLINE, true,
+		  "a 19-byte Payload stream: the pad left inline, V1 4.4.5.1" },
+		{ 0, 0, 100, 2001, 0, RPCRDMA_READ_POSITION_PAST, false,
+		  "position 100 past a 16-byte stream: V1 4.4.5 (count and pad not judged)" },
+		{ 0, 0, 0, 2001, 0, 0, false, "a chunk at position zero: no reduced item" },
+		{ 1, 0, 0, 2001, 0, 0, false, "RDMA_NOMSG: not judged" },
+		{ 0, 1, 16, 1000, 3, 0, false, "a reply: not judged" },
+	};
+	uint8_t b[128];
+	struct rpcrdma_msg m;
+	struct rpcrdma_read_check c;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = read_call(b, v[i].proc, v[i].msg_type, v[i].pos, v[i].len, v[i].extra);
+		enum rpcrdma_action a = rpcrdma_decode(b, v[i].proc == 1 ? 52 : n, &m);
+		unsigned f = rpcrdma_read_chunks_check(&m, &c);
+
+		tap_ok(a == RPCRDMA_ACCEPT && f == v[i].want && c.faults == f &&
+		       c.reduced == v[i].reduced && (!c.reduced || (c.position == 16 &&
+		       c.chunk_len == v[i].len && c.count == 2001)) &&
+		       (!(f & RPCRDMA_READ_POSITION_PAST) || (c.past_position == 100 &&
+		       c.past_before == 0)), "read chunks: %s (faults %#x)", v[i].what, f);
+	}
+}
+
 int main(void)
 {
 	error_replies();
@@ -175,5 +232,6 @@ int main(void)
 	thresholds();
 	rpc_headers();
 	names();
+	read_rules();
 	return tap_done();
 }

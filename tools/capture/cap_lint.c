@@ -171,104 +171,55 @@ void cap_lint_release(struct cap_state *st, struct cap_hold saved)
 /* -------- rules of the requirements catalogue judged per message
  * (docs/requirements.tsv names each check; docs/capture.md lists them) -------- */
 
+/* The read-list rules are libcodec's (rpcrdma_read_chunks_check(), V1
+ * 4.4.4.1, 4.4.5, 4.4.5.1): a responder of ours grading its requesters
+ * judges with the same function.  Each rule below reports its own fault. */
+
 /* V1 4.4.5: "The Position value MUST be computed from the beginning of the
- * Payload stream, which begins at Position zero."  A read chunk of an
- * RDMA_MSG call is re-inserted into the inline Payload stream: its position
- * can be at most the inline bytes plus the chunks inserted before it. */
+ * Payload stream, which begins at Position zero." */
 static void rule_position_past_payload(struct cap_state *st, uint64_t frame,
 				       const struct rpcrdma_msg *m)
 {
-	struct rpcrdma_read_iter it;
-	struct rpcrdma_read_segment s;
-	uint64_t before = 0;
-	uint32_t last = 0;
+	struct rpcrdma_read_check c;
 
-	if (m->action != RPCRDMA_ACCEPT || m->rdma_proc != RDMA_MSG ||
-	    m->direction != RPCRDMA_CALL || !m->nreads)
+	if (!m->nreads || !(rpcrdma_read_chunks_check(m, &c) & RPCRDMA_READ_POSITION_PAST))
 		return;
-	/* positions come in list order; lengths of earlier chunks (lower
-	 * positions) may lie before a later one */
-	rpcrdma_read_iter_init(m, &it);
-	while (rpcrdma_read_next(&it, &s)) {
-		if (s.rdma_position > (uint64_t)m->payload_len + before) {
-			cap_lint(st, frame, "read-position-past-payload", "V1 4.4.5",
-				 "read segment at position %u, past the %u-byte Payload stream "
-				 "(and %llu bytes of earlier chunks)", s.rdma_position,
-				 m->payload_len, (unsigned long long)before);
-			return;
-		}
-		if (s.rdma_position >= last)
-			before += s.rdma_target.rdma_length;
-		last = s.rdma_position;
-	}
-}
-
-/* The first read chunk at a position past zero of an RDMA_MSG call: its
- * position, the sum of its segments' lengths, and the four bytes before it
- * in the Payload stream; false when there is none or no word before it. */
-static bool first_reduced_chunk(const struct rpcrdma_msg *m, uint32_t *pos, uint64_t *len,
-				uint32_t *word)
-{
-	struct rpcrdma_read_iter it;
-	struct rpcrdma_read_segment s;
-	const uint8_t *p = rpcrdma_payload(m);
-	bool found = false;
-
-	if (m->action != RPCRDMA_ACCEPT || m->rdma_proc != RDMA_MSG ||
-	    m->direction != RPCRDMA_CALL || !m->nreads || !p)
-		return false;
-	*len = 0;
-	rpcrdma_read_iter_init(m, &it);
-	while (rpcrdma_read_next(&it, &s)) {
-		if (s.rdma_position == 0)
-			return false;   /* a Long Call: the stream is in the chunk */
-		if (found && s.rdma_position != *pos)
-			break;
-		found = true;
-		*pos = s.rdma_position;
-		*len += s.rdma_target.rdma_length;
-	}
-	if (!found || *pos < 4 || *pos > m->payload_len)
-		return false;
-	*word = (uint32_t)p[*pos - 4] << 24 | (uint32_t)p[*pos - 3] << 16 |
-		(uint32_t)p[*pos - 2] << 8 | p[*pos - 1];
-	return true;
+	cap_lint(st, frame, "read-position-past-payload", "V1 4.4.5",
+		 "read segment at position %u, past the %u-byte Payload stream "
+		 "(and %llu bytes of earlier chunks)", c.past_position,
+		 m->payload_len, (unsigned long long)c.past_before);
 }
 
 /* V1 4.4.4.1: "Any byte count left in the Payload stream MUST match the
- * sum of the lengths of the segments making up the chunk."  The items the
- * Upper Layer Bindings make DDP-eligible are counted opaques (NFS, RFC
- * 8267; ECHO, docs/echo-ulb.md): the count is the word before the chunk's
- * position.  The chunk may carry the round-up (V1 4.4.5.1: the requester
- * MAY leave it out), so either length agrees. */
+ * sum of the lengths of the segments making up the chunk."  The count is
+ * the word before the first reduced chunk's position; the chunk may carry
+ * the round-up (V1 4.4.5.1: the requester MAY leave it out). */
 static void rule_chunk_count(struct cap_state *st, uint64_t frame, const struct rpcrdma_msg *m)
 {
-	uint32_t pos, count;
-	uint64_t len;
+	struct rpcrdma_read_check c;
 
-	if (!first_reduced_chunk(m, &pos, &len, &count))
+	if (!m->nreads || !(rpcrdma_read_chunks_check(m, &c) & RPCRDMA_READ_COUNT_MISMATCH))
 		return;
-	if (len != count && len != ((uint64_t)count + 3) / 4 * 4)
-		cap_lint(st, frame, "read-chunk-count-mismatch", "V1 4.4.4.1",
-			 "read chunk at position %u moves %llu bytes; the byte count before it "
-			 "in the Payload stream says %u", pos, (unsigned long long)len, count);
+	cap_lint(st, frame, "read-chunk-count-mismatch", "V1 4.4.4.1",
+		 "read chunk at position %u moves %llu bytes; the byte count before it "
+		 "in the Payload stream says %u", c.position, (unsigned long long)c.chunk_len,
+		 c.count);
 }
 
 /* V1 4.4.5.1: "when an XDR data item is moved from the Payload stream into
  * a Read chunk, the requester MUST remove XDR padding for that data item
- * from the Payload stream as well."  Every XDR item is a multiple of four
- * bytes; an item moved out with its pad leaves a multiple of four inline,
- * so a Payload stream of another length kept the pad. */
+ * from the Payload stream as well."  An item moved out with its pad leaves
+ * a multiple of four inline. */
 static void rule_pad_left_inline(struct cap_state *st, uint64_t frame, const struct rpcrdma_msg *m)
 {
-	uint32_t pos, count;
-	uint64_t len;
+	struct rpcrdma_read_check c;
 
-	if (!first_reduced_chunk(m, &pos, &len, &count) || (m->payload_len & 3) == 0)
+	if (!m->nreads || !(rpcrdma_read_chunks_check(m, &c) & RPCRDMA_READ_PAD_INLINE))
 		return;
 	cap_lint(st, frame, "read-chunk-pad-inline", "V1 4.4.5.1",
 		 "a %u-byte Payload stream (not a multiple of 4) with a read chunk at position "
-		 "%u: the reduced item's XDR pad was left in the stream", m->payload_len, pos);
+		 "%u: the reduced item's XDR pad was left in the stream", m->payload_len,
+		 c.position);
 }
 
 static const struct {

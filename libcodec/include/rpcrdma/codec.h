@@ -220,6 +220,46 @@ bool rpcrdma_seg_next(struct rpcrdma_seg_iter *it,
 /* Pointer to the Payload stream (NULL when payload_len is 0). */
 const uint8_t *rpcrdma_payload(const struct rpcrdma_msg *m);
 
+/* -------- a call's read chunks against the requester's rules: what a
+ * capture's lint and a responder judging its requesters both check -------- */
+enum rpcrdma_read_fault {
+	/* V1 4.4.5: "The Position value MUST be computed from the beginning
+	 * of the Payload stream": a read segment of an RDMA_MSG call at a
+	 * position past the inline Payload stream and the chunks inserted
+	 * before it */
+	RPCRDMA_READ_POSITION_PAST = 1u << 0,
+	/* V1 4.4.4.1: "Any byte count left in the Payload stream MUST match
+	 * the sum of the lengths of the segments making up the chunk": the
+	 * word before the first reduced chunk's position (the Upper Layer
+	 * Bindings' DDP-eligible items, NFS and ECHO, are counted opaques)
+	 * is neither the chunk's length nor that length less its round-up */
+	RPCRDMA_READ_COUNT_MISMATCH = 1u << 1,
+	/* V1 4.4.5.1: "the requester MUST remove XDR padding for that data
+	 * item from the Payload stream as well": with an item reduced, a
+	 * Payload stream that is no multiple of 4 kept the item's pad */
+	RPCRDMA_READ_PAD_INLINE = 1u << 2,
+};
+struct rpcrdma_read_check {
+	unsigned faults;           /* enum rpcrdma_read_fault bits */
+	/* RPCRDMA_READ_POSITION_PAST: the segment's position, and the bytes
+	 * of the chunks before it */
+	uint32_t past_position;
+	uint64_t past_before;
+	/* the first chunk past position zero (an item reduced out of the
+	 * Payload stream): its position, its length (the sum of its
+	 * segments') and the byte count before it; reduced is false when the
+	 * call has none, or no count word before it (count and pad not
+	 * judged) */
+	bool reduced;
+	uint32_t position;
+	uint64_t chunk_len;
+	uint32_t count;
+};
+/* Judge the read list of an accepted RDMA_MSG call m (any other message:
+ * 0, nothing judged).  Fills *c; returns c->faults.  Reads only m's own
+ * bytes; a pure function. */
+unsigned rpcrdma_read_chunks_check(const struct rpcrdma_msg *m, struct rpcrdma_read_check *c);
+
 /* -------- names -------- */
 const char *rpcrdma_action_name(enum rpcrdma_action a);    /* "accept" ... */
 const char *rpcrdma_reason_name(enum rpcrdma_reason r);    /* "ok" ... */
