@@ -360,32 +360,33 @@ open(sys.argv[2], "w").close(); time.sleep(10)' "$mp" "$ready" &
 @test "--requester without --serve: the requester cases, each watching for -t MS; nobody came: SKIP, exit 0" {
 	run --separate-stderr timeout 30 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)"
 	assert_success
-	assert_line --index 0 --partial "rpcrdma-conform --requester: 6 cases on port 20049, each watching the requesters that connect for 200 ms"
+	assert_line --index 0 --partial "rpcrdma-conform --requester: 7 cases on port 20049, each watching the requesters that connect for 200 ms"
 	assert_line --regexp '^SKIP +rq-first-one-call .*\[V1-4.3.3-first,V2-5-single\]$'
 	assert_line --regexp '^SKIP +rq-grant-1 .*\[V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first\]$'
 	assert_line --regexp '^SKIP +rq-calls-valid .*\[V1-5.2.1-xid,V1-5.2.2-one,V1-5.2.4-nomsg,V1-5.6.1-send,V1-5.6.2-send,V1-4.4.5.1-mult4\]$'
 	assert_line --regexp '^SKIP +rq-read-write-chunk .*\[V1-4.4.6-register\]$'
 	assert_line --regexp '^SKIP +rq-reply-chunk .*\[V1-5.3.3-provide\]$'
 	assert_line --regexp '^SKIP +rq-inline-default .*\[V1-4.3.3-assume,V1-5.2.4-gather\]$'
+	assert_line --regexp '^SKIP +rq-read-chunks .*\[V1-4.4.5-position,V1-4.4.4.1-count,V1-4.4.5.1-pad\]$'
 	assert_line --partial "observed: 0 call(s) seen, 2 needed: no requester drove this case"
 	assert_line --partial "observed: 0 message(s) seen, 3 needed: no requester drove this case"
-	assert_line "total  6 cases: 0 passed, 0 failed, 6 skipped, 0 noted"
+	assert_line "total  7 cases: 0 passed, 0 failed, 7 skipped, 0 noted"
 	# stderr: where each case begins and ends, for a driver to mount by
 	# (tests/live/cases/requester.sh)
-	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: listening on port 20049 for 200 ms$' <<<"$stderr")" -eq 6 ]
-	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: done (0 calls, 0 connection(s))$' <<<"$stderr")" -eq 6 ]
+	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: listening on port 20049 for 200 ms$' <<<"$stderr")" -eq 7 ]
+	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: done (0 calls, 0 connection(s))$' <<<"$stderr")" -eq 7 ]
 }
 
 @test "--requester --json: a run record, one object per case, a summary; --json-file: both; --serve refuses them" {
 	run --separate-stderr timeout 30 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)" --json
 	assert_success
-	assert_equal "${#lines[@]}" 8
-	run jq -sc '[.[0].run.mode, .[0].run.cases, .[1].case, .[1].result, .[2].case, .[7].summary.total.skipped, .[7].summary.total.noted]' <<<"$output"
-	assert_output '["requester",6,"rq-first-one-call","skip","rq-grant-1",6,0]'
+	assert_equal "${#lines[@]}" 9
+	run jq -sc '[.[0].run.mode, .[0].run.cases, .[1].case, .[1].result, .[2].case, .[8].summary.total.skipped, .[8].summary.total.noted]' <<<"$output"
+	assert_output '["requester",7,"rq-first-one-call","skip","rq-grant-1",7,0]'
 	run --separate-stderr timeout 30 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)" --json-file "$BATS_TEST_TMPDIR/r.jsonl"
 	assert_success
-	assert_line "total  6 cases: 0 passed, 0 failed, 6 skipped, 0 noted"
-	assert_equal "$(jq -s length "$BATS_TEST_TMPDIR/r.jsonl")" 8
+	assert_line "total  7 cases: 0 passed, 0 failed, 7 skipped, 0 noted"
+	assert_equal "$(jq -s length "$BATS_TEST_TMPDIR/r.jsonl")" 9
 	run "$C" --requester --serve --json
 	usage_error "--serve prints what was served, no report: --json and --json-file go with the requester cases"
 	run "$C" --requester --json --json-file x

@@ -402,14 +402,14 @@ static void requester_cases(void)
 	/* what each requester must get, case by case in the table's order:
 	 * PASS (NULL), SKIP, a NOTE's decision, or FAIL on this sentence; the
 	 * NFS cases SKIP (ECHO calls only: test_nfs_cases drives them) */
-	static const char *const want[7][6] = {
-		{ NULL, NULL, NULL, "SKIP", "SKIP", "SKIP" },
-		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP" },
-		{ NULL, "SKIP", NULL, "SKIP", "SKIP", "SKIP" },
-		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP" },
-		{ NULL, "V1-4.3.1-limit", NULL, "SKIP", "SKIP", "SKIP" },
-		{ "-", "-", "V1-5.2.1-xid", "-", "-", "-" },
-		{ "-", "-", "NOTE D-RQ-1", "-", "-", "-" },
+	static const char *const want[7][7] = {
+		{ NULL, NULL, NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ NULL, "SKIP", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ NULL, "V1-4.3.1-limit", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ "-", "-", "V1-5.2.1-xid", "-", "-", "-", "-" },
+		{ "-", "-", "NOTE D-RQ-1", "-", "-", "-", "-" },
 	};
 	static const char *const mname[] = { "our transport's", "burst", "after-first",
 					     "our transport's --misbehave no-first-wait",
@@ -645,6 +645,137 @@ static void inline_cases(void)
 	}
 }
 
+/* ---- rq-read-chunks: an NFSv3 WRITE to /sink with its data in a read
+ * chunk ---- */
+/* RC_GOOD: our transport's requester, the 4097 bytes in a read chunk at
+ * their position (PASS); the raw requester, one RDMA_MSG WRITE call whose
+ * data is "in" a read chunk of a handle nobody registered (the grade is
+ * made before the responder reads it): RC_PAD keeps the item's 3 pad
+ * bytes in the Payload stream (V1 4.4.5.1), RC_COUNT's chunk holds 1000
+ * bytes for a count of 4097 (V1 4.4.4.1), RC_POS puts the chunk past the
+ * stream's end (V1 4.4.5) */
+enum rc_mode { RC_GOOD = 0, RC_PAD, RC_COUNT, RC_POS };
+#define RC_DATA 4097u
+static struct {
+	enum rc_mode mode;
+	struct xprt *x;
+	struct xprt_call c;
+	uint8_t msg[4400];
+} wq;
+
+/* the RPC WRITE call to /sink up to and with its data's length word:
+ * its length */
+static size_t write_call(uint8_t *b, size_t cap)
+{
+	struct xdr_w w;
+	size_t n;
+
+	rpc_encode_call(b, cap, 0, NFS3_PROG, NFS3_VERS, NFSPROC3_WRITE);
+	n = put_fh(b + 40, NFS3_TREE_SINK);
+	w = (struct xdr_w){ b + 40, cap - 40, n, false };
+	xdr_put64(&w, 0);
+	xdr_put32(&w, RC_DATA);
+	xdr_put32(&w, NFS3_UNSTABLE);
+	xdr_put32(&w, RC_DATA);
+	return 40 + w.n;
+}
+
+static void raw_write(void)
+{
+	struct rpcrdma_read_segment seg = { .rdma_position = 0, .rdma_target = {
+		.rdma_handle = 0x5eed, .rdma_length = RC_DATA, .rdma_offset = 0x10000 } };
+	struct rpcrdma_hdr h = { .rdma_xid = 0x7100, .rdma_vers = 1, .rdma_credit = 32,
+		.rdma_proc = RDMA_MSG, .reads = &seg, .nreads = 1 };
+	struct xprt_error err;
+	uint8_t buf[512];
+	size_t hl, n;
+
+	n = write_call(wq.msg, sizeof(wq.msg));
+	seg.rdma_position = wq.mode == RC_POS ? (uint32_t)n + 64 : (uint32_t)n;
+	if (wq.mode == RC_COUNT)
+		seg.rdma_target.rdma_length = 1000;
+	if (wq.mode == RC_PAD) {
+		memset(wq.msg + n, 0, 3);
+		n += 3;
+	}
+	hl = rpcrdma_encode(&h, buf, sizeof(buf), NULL);
+	be32_put(wq.msg, h.rdma_xid);
+	if (!hl || hl + n > sizeof(buf)) {
+		tap_diag("raw WRITE: no room");
+		return;
+	}
+	memcpy(buf + hl, wq.msg, n);
+	xprt_send_raw(wq.x, buf, hl + n, &err);
+}
+
+static void start_write(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	struct xprt_opts co;
+	struct xprt_handlers ch;
+	struct xprt_error err;
+	size_t n;
+
+	(void)cs;
+	(void)arg;
+	memset(&co, 0, sizeof(co));
+	co.host = "127.0.0.1";
+	co.port = "20049";
+	co.verbs = &fake_verbs;
+	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	co.versions = XPRT_V1;
+	memset(&ch, 0, sizeof(ch));
+	memset(&wq.c, 0, sizeof(wq.c));
+	if (!(wq.x = xprt_connect_opts(l, &co, &ch, &err))) {
+		tap_diag("connect: %s", err.msg);
+		return;
+	}
+	if (wq.mode != RC_GOOD) {
+		raw_write();
+		return;
+	}
+	n = write_call(wq.msg, sizeof(wq.msg));
+	memset(wq.msg + n, 'w', RC_DATA);
+	memset(wq.msg + n + RC_DATA, 0, 3);
+	wq.c = (struct xprt_call){ .msg = wq.msg, .len = n + RC_DATA + 3, .reply_max = 1024,
+		.chunk = XPRT_CHUNK_READ, .ddp_off = n, .ddp_len = RC_DATA,
+		.timeout_ms = DEADLINE_MS, .done = rq_done };
+	xprt_call(wq.x, &wq.c);
+}
+
+static void read_chunk_cases(void)
+{
+	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
+		.window_ms = 600, .end_calls = 1, .on_case = start_write };
+	static const char *const want[4] = { NULL, "V1-4.4.5.1-pad", "V1-4.4.4.1-count",
+					     "V1-4.4.5-position" };
+	static const char *const mname[] = {
+		"a WRITE of 4097 bytes to /sink, its data in a read chunk (our transport): PASS, "
+		"the sink answered",
+		"the item's 3 pad bytes left in the Payload stream: FAIL on V1 4.4.5.1",
+		"a read chunk of 1000 bytes for a count of 4097: FAIL on V1 4.4.4.1",
+		"a read chunk past the Payload stream's end: FAIL on V1 4.4.5" };
+	const struct cf_rq_case *cs = rq_case("rq-read-chunks");
+	struct cf_req_counts c;
+	struct cf_rq_obs ob;
+	struct cf_rq_grade g;
+	char why[300];
+
+	if (!tap_ok(cs != NULL, "the table has rq-read-chunks"))
+		return;
+	for (int m = RC_GOOD; m <= RC_POS; m++) {
+		wq.mode = (enum rc_mode)m;
+		fake_verbs_reset();
+		memset(&c, 0, sizeof(c));
+		if (cf_req_run_case(&o, cs, &c, &ob, why, sizeof(why)) < 0)
+			tap_diag("%s: %s", cs->name, why);
+		cf_rq_grade(cs, &ob, &g);
+		tap_diag("%s: %s%s%s: %s", cs->name, cf_result_name(g.result), g.req_id ? " " : "",
+			 g.req_id ? g.req_id : "", g.observed);
+		tap_ok(as_wanted(cs, &g, want[m]) && (m != RC_GOOD || c.nfs[NFSPROC3_WRITE] == 1),
+		       "%s", mname[m]);
+	}
+}
+
 /* the grader alone, on observations: every verdict it can give */
 static void grader_fails(void)
 {
@@ -788,6 +919,7 @@ int main(void)
 	requester_cases();
 	nfs_cases();
 	inline_cases();
+	read_chunk_cases();
 	grader_fails();
 	report_json();
 	fake_verbs_reset();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_nfs3_xdr.c - NFSv3 and MOUNT v3 XDR (tools/ulb/nfs3_xdr.c) and the
- * read-only responder over the computed tree (nfs3_serve.c, nfs3_tree.c)
+ * responder (read-only but for /sink) over the computed tree (nfs3_serve.c, nfs3_tree.c)
  * against messages written word by word from RFC 1813's XDR (§2.5, §2.6,
  * §3.3.x, Appendix I) and RFC 5531 §9, never produced by the code under
  * test.  Inputs go through guard_copy(): a read one byte past a message
@@ -147,8 +147,47 @@ static void serve_fixed(void)
 	static const uint8_t stale[] = { CALL(0x19, 100003, 3, 1), FH(999) };
 	static const uint8_t write[] = { CALL(0x1a, 100003, 3, 7), FH(2), W(0), W(0), W(0), W(0), W(0) };
 	static const uint8_t write_r[] = { REPLY(0x1a, 0), W(30), W(0), W(0) };
+	/* WRITE3args to /sink (7): offset 0, count 5, UNSTABLE, data "hello"
+	 * and its 3 pad bytes; WRITE3resok: wcc_data (no pre_op_attr, the
+	 * sink's fattr3: 0666, size 0), count 5, FILE_SYNC, the verifier */
+	static const uint8_t wsink[] = { CALL(0x1b, 100003, 3, 7), FH(7), W(0), W(0), W(5), W(0),
+		W(5), 'h', 'e', 'l', 'l', 'o', 0, 0, 0 };
+	static const uint8_t wsink_r[] = { REPLY(0x1b, 0), W(0), W(0), W(1),
+		FATTR(1, 0666, 1, 0, 0, 7), W(5), W(2), 'r', 'q', 's', 'i', 'n', 'k', '0', '1' };
+	/* count 6 with 5 bytes of data: NFS3ERR_INVAL */
+	static const uint8_t wsink_long[] = { CALL(0x1c, 100003, 3, 7), FH(7), W(0), W(0), W(6),
+		W(0), W(5), 'h', 'e', 'l', 'l', 'o', 0, 0, 0 };
+	/* WRITE to the directory many (6): ISDIR */
+	static const uint8_t wdir[] = { CALL(0x1d, 100003, 3, 7), FH(6), W(0), W(0), W(0), W(0), W(0) };
+	/* COMMIT3args of /sink: COMMIT3resok (wcc_data, verifier); of hello.txt: ROFS */
+	static const uint8_t csink[] = { CALL(0x1e, 100003, 3, 21), FH(7), W(0), W(0), W(0) };
+	static const uint8_t csink_r[] = { REPLY(0x1e, 0), W(0), W(0), W(1),
+		FATTR(1, 0666, 1, 0, 0, 7), 'r', 'q', 's', 'i', 'n', 'k', '0', '1' };
+	static const uint8_t chello[] = { CALL(0x1f, 100003, 3, 21), FH(2), W(0), W(0), W(0) };
+	static const uint8_t chello_r[] = { REPLY(0x1f, 0), W(30), W(0), W(0) };
+	/* ACCESS of /sink asking READ|MODIFY|EXTEND|DELETE: all but DELETE */
+	static const uint8_t asink[] = { CALL(0x20, 100003, 3, 4), FH(7), W(0x1d) };
+	static const uint8_t asink_r[] = { REPLY(0x20, 0), W(0), W(1), FATTR(1, 0666, 1, 0, 0, 7),
+		W(0x0d) };
 	struct nfs3_served s;
 	size_t n;
+
+	n = serve(wsink, sizeof(wsink), &s);
+	tap_ok(n == sizeof(wsink_r) && !memcmp(out, wsink_r, n) && s.status == 0,
+	       "WRITE of 5 bytes to /sink: NFS3_OK, wcc_data, count 5, FILE_SYNC, the verifier");
+	n = serve(wsink_long, sizeof(wsink_long), &s);
+	tap_ok(n == 24 + 12 && s.status == NFS3ERR_INVAL,
+	       "WRITE to /sink with count 6 and 5 bytes of data: NFS3ERR_INVAL, empty wcc_data");
+	n = serve(wdir, sizeof(wdir), &s);
+	tap_ok(n == 24 + 12 && s.status == NFS3ERR_ISDIR, "WRITE to a directory: NFS3ERR_ISDIR");
+	n = serve(csink, sizeof(csink), &s);
+	tap_ok(n == sizeof(csink_r) && !memcmp(out, csink_r, n),
+	       "COMMIT of /sink: NFS3_OK, wcc_data, the verifier");
+	n = serve(chello, sizeof(chello), &s);
+	tap_ok(n == sizeof(chello_r) && !memcmp(out, chello_r, n), "COMMIT of /hello.txt: NFS3ERR_ROFS");
+	n = serve(asink, sizeof(asink), &s);
+	tap_ok(n == sizeof(asink_r) && !memcmp(out, asink_r, n),
+	       "ACCESS of /sink: READ, MODIFY and EXTEND granted, DELETE not");
 
 	n = serve(getattr, sizeof(getattr), &s);
 	tap_ok(n == sizeof(getattr_r) && !memcmp(out, getattr_r, n) && s.status == 0,

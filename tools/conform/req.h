@@ -92,6 +92,13 @@ struct cf_rq_obs {
 	uint32_t inline_limit, max_send;
 	uint64_t over_inline, chunked_calls;
 	uint32_t over_len, over_xid;
+	/* RDMA_MSG calls with an item reduced into a read chunk (past position
+	 * zero), and the first call libcodec's rpcrdma_read_chunks_check()
+	 * faults (V1 4.4.4.1, 4.4.5, 4.4.5.1): its faults and what they rest on */
+	uint64_t reads_reduced, reads_bad;
+	unsigned rc_faults;
+	uint32_t rc_xid, rc_position, rc_count, rc_payload;
+	uint64_t rc_len;
 };
 
 /* the requester cases (req_cases.c): a fault of the responder's side, the
@@ -102,6 +109,7 @@ enum cf_rq_kind {
 	CF_RQ_WRITE_CHUNK,             /* a READ's write chunk holds its count */
 	CF_RQ_REPLY_CHUNK,             /* a reply chunk where the reply may not fit */
 	CF_RQ_INLINE,                  /* every Send within the inline threshold */
+	CF_RQ_READ_CHUNKS,             /* read chunks: position, count, pad */
 };
 struct cf_rq_case {
 	const char *name;

@@ -32,6 +32,10 @@ const struct cf_rq_case cf_rq_cases[] = {
 	  "the responder announces no inline threshold (no RFC 8797 private data): no Send "
 	  "larger than 1024 bytes; a larger call travels in a read chunk", 32, 1,
 	  CF_RQ_INLINE, true },
+	{ "rq-read-chunks", "V1-4.4.5-position,V1-4.4.4.1-count,V1-4.4.5.1-pad",
+	  "every item a call reduces into a read chunk (an NFSv3 WRITE's data to /sink): its "
+	  "position within the Payload stream, the byte count before it the chunk's length, "
+	  "its XDR pad gone from the stream", 32, 1, CF_RQ_READ_CHUNKS, false },
 };
 const size_t cf_rq_ncases = sizeof(cf_rq_cases) / sizeof(cf_rq_cases[0]);
 
@@ -148,6 +152,42 @@ static void grade_inline(const struct cf_rq_obs *o, struct cf_rq_grade *g)
 			 o->max_send, o->inline_limit, (unsigned long long)o->chunked_calls);
 }
 
+static void grade_read_chunks(const struct cf_rq_obs *o, struct cf_rq_grade *g)
+{
+	if (!o->reads_reduced && !o->reads_bad) {
+		g->result = CF_SKIP;
+		snprintf(g->observed, sizeof(g->observed), "%llu calls, none with an item reduced "
+			 "into a read chunk", (unsigned long long)o->calls);
+		return;
+	}
+	if (!o->reads_bad) {
+		g->result = CF_PASS;
+		snprintf(g->observed, sizeof(g->observed), "%llu call(s) with an item in a read "
+			 "chunk, each at its position, its count the chunk's length, its pad gone",
+			 (unsigned long long)o->reads_reduced);
+		return;
+	}
+	g->result = CF_FAIL;
+	if (o->rc_faults & RPCRDMA_READ_POSITION_PAST) {
+		g->req_id = "V1-4.4.5-position";
+		snprintf(g->observed, sizeof(g->observed), "%llu call(s) faulted; the first, xid "
+			 "0x%08x: a read segment at position %u, past its %u-byte Payload stream",
+			 (unsigned long long)o->reads_bad, o->rc_xid, o->rc_position, o->rc_payload);
+	} else if (o->rc_faults & RPCRDMA_READ_COUNT_MISMATCH) {
+		g->req_id = "V1-4.4.4.1-count";
+		snprintf(g->observed, sizeof(g->observed), "%llu call(s) faulted; the first, xid "
+			 "0x%08x: the read chunk at position %u holds %llu bytes, the count before "
+			 "it says %u", (unsigned long long)o->reads_bad, o->rc_xid, o->rc_position,
+			 (unsigned long long)o->rc_len, o->rc_count);
+	} else {
+		g->req_id = "V1-4.4.5.1-pad";
+		snprintf(g->observed, sizeof(g->observed), "%llu call(s) faulted; the first, xid "
+			 "0x%08x: a %u-byte Payload stream with an item reduced at position %u: "
+			 "its XDR pad left in the stream", (unsigned long long)o->reads_bad,
+			 o->rc_xid, o->rc_payload, o->rc_position);
+	}
+}
+
 void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g)
 {
 	/* rq-calls-valid counts every message: a malformed one may be no call */
@@ -169,5 +209,6 @@ void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct c
 	case CF_RQ_WRITE_CHUNK: grade_write_chunk(o, g); break;
 	case CF_RQ_REPLY_CHUNK: grade_reply_chunk(o, g); break;
 	case CF_RQ_INLINE: grade_inline(o, g); break;
+	case CF_RQ_READ_CHUNKS: grade_read_chunks(o, g); break;
 	}
 }

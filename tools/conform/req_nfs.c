@@ -36,6 +36,24 @@ static void observe_send(struct cf_rq_obs *o, size_t len, const struct rpcrdma_m
 		o->chunked_calls++;
 }
 
+/* a call's read chunks against the requester's rules (libcodec's) */
+static void observe_read_chunks(struct cf_rq_obs *o, const struct rpcrdma_msg *m)
+{
+	struct rpcrdma_read_check c;
+
+	if (!m->nreads || (!rpcrdma_read_chunks_check(m, &c) && !c.reduced))
+		return;
+	o->reads_reduced += c.reduced;
+	if (!c.faults || o->reads_bad++)
+		return;
+	o->rc_faults = c.faults;
+	o->rc_xid = m->rdma_xid;
+	o->rc_position = c.faults & RPCRDMA_READ_POSITION_PAST ? c.past_position : c.position;
+	o->rc_count = c.count;
+	o->rc_len = c.chunk_len;
+	o->rc_payload = m->payload_len;
+}
+
 /* every message the requester sends, before the transport acts on it: a
  * forward call judged against the replies sent so far (cf_rq_obs) */
 static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct rpcrdma_msg *m,
@@ -53,6 +71,7 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct
 			o->bad_xid = m->rdma_xid;
 		}
 		observe_send(o, len, m);
+		observe_read_chunks(o, m);
 	}
 	if (!o || m->nfixed < 4 || (m->rdma_proc != RDMA_MSG && m->rdma_proc != RDMA_NOMSG) ||
 	    (m->rdma_proc == RDMA_MSG && (!m->has_rpc_msg_type || m->rpc_msg_type != 0)))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * nfs3_serve.c - the read-only NFSv3 and MOUNT v3 responder of
+ * nfs3_serve.c - the NFSv3 (read-only but for /sink) and MOUNT v3 responder of
  * nfs3_serve.h over the tree of nfs3_tree.h (RFC 1813 §3.3, Appendix I).
  */
 #include <string.h>
@@ -19,7 +19,7 @@ static void attrs_of(const struct nfs3_node *n, struct nfs3_fattr3 *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = n->dir ? NF3DIR : NF3REG;
-	a->mode = n->dir ? 0555 : 0444;
+	a->mode = n->dir ? 0555 : n->fileid == NFS3_TREE_SINK ? 0666 : 0444;
 	a->nlink = !n->dir ? 1 : n->fileid == NFS3_TREE_ROOT ? 3 : 2;
 	a->size = n->size;
 	a->used = (n->size + 4095) & ~(uint64_t)4095;
@@ -119,7 +119,71 @@ static int do_access(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
 	post_attr(w, id);
 	if (*st == NFS3_OK)
 		xdr_put32(w, a.access & (n.dir ? ACCESS3_READ | ACCESS3_LOOKUP | ACCESS3_EXECUTE
-				       : ACCESS3_READ));
+				       : id == NFS3_TREE_SINK ? ACCESS3_READ | ACCESS3_MODIFY |
+				       ACCESS3_EXTEND : ACCESS3_READ));
+	return 0;
+}
+
+static const uint8_t writeverf[NFS3_WRITEVERFSIZE] = { 'r', 'q', 's', 'i', 'n', 'k', '0', '1' };
+
+/* wcc_data for the sink: no pre_op_attr, its attributes after */
+static void sink_wcc(struct xdr_w *w, uint64_t id)
+{
+	xdr_put32(w, 0);
+	post_attr(w, id);
+}
+
+/* WRITE (§3.3.7): to /sink, acknowledged FILE_SYNC and the data dropped
+ * (a count past the data sent is INVAL); anywhere else NFS3ERR_ROFS (or the
+ * handle's error) with an empty wcc_data */
+static int do_write(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
+{
+	struct nfs3_WRITE3args a;
+	struct nfs3_node n;
+	uint64_t id;
+
+	if (nfs3_dec_WRITE3args(r, &a) < 0)
+		return -1;
+	id = fh_node(&a.file, &n, st);
+	if (id && n.dir)
+		*st = NFS3ERR_ISDIR;
+	else if (id && id != NFS3_TREE_SINK)
+		*st = NFS3ERR_ROFS;
+	else if (id && a.count > a.len)
+		*st = NFS3ERR_INVAL;
+	xdr_put32(w, *st);
+	if (*st != NFS3_OK) {
+		xdr_put32(w, 0);
+		xdr_put32(w, 0);
+		return 0;
+	}
+	sink_wcc(w, id);
+	xdr_put32(w, a.count);
+	xdr_put32(w, NFS3_FILE_SYNC);
+	xdr_put_fixed(w, writeverf, sizeof(writeverf));
+	return 0;
+}
+
+/* COMMIT (§3.3.21): of /sink, done (nothing is kept); elsewhere ROFS */
+static int do_commit(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
+{
+	struct nfs3_COMMIT3args a;
+	struct nfs3_node n;
+	uint64_t id;
+
+	if (nfs3_dec_COMMIT3args(r, &a) < 0)
+		return -1;
+	id = fh_node(&a.file, &n, st);
+	if (id && id != NFS3_TREE_SINK)
+		*st = NFS3ERR_ROFS;
+	xdr_put32(w, *st);
+	if (*st != NFS3_OK) {
+		xdr_put32(w, 0);
+		xdr_put32(w, 0);
+		return 0;
+	}
+	sink_wcc(w, id);
+	xdr_put_fixed(w, writeverf, sizeof(writeverf));
 	return 0;
 }
 
@@ -267,7 +331,7 @@ static int do_fs(struct xdr_r *r, struct xdr_w *w, uint32_t *st, uint32_t proc)
 		xdr_put64(w, 2ull << 20);     /* tbytes */
 		xdr_put64(w, 0);              /* fbytes */
 		xdr_put64(w, 0);              /* abytes */
-		xdr_put64(w, 2 + 6 + NFS3_TREE_MANY);  /* tfiles */
+		xdr_put64(w, 2 + 7 + NFS3_TREE_MANY);  /* tfiles */
 		xdr_put64(w, 0);              /* ffiles */
 		xdr_put64(w, 0);              /* afiles */
 		xdr_put32(w, 0xffffffffu);    /* invarsec: never changes */
@@ -311,6 +375,8 @@ static int nfs_proc(struct xdr_r *r, struct xdr_w *w, struct nfs3_served *s)
 	case NFSPROC3_LOOKUP: return do_lookup(r, w, &s->status);
 	case NFSPROC3_ACCESS: return do_access(r, w, &s->status);
 	case NFSPROC3_READ: return do_read(r, w, &s->status, s);
+	case NFSPROC3_WRITE: return do_write(r, w, &s->status);
+	case NFSPROC3_COMMIT: return do_commit(r, w, &s->status);
 	case NFSPROC3_READDIR: return do_readdir(r, w, &s->status, false);
 	case NFSPROC3_READDIRPLUS: return do_readdir(r, w, &s->status, true);
 	case NFSPROC3_FSSTAT: case NFSPROC3_FSINFO: case NFSPROC3_PATHCONF:

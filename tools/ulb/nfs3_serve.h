@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * nfs3_serve.h - the read-only NFSv3 and MOUNT v3 responder of
+ * nfs3_serve.h - the NFSv3 (read-only but for /sink) and MOUNT v3 responder of
  * rpcrdma-conform --requester over the tree of nfs3_tree.h: one RPC call
  * in, the whole RPC reply out.  Pure: no I/O, no allocation, no global
  * state; the transport (RPC-over-RDMA for NFS, TCP record marking for
  * MOUNT) is the caller's.
  *
  * NFS (100003) version 3: NULL, GETATTR, LOOKUP, ACCESS, READ, READDIR,
- * READDIRPLUS, FSSTAT, FSINFO, PATHCONF; the procedures that change
- * anything answer NFS3ERR_ROFS, the rest PROC_UNAVAIL.  MOUNT (100005)
+ * READDIRPLUS, FSSTAT, FSINFO, PATHCONF; WRITE and COMMIT of /sink
+ * (acknowledged FILE_SYNC, the data dropped: a client's WRITE can be
+ * watched); the other procedures that change anything answer NFS3ERR_ROFS, the rest PROC_UNAVAIL.  MOUNT (100005)
  * version 3: NULL, MNT (export "/" only), UMNT, UMNTALL; the rest
  * PROC_UNAVAIL.  Other programs PROG_UNAVAIL, other versions PROG_MISMATCH
  * (3 to 3); arguments that do not decode GARBAGE_ARGS.

@@ -21,6 +21,7 @@ static const struct {
 	{ "odd-4099.bin", false, 4099 },
 	{ "empty", false, 0 },
 	{ "many", true, 4096 },
+	{ "sink", false, 0 },
 };
 #define NROOT (sizeof(root_files) / sizeof(root_files[0]))
 

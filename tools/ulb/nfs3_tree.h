@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * nfs3_tree.h - the small read-only tree rpcrdma-conform --requester
+ * nfs3_tree.h - the small tree rpcrdma-conform --requester
  * exports as "/": computed, not stored (no allocation, no global state),
  * so every byte and attribute is a pure function of the file and the same
  * in every run; file handles are stable ("rqtree03" and the fileid).
@@ -12,6 +12,10 @@
  *   /empty            0 bytes (5)
  *   /many/            directory of NFS3_TREE_MANY files (6)
  *   /many/entry-NNN   "entry NNN\n" (10 bytes; fileid 1000 + NNN)
+ *   /sink             0 bytes, the one file a client may write (7): WRITEs
+ *                     are acknowledged and their data dropped, so that a
+ *                     client's WRITE (its data in a read chunk) can be
+ *                     watched; it stays empty
  *
  * Byte i of a pattern file with fileid f is (i + f) % 251: a page put at
  * the wrong offset shows (251 is prime).  Directories list "." and ".."
@@ -25,6 +29,7 @@
 #include <stdint.h>
 
 #define NFS3_TREE_ROOT 1u
+#define NFS3_TREE_SINK 7u
 #define NFS3_TREE_MANY 300u
 #define NFS3_TREE_FHLEN 16u
 #define NFS3_TREE_NAME_MAX 32u

@@ -68,6 +68,32 @@ int nfs3_dec_READ3args(struct xdr_r *r, struct nfs3_READ3args *a)
 	return done(r);
 }
 
+/* struct WRITE3args { nfs_fh3 file; offset3 offset; count3 count;
+ * stable_how stable; opaque data<>; } (§3.3.7): the data's length is
+ * taken as sent (at most what the message holds); count against it is the
+ * caller's to judge */
+int nfs3_dec_WRITE3args(struct xdr_r *r, struct nfs3_WRITE3args *a)
+{
+	nfs3_dec_nfs_fh3(r, &a->file);
+	a->offset = xdr_get64(r);
+	a->count = xdr_get32(r);
+	a->stable = xdr_get32(r);
+	a->data = xdr_get_opaque(r, UINT32_MAX, &a->len);
+	if (!a->data)
+		a->len = 0;
+	return done(r);
+}
+
+/* struct COMMIT3args { nfs_fh3 file; offset3 offset; count3 count; }
+ * (§3.3.21) */
+int nfs3_dec_COMMIT3args(struct xdr_r *r, struct nfs3_COMMIT3args *a)
+{
+	nfs3_dec_nfs_fh3(r, &a->file);
+	a->offset = xdr_get64(r);
+	a->count = xdr_get32(r);
+	return done(r);
+}
+
 /* struct READDIR3args { nfs_fh3 dir; cookie3 cookie; cookieverf3
  * cookieverf; count3 count; } (§3.3.16) */
 int nfs3_dec_READDIR3args(struct xdr_r *r, struct nfs3_READDIR3args *a)

@@ -78,6 +78,20 @@ struct nfs3_str {
 struct nfs3_diropargs3 { struct nfs3_fh dir; struct nfs3_str name; };
 struct nfs3_ACCESS3args { struct nfs3_fh object; uint32_t access; };
 struct nfs3_READ3args { struct nfs3_fh file; uint64_t offset; uint32_t count; };
+/* stable_how (§3.3.7) */
+#define NFS3_UNSTABLE 0u
+#define NFS3_DATA_SYNC 1u
+#define NFS3_FILE_SYNC 2u
+#define NFS3_WRITEVERFSIZE 8u
+/* WRITE3args: the data's bytes point into the message */
+struct nfs3_WRITE3args {
+	struct nfs3_fh file;
+	uint64_t offset;
+	uint32_t count, stable;
+	const uint8_t *data;
+	uint32_t len;
+};
+struct nfs3_COMMIT3args { struct nfs3_fh file; uint64_t offset; uint32_t count; };
 struct nfs3_READDIR3args {
 	struct nfs3_fh dir;
 	uint64_t cookie;
@@ -99,6 +113,8 @@ int nfs3_dec_GETATTR3args(struct xdr_r *r, struct nfs3_fh *object);
 int nfs3_dec_LOOKUP3args(struct xdr_r *r, struct nfs3_diropargs3 *what);
 int nfs3_dec_ACCESS3args(struct xdr_r *r, struct nfs3_ACCESS3args *a);
 int nfs3_dec_READ3args(struct xdr_r *r, struct nfs3_READ3args *a);
+int nfs3_dec_WRITE3args(struct xdr_r *r, struct nfs3_WRITE3args *a);
+int nfs3_dec_COMMIT3args(struct xdr_r *r, struct nfs3_COMMIT3args *a);
 int nfs3_dec_READDIR3args(struct xdr_r *r, struct nfs3_READDIR3args *a);
 int nfs3_dec_READDIRPLUS3args(struct xdr_r *r, struct nfs3_READDIRPLUS3args *a);
 int nfs3_dec_FSSTAT3args(struct xdr_r *r, struct nfs3_fh *fsroot);

@@ -11,7 +11,7 @@
 #   - umount, then SIGTERM: the server's counts name READ and READDIRPLUS;
 #   - the requester cases (rpcrdma-conform --requester without --serve), a
 #     mount, ls -l /many, three files read, an ln -s of a 2001-byte target
-#     (EROFS) and umount per case: every case
+#     (EROFS), a dd of 4097 bytes to /sink and umount per case: every case
 #     graded (the client's FAILs reported, not a failure of the test);
 #   - the capture of the same run, decoded with rpcrdma-decode: READ replies
 #     with a write list, a READDIRPLUS reply through a reply chunk.
@@ -86,9 +86,9 @@ fi
 
 # ---------------------------------------------------------------- ls, stat
 names=$(timeout "$(scaled 30)" ls "$M" 2> "$out/ls.err" | tr '\n' ' ')
-if [[ $names == "data-1m.bin empty hello.txt many odd-4099.bin " ]] &&
+if [[ $names == "data-1m.bin empty hello.txt many odd-4099.bin sink " ]] &&
     timeout "$(scaled 30)" ls -l "$M" > "$out/ls-l.txt" 2>> "$out/ls.err"; then
-    result ls-root ok "ls / and ls -l /: the five names"
+    result ls-root ok "ls / and ls -l /: the six names"
 else
     result ls-root fail "ls /: '$names' $(tail -1 "$out/ls.err")"
 fi
@@ -151,7 +151,7 @@ fi
 # when the client has left.  The Linux client is a reference peer, not the
 # spec: its FAILs are findings, reported; the test fails when the run does
 # not complete or a case saw no traffic (SKIP: the driver did not drive it)
-ncases=6
+ncases=7
 long=$(printf 'p%.0s' $(seq 2001))   # a symlink target of 2001 bytes
 "$C" --requester -a "$A" -p "$RP" --mount-port "$MP" -t "$(($(scaled 15) * 1000))" \
     --json-file "$out/cases.jsonl" > "$out/cases.out" 2> "$out/cases.err" &
@@ -178,6 +178,10 @@ while ((ran < ncases)) && wait_until 30 listening $((ran + 1)); do
             ! grep -q 'Read-only file system' "$out/ln-$ran.err"; then
             note "case $ran: ln -s of a ${#long}-byte target: not EROFS: $(cat "$out/ln-$ran.err")"
         fi
+        # a WRITE of 4097 bytes to /sink (acknowledged, dropped): over the
+        # inline threshold, its data travels in a read chunk (rq-read-chunks)
+        timeout "$(scaled 30)" dd if=/dev/zero of="$M/sink" bs=4097 count=1 conv=notrunc \
+            status=none 2> "$out/dd-$ran.err" || note "case $ran: dd to /sink: $(cat "$out/dd-$ran.err")"
         timeout "$(scaled 30)" umount "$M" 2>> "$out/cases-mount.err" || umount -f "$M" 2>/dev/null
         drove=$((drove + 1))
     fi
@@ -249,6 +253,11 @@ judge rq-grant-1 $((c_credit == 0)) "$c_credit credits-exceeded"
 c_inline=$(grep -c 'inline-too-large' "$out/check.out")
 c_symlink=$(grep -c '"proc_name":"SYMLINK"' <<< "$calls")
 judge rq-inline-default $((c_inline == 0)) "$c_inline inline-too-large, $c_symlink SYMLINK calls in the capture"
+# rq-read-chunks: WRITE calls with a read list, and none of rpcrdma-decode
+# --check's read-list lints (the same libcodec rules)
+c_wr=$(grep '"proc_name":"WRITE"' <<< "$calls" | grep -c '"reads":\[[^]]')
+c_rl=$(grep -c 'read-position-past-payload\|read-chunk-count-mismatch\|read-chunk-pad-inline' "$out/check.out")
+judge rq-read-chunks $((c_rl == 0 && c_wr > 0)) "$c_wr WRITE calls with a read list, $c_rl read-list lints"
 if ((${#disagree[@]} == 0)); then
     result cases-capture ok "each grade as the capture shows: $(IFS=';'; echo "${agree[*]}")"
 else
