@@ -108,7 +108,8 @@ void xprt_send_slot_put(struct xprt *x, int s)
 
 	if (!ss->busy)
 		return;
-	send_slot_release(x, ss);
+	if (ss->big || ss->big_mr || ss->stage || ss->stage_mr)
+		send_slot_release(x, ss);    /* not for a Send from the slot */
 	ss->busy = false;
 	ss->pending = 0;
 	ss->next_free = x->send_free;

@@ -411,4 +411,5 @@ void xprt_teardown(struct xprt *x)
 	xprt_stats_retire(x);
 	x->busy--;
 	x->defer_free = true;
+	x->l->ndead++;
 }

@@ -25,9 +25,11 @@ static void recv_done(struct xprt *x, uint32_t slot, const struct xv_wc *wc)
 			xprt_fatal(x, xv_wc_status_name(wc->status));
 		return;
 	}
-	xprt_established_early(x);
-	if (x->state != X_CONNECTED)
-		return;
+	if (x->state != X_CONNECTED) {       /* (the common case asks once) */
+		xprt_established_early(x);
+		if (x->state != X_CONNECTED)
+			return;
+	}
 	if (len > x->rsize)
 		len = x->rsize;
 	x->st.bytes_received += len;
@@ -130,10 +132,11 @@ void xprt_poll_cq(struct xprt *x)
 		n = x->l->v->cq_poll(x->id, wc, 16);
 		for (i = 0; i < n && x->state != X_DEAD; i++) {
 			dispatch_wc(x, &wc[i]);
-			xprt_cm_fatal_act(x);
+			if (x->fatal)        /* acted on as soon as it is set */
+				xprt_cm_fatal_act(x);
 		}
 	} while (n > 0 && x->state != X_DEAD);
-	if (x->state == X_CONNECTED)
+	if (x->state == X_CONNECTED && x->q_head)   /* calls waiting */
 		xprt_send_queued(x);
 	x->busy--;
 }

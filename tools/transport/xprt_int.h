@@ -216,6 +216,9 @@ struct xprt_loop {
 	unsigned mem_next;
 	uint32_t xid_seed;
 	int depth;                       /* nested runs (connect waits) */
+	unsigned ndead;                  /* connections torn down, not yet
+					  * freed (reap() has work) */
+	int ch_fd;                       /* the CM channel's fd (v->chan_fd) */
 	uint64_t next_dl;                /* no call's deadline is earlier
 					  * (a stale one only wakes poll early) */
 };

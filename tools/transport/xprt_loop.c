@@ -51,6 +51,7 @@ struct xprt_loop *xprt_loop_create(const struct xprt_opts *o,
 		free(l);
 		return NULL;
 	}
+	l->ch_fd = l->v->chan_fd(l->ch);   /* the channel's for its life */
 	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	l->next_dl = UINT64_MAX;
 	l->xid_seed = (uint32_t)(xprt_now_ns() ^ ((uint64_t)getpid() << 16));
@@ -62,11 +63,12 @@ static void reap(struct xprt_loop *l)
 {
 	struct xprt **pp = &l->conns, *x;
 
-	if (l->depth > 1)
+	if (l->depth > 1 || !l->ndead)
 		return;
 	while ((x = *pp)) {
 		if (x->state == X_DEAD && x->defer_free && !x->busy) {
 			*pp = x->next;
+			l->ndead--;
 			xprt_bufs_destroy(x);
 			xprt_mems_release_all(x);
 			free(x->calls);
@@ -118,14 +120,17 @@ void xprt_loop_stop(struct xprt_loop *l)
 }
 
 /* One round: sleep in poll(2) for at most timeout_ms (0: do not sleep),
- * then CM events, completions, timeouts; frees what went away. */
-int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
+ * then CM events, completions, timeouts; frees what went away.  *clock
+ * holds the time read just before (the poll's limit is counted from it)
+ * and, on return, the time read after the completions (for the timeouts):
+ * a loop_run() turn reads the clock once, not twice. */
+static int loop_turn(struct xprt_loop *l, int timeout_ms, uint64_t *clock)
 {
 	struct pollfd stackfds[70], *fds = stackfds;
 	struct xprt *stackwho[70], **who = stackwho, *x;
 	struct xv_event ev;
 	unsigned n = 0, cap = 2, i;     /* stop_fd, the CM channel, ... */
-	uint64_t now, dl, v;
+	uint64_t now = *clock, dl, v;
 	int rc, fd;
 
 	for (x = l->conns; x; x = x->next)   /* ... a CQ per connection */
@@ -142,7 +147,7 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 		}
 	}
 	fds[n++] = (struct pollfd){ .fd = l->stop_fd, .events = POLLIN };
-	fds[n++] = (struct pollfd){ .fd = l->v->chan_fd(l->ch), .events = POLLIN };
+	fds[n++] = (struct pollfd){ .fd = l->ch_fd, .events = POLLIN };
 	/* each CQ's fd with its connection beside it (who[]), for the
 	 * dispatch below */
 	for (x = l->conns; x; x = x->next)
@@ -151,7 +156,6 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 		}
 	dl = l->next_dl;
-	now = xprt_now_ns();
 	if (dl != UINT64_MAX) {
 		uint64_t ms = dl > now ? (dl - now) / 1000000u + 1 : 0;
 
@@ -188,13 +192,14 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 		xprt_poll_cq(x);
 	/* calls whose time is up end; the earliest deadline left is the
 	 * next poll's limit (a call made meanwhile lowers it: xprt_call) */
-	now = xprt_now_ns();
+	*clock = now = xprt_now_ns();
 	l->next_dl = UINT64_MAX;
 	for (x = l->conns; x; x = x->next) {
-		if (x->state == X_CONNECTED &&
+		if (x->state == X_CONNECTED && (x->nout || x->q_head) &&
 		    (dl = xprt_calls_check_timeouts(x, now)) < l->next_dl)
 			l->next_dl = dl;
-		xprt_cm_fatal_act(x);
+		if (x->fatal)
+			xprt_cm_fatal_act(x);
 	}
 	l->depth--;
 	reap(l);
@@ -205,25 +210,31 @@ int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
 	return 0;
 }
 
+int xprt_loop_once(struct xprt_loop *l, int timeout_ms)
+{
+	uint64_t now = xprt_now_ns();
+
+	return loop_turn(l, timeout_ms, &now);
+}
+
 int xprt_loop_run(struct xprt_loop *l, int timeout_ms)
 {
+	uint64_t now = xprt_now_ns();      /* then the one each turn reads */
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX :
-		       xprt_now_ns() + (uint64_t)timeout_ms * 1000000u;
+		       now + (uint64_t)timeout_ms * 1000000u;
 
 	for (;;) {
-		uint64_t now;
 		int left;
 
 		if (l->stop) {
 			l->stop = 0;
 			return 0;
 		}
-		now = xprt_now_ns();
 		if (now >= end)
 			return 0;
 		left = end == UINT64_MAX ? -1 :
 		       (int)((end - now) / 1000000u + 1);
-		if (xprt_loop_once(l, left) < 0)
+		if (loop_turn(l, left, &now) < 0)
 			return -1;
 	}
 }

@@ -12,9 +12,9 @@
 /* the call's registrations go (timed as its invalidation cost) */
 void xprt_call_unreg(struct xprt *x, struct xcall *xc)
 {
-	uint64_t t0 = xprt_now_ns();
-
 	if (xc->read.mr || xc->write.mr || xc->reply.mr) {
+		uint64_t t0 = xprt_now_ns();   /* none read for a call without */
+
 		xprt_unreg(x, &xc->read);
 		xprt_unreg(x, &xc->write);
 		xprt_unreg(x, &xc->reply);
@@ -38,9 +38,11 @@ void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg)
 	c->t_done = xprt_now_ns();
 	if (c->done)
 		c->done(c);
-	free(xc->wbuf);
-	free(xc->rbuf);
-	free(xc->assembled);
+	if (xc->wbuf || xc->rbuf || xc->assembled) {   /* none inline */
+		free(xc->wbuf);
+		free(xc->rbuf);
+		free(xc->assembled);
+	}
 	if (!x->spare_xc)                /* kept for the next call (reap frees it) */
 		x->spare_xc = xc;
 	else

@@ -17,8 +17,10 @@ static void rcvd_release(struct xprt *x, struct xrcvd *q)
 {
 	if (q->mr)
 		x->l->v->dereg_mr(q->mr);
-	free(q->buf);
-	free(q->hdr);
+	if (q->buf || q->hdr) {      /* a call that waited for read chunks */
+		free(q->buf);
+		free(q->hdr);
+	}
 	/* free again: every reader of a slot asks q->busy first, and
 	 * xprt_call_in() clears the slot when it takes it */
 	q->mr = NULL;
