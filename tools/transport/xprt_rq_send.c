@@ -231,10 +231,12 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 		return -1;
 	/* the header and the payload's pieces; the segments and chunks are
 	 * written where a list is made to point at them */
-	mm.h = (struct rpcrdma_hdr){ .rdma_xid = xc->xid, .rdma_vers = vers,
-				     .rdma_credit = x->cred.requested,
-				     .rdma_proc = RDMA_MSG,
-				     .direction = RPCRDMA_CALL };
+	XPRT_ZERO(&mm.h, sizeof(mm.h));
+	mm.h.rdma_xid = xc->xid;
+	mm.h.rdma_vers = vers;
+	mm.h.rdma_credit = x->cred.requested;
+	mm.h.rdma_proc = RDMA_MSG;
+	mm.h.direction = RPCRDMA_CALL;
 	mm.pay1 = mm.pay2_off = mm.pay2 = 0;
 	xc->vers = vers;
 	rc = marshal_read_chunk(x, xc, need, &mm, e);
@@ -313,7 +315,7 @@ int xprt_call(struct xprt *x, struct xprt_call *c)
 	}
 	if ((xc = x->spare_xc) != NULL) {
 		x->spare_xc = NULL;
-		memset(xc, 0, XCALL_CLEAR);   /* not the header copy */
+		XPRT_ZERO(xc, XCALL_CLEAR);   /* not the header copy */
 	} else {
 		xc = calloc(1, sizeof(*xc));
 	}

@@ -159,8 +159,8 @@ void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 	}
 	q = &x->rcvd[i];
 	/* cleared to XRCVD_CLEAR but for q->m, which is copied whole */
-	memset(q, 0, offsetof(struct xrcvd, m));
-	memset((uint8_t *)q + XRCVD_M_END, 0, XRCVD_CLEAR - XRCVD_M_END);
+	XPRT_ZERO(q, offsetof(struct xrcvd, m));
+	XPRT_ZERO((uint8_t *)q + XRCVD_M_END, XRCVD_CLEAR - XRCVD_M_END);
 	q->busy = true;
 	/* the header in the Receive's buffer: enough while the call is
 	 * delivered straight from it; a copy (below) when it waits for its

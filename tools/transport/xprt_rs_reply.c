@@ -149,7 +149,7 @@ static int send_reply(struct xprt *x, const struct xrcvd *q, struct rs_reply *rr
 	uint32_t plkey;
 	uint8_t *p8;
 
-	memset(&h, 0, sizeof(h));
+	XPRT_ZERO(&h, sizeof(h));
 	h.rdma_xid = q->r.xid;
 	h.rdma_vers = q->r.vers;
 	h.rdma_credit = xprt_credit_grant(x);
