@@ -12,7 +12,7 @@ CODEC_PC := $(LIBDIR_B)/librpcrdma.pc
 ALL_TARGETS += $(CODEC_A) $(CODEC_SO) $(CODEC_PC)
 
 $(BUILD)/codec/%.o: libcodec/src/%.c $(CODEC_HDRS) | $(BUILD)/codec/.dir
-	$(CC) $(ALL_CFLAGS) -fPIC $(CODEC_CPPFLAGS) $(CPPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -fPIC -fno-semantic-interposition $(CODEC_CPPFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(CODEC_A): $(CODEC_OBJS) | $(LIBDIR_B)/.dir
 	rm -f $@ && ar rcs $@ $^
