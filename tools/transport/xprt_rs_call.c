@@ -112,7 +112,7 @@ static void deliver(struct xprt *x, struct xrcvd *q, const uint8_t *msg, size_t 
 	r->nwrite_chunks = q->nwchunks;
 	r->write_chunk_len = q->nwchunks ? xprt_chunk_len(q->wseg[0], q->wsegs[0]) : 0;
 	r->has_reply_chunk = q->m.has_reply;
-	r->reply_chunk_len = xprt_chunk_len(q->rseg, q->nrsegs);
+	r->reply_chunk_len = q->nrsegs ? xprt_chunk_len(q->rseg, q->nrsegs) : 0;
 	q->answered_inside = true;
 	x->busy++;
 	x->h.on_call(r, x->h.arg);
@@ -169,6 +169,15 @@ void xprt_call_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 	q->m.buf = buf;
 	q->m.len = m->header_len;
 	q->m.payload_len = 0;
+	if (!m->nreads && !m->nwrites && !m->has_reply) {
+		/* no chunks (the common call): nothing to note or pull;
+		 * the slot's counts, inv_ok and inv_rkey stay as cleared,
+		 * as note_chunks() and xprt_read_chunk_plan() leave them
+		 * for empty lists (piece[] and len are read for read
+		 * chunks only) */
+		deliver(x, q, pay, plen);       /* straight from the Receive */
+		goto repost;
+	}
 	if (note_chunks(q) ||
 	    xprt_read_chunk_plan(q, pay, plen, x->o.max_message)) {
 		xprt_trace(x, "xid 0x%08x: chunks beyond what we serve, or a read "

@@ -65,7 +65,7 @@ static enum rpcrdma_reply_path choose_path(const struct xprt *x,
 	p.write_chunk_len = q->nwchunks ? xprt_chunk_len(q->wseg[0], q->wsegs[0]) : 0;
 	p.has_reply_chunk = q->m.has_reply;
 	p.nreply_segs = q->nrsegs;
-	p.reply_chunk_len = xprt_chunk_len(q->rseg, q->nrsegs);
+	p.reply_chunk_len = q->nrsegs ? xprt_chunk_len(q->rseg, q->nrsegs) : 0;
 	path = rpcrdma_reply_path(&p);
 	*why = p.why;
 	return path;
