@@ -108,8 +108,10 @@ void xprt_send_slot_put(struct xprt *x, int s)
 
 	if (!ss->busy)
 		return;
-	if (ss->big || ss->big_mr || ss->stage || ss->stage_mr)
-		send_slot_release(x, ss);    /* not for a Send from the slot */
+	/* a registration hangs only on a buffer of its own (big_mr on big,
+	 * stage_mr on stage): nothing to release for a Send from the slot */
+	if (ss->big || ss->stage)
+		send_slot_release(x, ss);
 	ss->busy = false;
 	ss->pending = 0;
 	ss->next_free = x->send_free;

@@ -12,8 +12,9 @@
 #include <string.h>
 #include "xprt_int.h"
 
-/* post one work request; every one is signaled and counted */
-int xprt_post(struct xprt *x, const struct xv_send_wr *wr)
+/* post one work request; every one is signaled and counted (inlined in
+ * xprt_post_send(), the Send of every call and reply) */
+static inline int post_wr(struct xprt *x, const struct xv_send_wr *wr)
 {
 	if (!x->id || x->state == X_DEAD) {
 		errno = ENOTCONN;
@@ -27,6 +28,11 @@ int xprt_post(struct xprt *x, const struct xv_send_wr *wr)
 		return -1;
 	x->sq_used++;
 	return 0;
+}
+
+int xprt_post(struct xprt *x, const struct xv_send_wr *wr)
+{
+	return post_wr(x, wr);
 }
 
 int xprt_post_rdma(struct xprt *x, enum xv_opcode op, uint64_t wr_id,
@@ -66,7 +72,7 @@ int xprt_post_send(struct xprt *x, int s, void *buf, size_t len, uint32_t lkey,
 	wr.sge = &sge;
 	wr.nsge = len ? 1 : 0;
 	x->sends[s].pending++;
-	if (xprt_post(x, &wr)) {
+	if (post_wr(x, &wr)) {
 		x->sends[s].pending--;
 		return -1;
 	}
