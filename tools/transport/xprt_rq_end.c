@@ -28,7 +28,8 @@ void xprt_call_finish(struct xcall *xc, enum xprt_errcode code, const char *msg)
 	struct xprt *x = xc->x;
 	struct xprt_call *c = xc->c;
 
-	xprt_call_unreg(x, xc);
+	if (xc->read.mr || xc->write.mr || xc->reply.mr)  /* (none inline) */
+		xprt_call_unreg(x, xc);
 	if (xc->slot >= 0) {
 		x->calls[xc->slot] = NULL;
 		x->nout--;

@@ -24,10 +24,11 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 static unsigned choose_chunks(const struct xprt *x, const struct xprt_call *c,
-			      uint32_t hbase, struct xprt_error *e)
+			      uint32_t hbase, uint32_t threshold,
+			      struct xprt_error *e)
 {
 	unsigned a = rpcrdma_chunks_needed(hbase, c->len, c->ddp_len, c->reply_max,
-					   c->reply_ddp_max, xprt_send_threshold(x),
+					   c->reply_ddp_max, threshold,
 					   x->peer.inline_recv);
 	const unsigned callpart = RPCRDMA_NEED_READ_CHUNK | RPCRDMA_NEED_POS0_READ;
 	const unsigned replypart = RPCRDMA_NEED_WRITE_CHUNK | RPCRDMA_NEED_REPLY_CHUNK;
@@ -155,9 +156,10 @@ static int marshal_reply_chunks(struct xprt *x, struct xcall *xc, unsigned need,
 	return 0;
 }
 
-/* the marshaled call in one Send; 0 or -1 with *e */
+/* the marshaled call in one Send (threshold: xprt_send_threshold(),
+ * read once per call); 0 or -1 with *e */
 static int send_call(struct xprt *x, struct xcall *xc, struct marshal *mm,
-		     struct xprt_error *e)
+		     uint32_t threshold, struct xprt_error *e)
 {
 	struct xprt_call *c = xc->c;
 	size_t hlen, total;
@@ -176,12 +178,12 @@ static int send_call(struct xprt *x, struct xcall *xc, struct marshal *mm,
 	if (!rpcrdma_encode(&mm->h, p, x->ssize, &hlen))
 		p = NULL;
 	total = hlen + mm->pay1 + mm->pay2;
-	if (c->chunk != XPRT_CHUNK_INLINE && total > xprt_send_threshold(x)) {
+	if (c->chunk != XPRT_CHUNK_INLINE && total > threshold) {
 		xprt_send_slot_put(x, s);
 		xprt_err(e, XPRT_E_USAGE, EMSGSIZE,
 			 "a %zu-byte %s does not fit the %u-byte inline threshold%s",
 			 total, x->server ? "backward call" : "call",
-			 xprt_send_threshold(x), x->server ?
+			 threshold, x->server ?
 			 " (backward calls carry no chunks, BIDI §5.3)" :
 			 " with the chunks asked for");
 		return -1;
@@ -219,7 +221,8 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 	struct xprt_call *c = xc->c;
 	uint32_t vers = x->vers ? x->vers : x->vlow;
 	uint32_t hbase = vers == RPCRDMA_VERSION_TWO ? XPRT_V2_HDR : XPRT_V1_HDR;
-	unsigned need = choose_chunks(x, c, hbase, e);
+	uint32_t threshold = xprt_send_threshold(x);
+	unsigned need = choose_chunks(x, c, hbase, threshold, e);
 	/* registration is timed when there is some (c->t_reg_ns) */
 	bool reg = need != ~0u && (need & (RPCRDMA_NEED_READ_CHUNK | RPCRDMA_NEED_POS0_READ |
 					   RPCRDMA_NEED_WRITE_CHUNK | RPCRDMA_NEED_REPLY_CHUNK));
@@ -248,7 +251,7 @@ static int call_start(struct xprt *x, struct xcall *xc, struct xprt_error *e)
 		return -1;
 	}
 	c->t_reg_ns = reg ? xprt_now_ns() - t0 : 0;
-	return send_call(x, xc, &mm, e);
+	return send_call(x, xc, &mm, threshold, e);
 }
 
 /* the calls waiting in the queue go while a credit and a Send slot allow */
