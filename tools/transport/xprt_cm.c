@@ -37,6 +37,7 @@ struct xprt *xprt_conn_new(struct xprt_loop *l, const struct xprt_opts *o,
 	x->next_xid = l->xid_seed += 0x9e3779b9u;
 	x->next = l->conns;
 	l->conns = x;
+	l->nconns++;
 	return x;
 }
 

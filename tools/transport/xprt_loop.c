@@ -68,6 +68,7 @@ static void reap(struct xprt_loop *l)
 	while ((x = *pp)) {
 		if (x->state == X_DEAD && x->defer_free && !x->busy) {
 			*pp = x->next;
+			l->nconns--;
 			l->ndead--;
 			xprt_bufs_destroy(x);
 			xprt_mems_release_all(x);
@@ -129,12 +130,11 @@ static int loop_turn(struct xprt_loop *l, int timeout_ms, uint64_t *clock)
 	struct pollfd stackfds[70], *fds = stackfds;
 	struct xprt *stackwho[70], **who = stackwho, *x;
 	struct xv_event ev;
-	unsigned n = 0, cap = 2, i;     /* stop_fd, the CM channel, ... */
+	/* stop_fd, the CM channel, at most a CQ per connection */
+	unsigned n = 0, cap = 2 + l->nconns, i;
 	uint64_t now = *clock, dl, v;
 	int rc, fd;
 
-	for (x = l->conns; x; x = x->next)   /* ... a CQ per connection */
-		cap += x->id ? 1u : 0u;
 	/* on the stack unless there are many connections (the count began
 	 * at 70, so that every turn of a loop with a connection allocated) */
 	if (cap > 70) {
@@ -202,7 +202,8 @@ static int loop_turn(struct xprt_loop *l, int timeout_ms, uint64_t *clock)
 			xprt_cm_fatal_act(x);
 	}
 	l->depth--;
-	reap(l);
+	if (l->ndead)           /* a connection waits to be freed */
+		reap(l);
 	if (fds != stackfds) {
 		free(fds);
 		free(who);
