@@ -461,6 +461,25 @@ static void requester_cases(void)
 	}
 }
 
+/* one case run with o's requester: graded as `want` (as_wanted()); the
+ * counts of what was served in *c */
+static bool case_graded_as(const struct cf_req_opts *o, const struct cf_rq_case *cs,
+			   const char *want, struct cf_req_counts *c)
+{
+	struct cf_rq_obs ob;
+	struct cf_rq_grade g;
+	char why[300];
+
+	fake_verbs_reset();
+	memset(c, 0, sizeof(*c));
+	if (cf_req_run_case(o, cs, c, &ob, why, sizeof(why)) < 0)
+		tap_diag("%s: %s", cs->name, why);
+	cf_rq_grade(cs, &ob, &g);
+	tap_diag("%s: %s%s%s: %s", cs->name, cf_result_name(g.result), g.req_id ? " " : "",
+		 g.req_id ? g.req_id : "", g.observed);
+	return as_wanted(cs, &g, want);
+}
+
 /* ---- the NFS cases: what a READ's write chunk and a reply chunk hold ---- */
 /* NFS_GOOD: a READ of 8 KiB with an 8 KiB write chunk, a READDIRPLUS of
  * maxcount 32 KiB with a reply chunk; NFS_SHORT: the READ's write chunk
@@ -473,27 +492,37 @@ static struct {
 	uint8_t msg[2][256];
 } nq;
 
-static void start_nfs(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+/* a requester of our transport for the NFS cases, over the fake verbs in
+ * the case's loop (versions 0: the transport's default); NULL on failure */
+static struct xprt *nfs_requester(struct xprt_loop *l, unsigned versions)
 {
 	struct xprt_opts co;
 	struct xprt_handlers ch;
 	struct xprt_error err;
-	struct xdr_w w;
-	size_t n;
+	struct xprt *x;
 
-	(void)cs;
-	(void)arg;
 	memset(&co, 0, sizeof(co));
 	co.host = "127.0.0.1";
 	co.port = "20049";
 	co.verbs = &fake_verbs;
 	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	co.versions = versions;
 	memset(&ch, 0, sizeof(ch));
-	memset(nq.c, 0, sizeof(nq.c));
-	if (!(nq.x = xprt_connect_opts(l, &co, &ch, &err))) {
+	if (!(x = xprt_connect_opts(l, &co, &ch, &err)))
 		tap_diag("connect: %s", err.msg);
+	return x;
+}
+
+static void start_nfs(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	struct xdr_w w;
+	size_t n;
+
+	(void)cs;
+	(void)arg;
+	memset(nq.c, 0, sizeof(nq.c));
+	if (!(nq.x = nfs_requester(l, 0)))
 		return;
-	}
 	/* READ 8 KiB of data-1m.bin (fileid 3) at 0 */
 	rpc_encode_call(nq.msg[0], sizeof(nq.msg[0]), 0, NFS3_PROG, NFS3_VERS, NFSPROC3_READ);
 	n = put_fh(nq.msg[0] + 40, 3);
@@ -534,26 +563,13 @@ static void nfs_cases(void)
 		"V1 §4.4.6", "READDIRPLUS of 32 KiB with no reply chunk: FAIL on V1 §5.3.3" };
 	const struct cf_rq_case *cs[2] = { rq_case("rq-read-write-chunk"), rq_case("rq-reply-chunk") };
 	struct cf_req_counts c;
-	struct cf_rq_obs ob;
-	struct cf_rq_grade g;
-	char why[300];
 
 	for (int m = NFS_GOOD; m <= NFS_NO_REPLY_CHUNK; m++) {
 		unsigned right = 0;
 
 		nq.mode = (enum nfs_mode)m;
-		for (int i = 0; i < 2; i++) {
-			fake_verbs_reset();
-			memset(&c, 0, sizeof(c));
-			if (!cs[i] || cf_req_run_case(&o, cs[i], &c, &ob, why, sizeof(why)) < 0) {
-				tap_diag("%s: %s", cs[i] ? cs[i]->name : "?", why);
-				continue;
-			}
-			cf_rq_grade(cs[i], &ob, &g);
-			tap_diag("%s: %s%s%s: %s", cs[i]->name, cf_result_name(g.result),
-				 g.req_id ? " " : "", g.req_id ? g.req_id : "", g.observed);
-			right += as_wanted(cs[i], &g, want[m][i]);
-		}
+		for (int i = 0; i < 2; i++)
+			right += cs[i] && case_graded_as(&o, cs[i], want[m][i], &c);
 		tap_ok(right == 2, "%s (%u of 2 as expected)", mname[m], right);
 	}
 }
@@ -576,27 +592,16 @@ static struct {
 static void start_inline(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
 {
 	static uint8_t path[INL_PATH];
-	struct xprt_opts co;
-	struct xprt_handlers ch;
-	struct xprt_error err;
 	struct xdr_w w;
 	size_t n, at;
 
 	(void)cs;
 	(void)arg;
-	memset(&co, 0, sizeof(co));
-	co.host = "127.0.0.1";
-	co.port = "20049";
-	co.verbs = &fake_verbs;
-	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
-	co.versions = XPRT_V1;         /* as the Linux client: 1024 to assume */
-	memset(&ch, 0, sizeof(ch));
 	memset(&iq.c, 0, sizeof(iq.c));
 	memset(path, 'p', sizeof(path));
-	if (!(iq.x = xprt_connect_opts(l, &co, &ch, &err))) {
-		tap_diag("connect: %s", err.msg);
+	/* Version One, as the Linux client: 1024 to assume */
+	if (!(iq.x = nfs_requester(l, XPRT_V1)))
 		return;
-	}
 	/* SYMLINK3args: where (the root's handle, name "l"), symlink_attributes
 	 * (six "not set" discriminants), symlink_data (the path) */
 	rpc_encode_call(iq.msg, sizeof(iq.msg), 0, NFS3_PROG, NFS3_VERS, 10);
@@ -626,22 +631,12 @@ static void inline_cases(void)
 		"the whole 2 KiB call inline, past the 1024 bytes to assume: FAIL on V1 4.3.3" };
 	const struct cf_rq_case *cs = rq_case("rq-inline-default");
 	struct cf_req_counts c;
-	struct cf_rq_obs ob;
-	struct cf_rq_grade g;
-	char why[300];
 
 	if (!tap_ok(cs && cs->no_private_data, "rq-inline-default's listener sends no private data"))
 		return;
 	for (int m = INL_AUTO; m <= INL_FORCED; m++) {
 		iq.mode = (enum inl_mode)m;
-		fake_verbs_reset();
-		memset(&c, 0, sizeof(c));
-		if (cf_req_run_case(&o, cs, &c, &ob, why, sizeof(why)) < 0)
-			tap_diag("%s: %s", cs->name, why);
-		cf_rq_grade(cs, &ob, &g);
-		tap_diag("%s: %s%s%s: %s", cs->name, cf_result_name(g.result), g.req_id ? " " : "",
-			 g.req_id ? g.req_id : "", g.observed);
-		tap_ok(as_wanted(cs, &g, want[m]) && c.nfs[10] == 1, "%s", mname[m]);
+		tap_ok(case_graded_as(&o, cs, want[m], &c) && c.nfs[10] == 1, "%s", mname[m]);
 	}
 }
 
@@ -710,25 +705,13 @@ static void raw_write(void)
 
 static void start_write(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
 {
-	struct xprt_opts co;
-	struct xprt_handlers ch;
-	struct xprt_error err;
 	size_t n;
 
 	(void)cs;
 	(void)arg;
-	memset(&co, 0, sizeof(co));
-	co.host = "127.0.0.1";
-	co.port = "20049";
-	co.verbs = &fake_verbs;
-	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
-	co.versions = XPRT_V1;
-	memset(&ch, 0, sizeof(ch));
 	memset(&wq.c, 0, sizeof(wq.c));
-	if (!(wq.x = xprt_connect_opts(l, &co, &ch, &err))) {
-		tap_diag("connect: %s", err.msg);
+	if (!(wq.x = nfs_requester(l, XPRT_V1)))
 		return;
-	}
 	if (wq.mode != RC_GOOD) {
 		raw_write();
 		return;
@@ -756,23 +739,13 @@ static void read_chunk_cases(void)
 		"a read chunk past the Payload stream's end: FAIL on V1 4.4.5" };
 	const struct cf_rq_case *cs = rq_case("rq-read-chunks");
 	struct cf_req_counts c;
-	struct cf_rq_obs ob;
-	struct cf_rq_grade g;
-	char why[300];
 
 	if (!tap_ok(cs != NULL, "the table has rq-read-chunks"))
 		return;
 	for (int m = RC_GOOD; m <= RC_POS; m++) {
 		wq.mode = (enum rc_mode)m;
-		fake_verbs_reset();
-		memset(&c, 0, sizeof(c));
-		if (cf_req_run_case(&o, cs, &c, &ob, why, sizeof(why)) < 0)
-			tap_diag("%s: %s", cs->name, why);
-		cf_rq_grade(cs, &ob, &g);
-		tap_diag("%s: %s%s%s: %s", cs->name, cf_result_name(g.result), g.req_id ? " " : "",
-			 g.req_id ? g.req_id : "", g.observed);
-		tap_ok(as_wanted(cs, &g, want[m]) && (m != RC_GOOD || c.nfs[NFSPROC3_WRITE] == 1),
-		       "%s", mname[m]);
+		tap_ok(case_graded_as(&o, cs, want[m], &c) &&
+		       (m != RC_GOOD || c.nfs[NFSPROC3_WRITE] == 1), "%s", mname[m]);
 	}
 }
 

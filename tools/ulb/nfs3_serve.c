@@ -126,11 +126,19 @@ static int do_access(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
 
 static const uint8_t writeverf[NFS3_WRITEVERFSIZE] = { 'r', 'q', 's', 'i', 'n', 'k', '0', '1' };
 
-/* wcc_data for the sink: no pre_op_attr, its attributes after */
-static void sink_wcc(struct xdr_w *w, uint64_t id)
+/* the status of a WRITE or COMMIT and its wcc_data: on NFS3_OK no
+ * pre_op_attr and the file's attributes after (true: the resok's rest
+ * follows); on an error both absent (false) */
+static bool put_status_wcc(struct xdr_w *w, uint32_t st, uint64_t id)
 {
+	xdr_put32(w, st);
 	xdr_put32(w, 0);
+	if (st != NFS3_OK) {
+		xdr_put32(w, 0);
+		return false;
+	}
 	post_attr(w, id);
+	return true;
 }
 
 /* WRITE (§3.3.7): to /sink, acknowledged FILE_SYNC and the data dropped
@@ -151,13 +159,8 @@ static int do_write(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
 		*st = NFS3ERR_ROFS;
 	else if (id && a.count > a.len)
 		*st = NFS3ERR_INVAL;
-	xdr_put32(w, *st);
-	if (*st != NFS3_OK) {
-		xdr_put32(w, 0);
-		xdr_put32(w, 0);
+	if (!put_status_wcc(w, *st, id))
 		return 0;
-	}
-	sink_wcc(w, id);
 	xdr_put32(w, a.count);
 	xdr_put32(w, NFS3_FILE_SYNC);
 	xdr_put_fixed(w, writeverf, sizeof(writeverf));
@@ -176,14 +179,8 @@ static int do_commit(struct xdr_r *r, struct xdr_w *w, uint32_t *st)
 	id = fh_node(&a.file, &n, st);
 	if (id && id != NFS3_TREE_SINK)
 		*st = NFS3ERR_ROFS;
-	xdr_put32(w, *st);
-	if (*st != NFS3_OK) {
-		xdr_put32(w, 0);
-		xdr_put32(w, 0);
-		return 0;
-	}
-	sink_wcc(w, id);
-	xdr_put_fixed(w, writeverf, sizeof(writeverf));
+	if (put_status_wcc(w, *st, id))
+		xdr_put_fixed(w, writeverf, sizeof(writeverf));
 	return 0;
 }
 
