@@ -22,7 +22,7 @@
 # with a Terminate: our Send With Invalidate carried STag 0 (rdma-core's siw
 # provider reads wr.rdma.rkey; fixed in xprt_verbs_rdma_mem.c).  In the
 # default set since 11-28 (it ran clean in every repeat run under the hog
-# since that fix); about 28 s of each guest.
+# since that fix); about 39 s of each guest with seven cases (11-28).
 set -uo pipefail
 
 kind=${LIVE_KIND:?} A=${LIVE_ADDR_A:?}
