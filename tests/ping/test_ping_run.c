@@ -369,6 +369,20 @@ static void test_inline(void)
 			tap_diag("%s", out ? out : "(nothing)");
 	}
 	fake_verbs_reset();
+	/* its first call lost (siw's lost first Send): made once more on a new
+	 * connection, the retry in the report, and the search goes on */
+	setup(&o, &s, 0, 8, 4096);
+	o.timeout_us = 300000;
+	s.ignore_first = 1;
+	rc = run(ping_probe_inline, &o);
+	if (!tap_ok(rc == 0 && item_has("retry", "\"result\":\"answered on retry\"", "\"retries\":1") &&
+		    count("\"section\":\"inline threshold\",\"item\":\"retry\"") == 1 &&
+		    item_has("receive", "\"result\":\"confirmed\"", "\"bytes\":4096"),
+		    "--probe-inline, first call lost: one retry on a new connection, reported; "
+		    "4096 confirmed (exit %d)", rc))
+		tap_diag("%s", out ? out : "(nothing)");
+	tap_ok(no_leaks(), "--probe-inline retry: no verbs object left");
+	fake_verbs_reset();
 	/* a peer without private data: the version's default is where it starts */
 	setup(&o, &s, XPRT_V1, 8, 0);
 	s.o.no_private_data = true;

@@ -215,9 +215,10 @@ int ping_probe_inline(const struct ping_opts *o)
 		free(s.buf);
 		return ping_errcode_exit(err.code);
 	}
-	/* a NULL call first: it settles the version (V2 §5) */
-	ping_conn_null(&s.pc, &c, nb, sizeof(nb), 0);
-	if (ping_conn_call(&s.pc, &c) < 0 || c.err.code != XPRT_E_OK) {
+	/* a NULL call first: it settles the version (V2 §5); unanswered, it
+	 * is made once more on a new connection (siw's lost first Send) */
+	if (!probe_first_call(&s.pc, &s.rep, SECTION, &c, nb, sizeof(nb)) &&
+	    c.err.code != XPRT_E_OK) {
 		ping_out_fatal(&s.rep.out, &c.err);
 		rc = PING_EXIT_NOREPLY;
 		goto out;

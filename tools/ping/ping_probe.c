@@ -446,40 +446,41 @@ static void report_backward(struct probe *p)
 
 /* -------- the first call -------- */
 
-/* The first NULL call; one that got no answer on a connection still up is
- * made once more on a new connection, and the report says so (siw can
- * lose the first Send of a connection: the call never reaches the peer).
- * A retry the protocol allows, counted and printed, never hidden. */
-static bool first_call(struct probe *p, struct xprt_call *c, uint8_t *buf,
-		       size_t cap)
+/* The first NULL call on pc; one that got no answer on a connection still
+ * up is made once more on a new connection, and the report says so in
+ * `section` (siw can lose the first Send of a connection: the call never
+ * reaches the peer).  A retry the protocol allows, counted and printed,
+ * never hidden.  --probe's connection and --probe-inline's both begin so. */
+bool probe_first_call(struct ping_conn *pc, struct probe_report *rep, const char *section,
+		      struct xprt_call *c, uint8_t *buf, size_t cap)
 {
-	bool ok = null_call(&p->pc, c, buf, cap) && !c->rdma_error;
+	bool ok = null_call(pc, c, buf, cap) && !c->rdma_error;
 	struct xprt_error err;
 	struct probe_item it;
 	char why[sizeof(c->err.msg)];
 
-	if (ok || c->err.code != XPRT_E_TIMEOUT || !p->pc.x)
+	if (ok || c->err.code != XPRT_E_TIMEOUT || !pc->x)
 		return ok;
-	item_init(&it, "connection", "retry", "first call");
+	probe_item_init(&it, section, "retry", "first call");
 	it.has_xid = true;
 	it.xid = c->xid;
 	item_num(&it, "retries", 1);
 	snprintf(why, sizeof(why), "%s", c->err.msg);
 	/* a new loop too: the transport took the silence for a peer without
 	 * Version Two and would not offer it again */
-	ping_conn_close(&p->pc);
+	ping_conn_close(pc);
 	ping_loop_end();
-	if (ping_conn_open(&p->pc, &err) < 0) {
+	if (ping_conn_open(pc, &err) < 0) {
 		it.result = "retry failed";
 		item_text(&it, "no answer (%s); connecting again failed: %s", why, err.msg);
 	} else {
-		ok = null_call(&p->pc, c, buf, cap) && !c->rdma_error;
+		ok = null_call(pc, c, buf, cap) && !c->rdma_error;
 		it.result = ok ? "answered on retry" : "no answer on retry";
 		item_text(&it, "no answer to the first call (%s): made once more on a new "
 			  "connection, %s (a lost first Send, as siw can lose one)", why,
 			  ok ? "answered" : "not answered either");
 	}
-	report_item(&p->rep, &it);
+	report_item(rep, &it);
 	return ok;
 }
 
@@ -512,7 +513,7 @@ int ping_probe(const struct ping_opts *o)
 	ping_out_start(&p.rep.out, &p.t);
 	report_connection(&p);
 
-	ok = first_call(&p, &c, buf, sizeof(buf));
+	ok = probe_first_call(&p.pc, &p.rep, "connection", &c, buf, sizeof(buf));
 	if (!ok && !p.pc.x && !ping_conn_peer(&p.pc)->vers) {
 		/* dropped on Version Two: Version One alone from here on */
 		dropped = true;

@@ -34,6 +34,11 @@ struct probe_report {
 };
 
 void report_item(struct probe_report *r, const struct probe_item *it);
+/* the first NULL call on pc, made once more on a new connection when it
+ * got no answer (siw's lost first Send), the retry reported in `section`:
+ * true when answered (ping_probe.c) */
+bool probe_first_call(struct ping_conn *pc, struct probe_report *rep, const char *section,
+		      struct xprt_call *c, uint8_t *buf, size_t cap);
 /* an item of `section` cleared and named (key: JSON; label: text) */
 void probe_item_init(struct probe_item *it, const char *section,
 		     const char *key, const char *label);
