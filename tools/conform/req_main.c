@@ -122,7 +122,7 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	 * Version Two requester 4096, V2 2.3; our tests and the Linux client
 	 * speak Version One) */
 	xo.no_private_data = c->no_private_data;
-	ob->inline_limit = c->no_private_data ? 1024u : 0;
+	ob->inline_limit = c->no_private_data ? rpcrdma_inline_threshold(1, false) : 0;
 	memset(&nfs, 0, sizeof(nfs));
 	nfs.counts = counts;
 	nfs.obs = ob;

@@ -17,12 +17,12 @@
  * requester keep to (o->inline_limit; 0: not judged) */
 static void observe_send(struct cf_rq_obs *o, size_t len, const struct rpcrdma_msg *m)
 {
-	uint32_t lim = o->inline_limit;
 	uint32_t l32 = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	bool v2 = m->nfixed >= 2 && m->rdma_vers == 2;
+	/* what the requester must assume: libcodec's rule (V1 4.3.3's 1024;
+	 * a Version Two requester 4096, V2 2.3) */
+	uint32_t lim = o->inline_limit ? rpcrdma_inline_threshold(v2 ? 2 : 1, v2) : 0;
 
-	/* a Version Two requester assumes 4096 (V2 2.3) */
-	if (lim && m->nfixed >= 2 && m->rdma_vers == 2 && lim < 4096u)
-		lim = 4096u;
 	if (l32 > o->max_send)
 		o->max_send = l32;
 	if (!lim)
@@ -172,7 +172,7 @@ static uint32_t requester_inline(const struct xprt_rcvd_call *rc)
 
 	if (p && p->has_private_data && p->priv.max_recv_size)
 		return p->priv.max_recv_size;
-	return rc->vers == 2 ? 4096u : 1024u;
+	return rpcrdma_inline_threshold(rc->vers, rc->vers == 2);
 }
 
 /* What an NFSv3 call's arguments say its reply may take, against what the
