@@ -74,6 +74,35 @@ static void decoders(void)
 	}
 	tap_ok(bad == (int)sizeof(read3), "READ3args cut at each of its %zu lengths: -1, bad set",
 	       sizeof(read3));
+	{
+		/* WRITE3args (§3.3.7): fh of 4, offset 9, count 3, FILE_SYNC, data
+		 * "xyz" (1 pad); COMMIT3args (§3.3.21): fh of 4, offset 9, count 3 */
+		static const uint8_t write3[] = { W(4), 1, 2, 3, 4, W(0), W(9), W(3), W(2),
+						  W(3), 'x', 'y', 'z', 0 };
+		static const uint8_t commit3[] = { W(4), 1, 2, 3, 4, W(0), W(9), W(3) };
+		struct nfs3_WRITE3args wa;
+		struct nfs3_COMMIT3args ca;
+		int wbad = 0, cbad = 0;
+
+		r = rd(write3, sizeof(write3));
+		tap_ok(nfs3_dec_WRITE3args(&r, &wa) == 0 && wa.file.len == 4 && wa.offset == 9 &&
+		       wa.count == 3 && wa.stable == NFS3_FILE_SYNC && wa.len == 3 &&
+		       !memcmp(wa.data, "xyz", 3) && r.off == sizeof(write3),
+		       "WRITE3args: nfs_fh3, offset3, count3, stable_how, the data with its pad");
+		r = rd(commit3, sizeof(commit3));
+		tap_ok(nfs3_dec_COMMIT3args(&r, &ca) == 0 && ca.file.len == 4 && ca.offset == 9 &&
+		       ca.count == 3 && r.off == sizeof(commit3), "COMMIT3args: nfs_fh3, offset3, count3");
+		for (k = 0; k < sizeof(write3); k++) {
+			r = rd(write3, k);
+			wbad += nfs3_dec_WRITE3args(&r, &wa) == -1 && r.bad;
+		}
+		for (k = 0; k < sizeof(commit3); k++) {
+			r = rd(commit3, k);
+			cbad += nfs3_dec_COMMIT3args(&r, &ca) == -1 && r.bad;
+		}
+		tap_ok(wbad == (int)sizeof(write3) && cbad == (int)sizeof(commit3),
+		       "WRITE3args and COMMIT3args cut at each of their lengths: -1, bad set");
+	}
 	r = rd(lookup3, sizeof(lookup3));
 	tap_ok(nfs3_dec_LOOKUP3args(&r, &da) == 0 && da.dir.len == 4 && da.name.len == 3 &&
 	       !memcmp(da.name.s, "abc", 3) && r.off == sizeof(lookup3),
