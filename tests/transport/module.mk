@@ -24,6 +24,9 @@ $(BUILD)/asan-transport/%: tests/transport/%.c $(xprtasan_OBJS) $(XPRT_TEST_HDRS
 # the transport's live driver (real rdma-core), for tests/live/cases/transport.sh
 XPRT_LIVE := $(BUILD)/transport/xprt-live
 ALL_TARGETS += $(XPRT_LIVE)
+# make check-live and check-live-repeat build it too: without it a fresh
+# clone's live runs skipped the seven xprt-* cases per transport
+LIVE_CHECK_DEPS += $(XPRT_LIVE)
 $(XPRT_LIVE): tests/transport/xprt_live.c $(XPRT_A) $(CODEC_A) $(TOOLS_HDRS) $(CODEC_HDRS) | $(BUILD)/transport/.dir
 	$(CC) $(ALL_CFLAGS) $(TOOLS_CPPFLAGS) -o $@ $< $(XPRT_A) $(CODEC_A) $(XPRT_LIBS)
 
