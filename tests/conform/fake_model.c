@@ -274,8 +274,10 @@ int fake_model_recv(struct xprt *x, const uint8_t *buf, size_t len)
 	uint32_t low, high;
 	size_t n, doff = 0, dlen = 0;
 
-	if (x->hung)
+	if (x->hung) {
+		fake_late_drop_rearm(x);
 		return 0;
+	}
 	if (len > fake_cfg_now.inline_recv) {   /* no Receive fits: the QP fails */
 		fake_drop(x, XPRT_DISC_ERROR);
 		return 0;

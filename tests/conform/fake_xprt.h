@@ -30,7 +30,11 @@ struct fake_cfg {
 					 * (1-based) is lost (the siw race) */
 	uint32_t late_drop_ms;          /* drop-bad: the connection goes silent
 					 * at once, its disconnect is seen this
-					 * much later (rxe under load) */
+					 * much later (rxe under load), counted
+					 * again from the next message it gets
+					 * (the runner's probe), so the disconnect
+					 * comes after the probe's deadline
+					 * whatever the host's load did before */
 };
 void fake_xprt_config(const struct fake_cfg *c);
 

@@ -45,6 +45,7 @@ struct xprt {
 	bool up, hung;
 	unsigned nsent;                    /* messages sent on it */
 	int64_t drop_at;                   /* late_drop_ms: when it is seen (ms) */
+	bool drop_rearmed;                 /* drop_at counted from the probe */
 	/* the model's CALLBACK in progress */
 	uint32_t cb_xid, cb_vers, cb_count, cb_done, cb_ok, cb_bxid;
 	uint8_t cb_data[ECHO_CALLBACK_DATA_MAX];
@@ -56,6 +57,7 @@ extern bool fake_gone;
 
 uint32_t fake_be32(const uint8_t *p);
 void fake_put32(uint8_t *p, uint32_t v);
+void fake_late_drop_rearm(struct xprt *x);
 void fake_push(struct xprt_loop *l, enum ev_kind k, struct xprt *x, const uint8_t *buf,
 	       size_t len, enum xprt_disc_reason why);
 void fake_drop(struct xprt *x, enum xprt_disc_reason why);
