@@ -36,8 +36,8 @@
 # an RDMA_ERROR, which would fail the credit cases too; the raw requesters
 # of tests/conform/test_conform_req.c show that grader failing).
 # First runs 11-28 under the two-core hog: every grade as above over rxe and
-# siw (about 105 s of the siw guest, 134-355 s of the rxe guest by its
-# speed); with --depth 8 siw lost no-first-wait's rq-grant-1 (ECHO_ARGS).
+# siw in four runs (105-211 s of each guest; once 355 s, a guest slowed
+# 19.7 times); with --depth 8 siw lost no-first-wait's rq-grant-1 (ECHO_ARGS).
 # Prints "RESULT requester-ours-<id> ok|fail|skip <text>".  Env: LIVE_KIND,
 # LIVE_ADDR_A, LIVE_BIN, LIVE_OUT (tests/live/README.md, "Adding a live test").
 set -uo pipefail
