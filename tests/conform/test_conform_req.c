@@ -492,6 +492,9 @@ static struct {
 	uint8_t msg[2][256];
 } nq;
 
+/* the test-only misbehave mode of nfs_requester()'s transport */
+static enum xprt_misbehave nfs_misbehave;
+
 /* a requester of our transport for the NFS cases, over the fake verbs in
  * the case's loop (versions 0: the transport's default); NULL on failure */
 static struct xprt *nfs_requester(struct xprt_loop *l, unsigned versions)
@@ -507,6 +510,7 @@ static struct xprt *nfs_requester(struct xprt_loop *l, unsigned versions)
 	co.verbs = &fake_verbs;
 	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
 	co.versions = versions;
+	co.misbehave = nfs_misbehave;
 	memset(&ch, 0, sizeof(ch));
 	if (!(x = xprt_connect_opts(l, &co, &ch, &err)))
 		tap_diag("connect: %s", err.msg);
@@ -648,8 +652,10 @@ static void inline_cases(void)
  * made before the responder reads it): RC_PAD keeps the item's 3 pad
  * bytes in the Payload stream (V1 4.4.5.1), RC_COUNT's chunk holds 1000
  * bytes for a count of 4097 (V1 4.4.4.1), RC_POS puts the chunk past the
- * stream's end (V1 4.4.5) */
-enum rc_mode { RC_GOOD = 0, RC_PAD, RC_COUNT, RC_POS };
+ * stream's end (V1 4.4.5); RC_KEEP_PAD is our transport again, with the
+ * test-only misbehave mode keep-read-pad (rpcrdma-echo --misbehave
+ * keep-read-pad): the pad left in the stream by the transport itself */
+enum rc_mode { RC_GOOD = 0, RC_PAD, RC_COUNT, RC_POS, RC_KEEP_PAD };
 #define RC_DATA 4097u
 static struct {
 	enum rc_mode mode;
@@ -710,9 +716,12 @@ static void start_write(struct xprt_loop *l, const struct cf_rq_case *cs, void *
 	(void)cs;
 	(void)arg;
 	memset(&wq.c, 0, sizeof(wq.c));
-	if (!(wq.x = nfs_requester(l, XPRT_V1)))
+	nfs_misbehave = wq.mode == RC_KEEP_PAD ? XPRT_MISBEHAVE_KEEP_READ_PAD : XPRT_MISBEHAVE_NONE;
+	wq.x = nfs_requester(l, XPRT_V1);
+	nfs_misbehave = XPRT_MISBEHAVE_NONE;
+	if (!wq.x)
 		return;
-	if (wq.mode != RC_GOOD) {
+	if (wq.mode != RC_GOOD && wq.mode != RC_KEEP_PAD) {
 		raw_write();
 		return;
 	}
@@ -729,23 +738,26 @@ static void read_chunk_cases(void)
 {
 	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
 		.window_ms = 600, .end_calls = 1, .on_case = start_write };
-	static const char *const want[4] = { NULL, "V1-4.4.5.1-pad", "V1-4.4.4.1-count",
-					     "V1-4.4.5-position" };
+	static const char *const want[5] = { NULL, "V1-4.4.5.1-pad", "V1-4.4.4.1-count",
+					     "V1-4.4.5-position", "V1-4.4.5.1-pad" };
 	static const char *const mname[] = {
 		"a WRITE of 4097 bytes to /sink, its data in a read chunk (our transport): PASS, "
 		"the sink answered",
 		"the item's 3 pad bytes left in the Payload stream: FAIL on V1 4.4.5.1",
 		"a read chunk of 1000 bytes for a count of 4097: FAIL on V1 4.4.4.1",
-		"a read chunk past the Payload stream's end: FAIL on V1 4.4.5" };
+		"a read chunk past the Payload stream's end: FAIL on V1 4.4.5",
+		"our transport with --misbehave keep-read-pad (the pad left in the stream): FAIL "
+		"on V1 4.4.5.1, the sink still answered" };
 	const struct cf_rq_case *cs = rq_case("rq-read-chunks");
 	struct cf_req_counts c;
 
 	if (!tap_ok(cs != NULL, "the table has rq-read-chunks"))
 		return;
-	for (int m = RC_GOOD; m <= RC_POS; m++) {
+	for (int m = RC_GOOD; m <= RC_KEEP_PAD; m++) {
 		wq.mode = (enum rc_mode)m;
 		tap_ok(case_graded_as(&o, cs, want[m], &c) &&
-		       (m != RC_GOOD || c.nfs[NFSPROC3_WRITE] == 1), "%s", mname[m]);
+		       ((m != RC_GOOD && m != RC_KEEP_PAD) || c.nfs[NFSPROC3_WRITE] == 1),
+		       "%s", mname[m]);
 	}
 }
 

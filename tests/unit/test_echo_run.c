@@ -4,7 +4,8 @@
  * in one process and one loop, over the transport and the in-process fake
  * verbs (tests/transport/fake_verbs): both versions and every --chunk mode
  * byte for byte, a V1-only server against a client that starts with V2,
- * backward calls, the credit limit, RPC errors, a DDP-eligibility
+ * backward calls, the credit limit (and the client's test-only
+ * --misbehave no-first-wait breaking it), RPC errors, a DDP-eligibility
  * violation answered with ERR_BADHEADER, the JSON and text outputs, the
  * server's counts, and nothing left behind.  No RDMA device needed; the
  * same runs happen live in tests/live/cases/echo.sh.
@@ -240,6 +241,32 @@ static void credits_and_depth(void)
 	cleanup(&r);
 }
 
+/* the test-only --misbehave no-first-wait: the ECHO calls go before the
+ * NULL's reply (V1 §4.3.3 broken on purpose), against a server granting
+ * 1: more than one call out; without it, one */
+static void no_first_wait(void)
+{
+	for (int mis = 0; mis < 2; mis++) {
+		struct run r;
+
+		opts_init(&r);
+		r.so.x.credits = 1;
+		r.co.depth = 8;
+		r.co.count = 4;
+		r.co.backward = 0;
+		r.co.x.misbehave = mis ? XPRT_MISBEHAVE_NO_FIRST_WAIT : XPRT_MISBEHAVE_NONE;
+		tap_ok(start(&r) && client(&r) == 0 && has(r.cout, "\"identical\":4,") &&
+		       (mis ? !strstr(r.cout, "\"max_outstanding\":1}") &&
+			      strstr(r.cout, "\"max_outstanding\":")
+			    : has(r.cout, "\"max_outstanding\":1}")),
+		       "-t 8 against 1 credit%s: %s", mis ? ", --misbehave no-first-wait" : "",
+		       mis ? "the ECHO calls go with the NULL, before its reply (more than 1 out)"
+			   : "never more than 1 outstanding");
+		stop(&r);
+		cleanup(&r);
+	}
+}
+
 static void rpc_errors(void)
 {
 	struct run r;
@@ -368,6 +395,7 @@ int main(void)
 	v1_only_server();
 	backward();
 	credits_and_depth();
+	no_first_wait();
 	rpc_errors();
 	text_output();
 	ddp_violation();

@@ -73,7 +73,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Test only:\n"
 	      "      --misbehave NAME       server: wrong-error, drop-bad, silent-vers,\n"
-	      "                             zero-credit; client: no-first-wait, ignore-grant\n"
+	      "                             zero-credit; client: no-first-wait, ignore-grant,\n"
+	      "                             keep-read-pad\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 JSON Lines: one object per call or event, then\n"
@@ -166,6 +167,7 @@ static int misbehave_opt(const char *arg, struct echo_opts *o)
 		[XPRT_MISBEHAVE_ZERO_CREDIT] = "zero-credit",
 		[XPRT_MISBEHAVE_NO_FIRST_WAIT] = "no-first-wait",
 		[XPRT_MISBEHAVE_IGNORE_GRANT] = "ignore-grant",
+		[XPRT_MISBEHAVE_KEEP_READ_PAD] = "keep-read-pad",
 	};
 	unsigned i;
 
@@ -175,8 +177,8 @@ static int misbehave_opt(const char *arg, struct echo_opts *o)
 			return 0;
 		}
 	return usage_error("--misbehave: '%s' is not wrong-error, drop-bad, "
-			   "silent-vers, zero-credit (server), no-first-wait or "
-			   "ignore-grant (client)", arg);
+			   "silent-vers, zero-credit (server), no-first-wait, "
+			   "ignore-grant or keep-read-pad (client)", arg);
 }
 
 static int program_opt(const char *arg, struct echo_opts *o)
@@ -245,6 +247,8 @@ static int parse_one(int c, const char *arg, void *ctx)
 			sn->client_only = "--misbehave no-first-wait";
 		else if (o->x.misbehave == XPRT_MISBEHAVE_IGNORE_GRANT)
 			sn->client_only = "--misbehave ignore-grant";
+		else if (o->x.misbehave == XPRT_MISBEHAVE_KEEP_READ_PAD)
+			sn->client_only = "--misbehave keep-read-pad";
 		else
 			sn->server_only = "--misbehave";
 		return 0;

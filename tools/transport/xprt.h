@@ -89,6 +89,9 @@ enum xprt_misbehave {
 				       * one (V1 §4.3.3) */
 	XPRT_MISBEHAVE_IGNORE_GRANT, /* "ignore-grant": once a grant came,
 				      * calls go past it (V1 §4.3.1) */
+	XPRT_MISBEHAVE_KEEP_READ_PAD, /* "keep-read-pad": an item reduced into
+				       * a read chunk leaves its XDR pad in
+				       * the Payload stream (V1 §4.4.5.1) */
 };
 
 struct xprt_opts {

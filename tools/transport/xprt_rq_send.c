@@ -102,8 +102,9 @@ static int marshal_read_chunk(struct xprt *x, struct xcall *xc, unsigned need,
 			return 1;
 		mm->rd = (struct rpcrdma_read_segment){ (uint32_t)c->ddp_off,
 			{ xc->read.rkey, (uint32_t)c->ddp_len, xc->read.addr } };
-		/* the item leaves with its XDR pad (V1 §4.4.5.1) */
-		pad = (4 - (c->ddp_len & 3)) & 3;
+		/* the item leaves with its XDR pad (V1 §4.4.5.1; the test-only
+		 * misbehave keep-read-pad leaves the pad in the stream) */
+		pad = x->o.misbehave == XPRT_MISBEHAVE_KEEP_READ_PAD ? 0 : (4 - (c->ddp_len & 3)) & 3;
 		if (pad > c->len - c->ddp_off - c->ddp_len)
 			pad = c->len - c->ddp_off - c->ddp_len;
 		mm->pay1 = c->ddp_off;
