@@ -124,7 +124,8 @@ static void endpoints(struct cap_conv *c, int dir, struct msg_ctx *x)
 	}
 }
 
-/* --stats (and --plot): what this message adds */
+/* --stats (and --plot): what this message adds; nothing else reads it, so
+ * it is not kept without them (the latency samples, a message's counts) */
 static void tally(struct cap_state *st, struct cap_conv *c, int dir,
 		  const struct rpcrdma_msg *m, const struct msg_ctx *x,
 		  const struct cap_emit *e)
@@ -237,7 +238,8 @@ void cap_emit(struct cap_state *st, struct cap_conv *c, int dir,
 	}
 	if (++st->em->emitted == o->count)
 		st->stop = true;
-	tally(st, c, dir, m, x, e);
+	if (o->stats || st->plot)          /* their only readers */
+		tally(st, c, dir, m, x, e);
 	if (st->writer) {                  /* -w: its frames */
 		cap_write_mark(st, c->id, e->first ? e->first : x->frame, x->frame);
 		if (e->k && e->is_call)

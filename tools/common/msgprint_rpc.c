@@ -121,5 +121,7 @@ size_t msgprint_error_reply(const struct rpcrdma_msg *m, uint8_t buf[64])
 {
 	uint32_t credits = m->nfixed >= 3 && m->rdma_credit ? m->rdma_credit : 1;
 
+	if (m->action == RPCRDMA_ACCEPT)   /* most messages: none is due */
+		return 0;
 	return rpcrdma_encode_error_reply(m, credits, buf, 64, NULL);
 }
