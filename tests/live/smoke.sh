@@ -120,7 +120,7 @@ rc=0
 mkdir -p "$out"
 : > "$out/results.tsv"
 tkey=image
-image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
+image=$(bash "$(live_image_builder)" 2> "$out/build-image.log") || rc=$?
 sed 's/^/# /' "$out/build-image.log"
 no_guest=
 case $rc in
@@ -133,7 +133,7 @@ case $rc in
 2) no_guest="this host cannot run the live guest: $image"
    no_guest_tap "guest image" "$no_guest" ;;
 *) no_guest="no guest image (the build failed)"
-   tap fail "guest image" "build-image.sh exit status $rc" ;;
+   tap fail "guest image" "${LIVE_SUITE} image: $(basename "$(live_image_builder)") exit status $rc" ;;
 esac
 siw_state=
 [[ -z $no_guest ]] && siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
