@@ -85,7 +85,7 @@ cp "$work/kernel/boot/vmlinuz-$kver" "$work/out/vmlinuz" || live_die "$kpkg has 
 kmods=$work/kernel/lib/modules/$kver
 depmod -b "$work/kernel" "$kver" || live_die "depmod of $kpkg failed"
 
-mapfile -t pkgs < <(grep -v '^#' "$LIVE_DIR/packages.txt" | grep .)
+mapfile -t pkgs < <(live_image_packages)     # packages.txt and packages-$LIVE_SUITE.txt
 live_log "debootstrap $LIVE_SUITE from $mirror with ${pkgs[*]}"
 # (debootstrap's cache is per release: a package of one release never stands in for another's)
 mkdir -p "$LIVE_CACHE_ROOT/debs-$LIVE_SUITE"

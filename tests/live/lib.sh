@@ -26,7 +26,18 @@ if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]]; then
     IMAGE_INPUTS=(build-image.sh build-siw.sh initramfs-init packages.txt)
 else
     IMAGE_INPUTS=(build-image-release.sh build-siw-root.sh initramfs-init packages.txt)
+    # packages a release needs besides packages.txt (what bookworm's packages pulled in)
+    [[ -f $LIVE_DIR/packages-$LIVE_SUITE.txt ]] && IMAGE_INPUTS+=("packages-$LIVE_SUITE.txt")
 fi
+# The packages debootstrapped into the image of LIVE_SUITE, one a line.
+live_image_packages() {
+    local f
+    for f in "$LIVE_DIR/packages.txt" "$LIVE_DIR/packages-$LIVE_SUITE.txt"; do
+        [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" || $f == */packages.txt ]] || continue
+        [[ -f $f ]] && grep -v '^#' "$f" | grep .
+    done
+    return 0
+}
 # The script that builds (or reuses) the image of LIVE_SUITE.
 live_image_builder() {
     if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]]; then
@@ -109,7 +120,7 @@ live_cache_key() {
             printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
             printf 'kernel %s %s\n' "$kpkg" "$kver"
             # (one apt-cache for all: each costs a second on a loaded host)
-            mapfile -t pkgs < <(grep -v '^#' "$LIVE_DIR/packages.txt" | grep .)
+            mapfile -t pkgs < <(live_image_packages)
             apt-cache "${LIVE_APT_OPTS[@]}" policy "linux-source-$series" "linux-headers-${kpkg#linux-image-}" \
                     linux-headers-amd64 gcc make "${pkgs[@]}" 2>/dev/null |
                 awk -v kit="linux-source-$series linux-headers-${kpkg#linux-image-} linux-headers-amd64 gcc make" '
