@@ -137,6 +137,7 @@ case $rc in
 esac
 siw_state=
 [[ -z $no_guest ]] && siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
+[[ -z $no_guest ]] && echo "# guest: Debian $LIVE_SUITE, kernel $(awk '$1 == "kver" { print $2 }' "$image/info")"
 
 # 2. Per transport: one fresh guest for the guest tests, then the host's checks.
 #    The guests run at the same time (RPCRDMA_LIVE_PARALLEL=0: one after the
