@@ -32,7 +32,7 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 rc=0
-image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
+image=$(bash "$(live_image_builder)" 2> "$out/build-image.log") || rc=$?
 case $rc in
 0) ;;
 2) die "this host cannot run the live guest: $image" ;;

@@ -3,7 +3,7 @@
 # and print its directory on stdout (progress on stderr).
 #
 #   scripts/buildroot.sh RELEASE [SET]     RELEASE: bookworm | trixie | sid
-#                                          SET: plugin (default) | deb
+#                                          SET: plugin (default) | deb | kernel
 #   scripts/buildroot.sh --list-packages SET
 #
 # A root is made with debootstrap (minbase) from the package registry the
@@ -13,6 +13,10 @@
 #   plugin  gcc, make, pkg-config, the release's libwireshark-dev and tshark
 #   deb     plugin's (a copy of that root), plus build-essential, debhelper
 #           and the tools' build dependencies
+#   kernel  gcc, make, kmod, xz-utils, the release's linux-headers-amd64 and
+#           linux-source (the compiler the headers name comes with them):
+#           for building an external module such as siw.ko for the release's
+#           kernel (tests/live/build-siw-root.sh)
 # Roots live under /var/cache/rpcrdma-tools/roots/ (RPCRDMA_ROOTS overrides),
 # named RELEASE-SET-KEY, where KEY is the first 12 hex digits of the sha256 of
 # the root's exact package list ("name version", dpkg-query, sorted).  The
@@ -39,6 +43,7 @@ main() {
 plugin_pkgs=(make gcc libc6-dev pkg-config libwireshark-dev libglib2.0-dev tshark)
 deb_pkgs=("${plugin_pkgs[@]}" build-essential debhelper dpkg-dev fakeroot libpcap-dev zlib1g-dev
 	libibverbs-dev librdmacm-dev)
+kernel_pkgs=(make gcc libc6-dev kmod xz-utils linux-headers-amd64 linux-source)
 
 die() { echo "buildroot: $*" >&2; exit 1; }
 say() { echo "buildroot: $*" >&2; }
@@ -47,6 +52,7 @@ if [ "${1:-}" = --list-packages ]; then
 	case ${2:-plugin} in
 	plugin) printf '%s\n' "${plugin_pkgs[@]}" ;;
 	deb) printf '%s\n' "${deb_pkgs[@]}" ;;
+	kernel) printf '%s\n' "${kernel_pkgs[@]}" ;;
 	*) die "unknown set ${2:-}" ;;
 	esac
 	exit 0
@@ -54,8 +60,13 @@ fi
 
 release=${1:-}
 set_=${2:-plugin}
-case $release in bookworm | trixie | sid) ;; *) die "usage: $0 bookworm|trixie|sid [plugin|deb]" ;; esac
-case $set_ in plugin) pkgs=("${plugin_pkgs[@]}") ;; deb) pkgs=("${deb_pkgs[@]}") ;; *) die "unknown set $set_" ;; esac
+case $release in bookworm | trixie | sid) ;; *) die "usage: $0 bookworm|trixie|sid [plugin|deb|kernel]" ;; esac
+case $set_ in
+plugin) pkgs=("${plugin_pkgs[@]}") ;;
+deb) pkgs=("${deb_pkgs[@]}") ;;
+kernel) pkgs=("${kernel_pkgs[@]}") ;;
+*) die "unknown set $set_" ;;
+esac
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
 command -v debootstrap >/dev/null || die "debootstrap missing (scripts/deps.sh installs it)"
 

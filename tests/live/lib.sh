@@ -6,11 +6,60 @@
 LIVE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$LIVE_DIR/../.." && pwd)
 LIVE_CACHE_ROOT=${RPCRDMA_LIVE_CACHE:-/var/cache/rpcrdma-tools/live}
-LIVE_SUITE=bookworm
+# The guest's Debian release: LIVE_SUITE (make check-live LIVE_SUITE=trixie) or
+# RPCRDMA_LIVE_SUITE; bookworm by default.  bookworm, the host's release, is built
+# by build-image.sh with the host's apt (unchanged since before trixie, so its
+# cache key did not move); any other release by build-image-release.sh, with an
+# apt of its own for that release (live_apt_opts) and siw.ko compiled in a build
+# root of the release (scripts/buildroot.sh RELEASE kernel).
+LIVE_SUITE=${LIVE_SUITE:-${RPCRDMA_LIVE_SUITE:-bookworm}}
+case $LIVE_SUITE in
+bookworm | trixie | sid) ;;
+*) printf 'live: error: LIVE_SUITE=%s: the test bed knows bookworm, trixie and sid\n' "$LIVE_SUITE" >&2
+   exit 1 ;;
+esac
+LIVE_HOST_SUITE=bookworm
 LIVE_KERNEL_META=linux-image-amd64
 
 # The files whose content shapes the image (with the package versions below).
-IMAGE_INPUTS=(build-image.sh build-siw.sh initramfs-init packages.txt)
+if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]]; then
+    IMAGE_INPUTS=(build-image.sh build-siw.sh initramfs-init packages.txt)
+else
+    IMAGE_INPUTS=(build-image-release.sh build-siw-root.sh initramfs-init packages.txt)
+    # packages a release needs besides packages.txt (what bookworm's packages pulled in)
+    [[ -f $LIVE_DIR/packages-$LIVE_SUITE.txt ]] && IMAGE_INPUTS+=("packages-$LIVE_SUITE.txt")
+fi
+# The packages debootstrapped into the image of LIVE_SUITE, one a line.
+live_image_packages() {
+    local f
+    for f in "$LIVE_DIR/packages.txt" "$LIVE_DIR/packages-$LIVE_SUITE.txt"; do
+        [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" || $f == */packages.txt ]] || continue
+        [[ -f $f ]] && grep -v '^#' "$f" | grep .
+    done
+    return 0
+}
+# The script that builds (or reuses) the image of LIVE_SUITE.
+live_image_builder() {
+    if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]]; then
+        printf '%s\n' "$LIVE_DIR/build-image.sh"
+    else
+        printf '%s\n' "$LIVE_DIR/build-image-release.sh"
+    fi
+}
+
+# apt for LIVE_SUITE: the host's own apt for the host's release; for another
+# release, a state of its own in $LIVE_CACHE_ROOT/apt/RELEASE (sources.list naming
+# that release on the host's registry, its lists, an empty dpkg status), so that
+# apt-cache and apt-get download answer for that release and the host's apt is
+# left alone.  LIVE_APT_OPTS holds the options (empty for the host's release).
+LIVE_APT_DIR=$LIVE_CACHE_ROOT/apt/$LIVE_SUITE
+LIVE_APT_OPTS=()
+if [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" ]]; then
+    LIVE_APT_OPTS=(-o "Dir::Etc=$LIVE_APT_DIR/etc" -o "Dir::Etc::sourcelist=$LIVE_APT_DIR/etc/sources.list"
+                   -o Dir::Etc::sourceparts=- -o "Dir::State=$LIVE_APT_DIR"
+                   -o "Dir::State::lists=$LIVE_APT_DIR/lists" -o "Dir::State::status=$LIVE_APT_DIR/status"
+                   -o "Dir::Cache=$LIVE_APT_DIR/cache" -o Acquire::Check-Valid-Until=false)
+fi
 
 live_log() { printf 'live: %s\n' "$*" >&2; }
 live_die() { printf 'live: error: %s\n' "$*" >&2; exit 1; }
@@ -18,33 +67,72 @@ live_die() { printf 'live: error: %s\n' "$*" >&2; exit 1; }
 # The mirror apt already uses for Debian's main suite (no other host is ever named);
 # RPCRDMA_LIVE_MIRROR overrides it (a local mirror; it does not change the cache key).
 live_mirror() {
-    local uri
+    local uri s=$LIVE_SUITE
     [[ -n ${RPCRDMA_LIVE_MIRROR:-} ]] && { printf '%s\n' "${RPCRDMA_LIVE_MIRROR%/}"; return 0; }
+    # another release comes from the registry that serves the host's
+    [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]] || s=$LIVE_HOST_SUITE
     uri=$(apt-get indextargets --format '$(REPO_URI) $(CODENAME) $(COMPONENT) $(TARGET_OF)' 2>/dev/null |
-          awk -v s="$LIVE_SUITE" '$2 == s && $3 == "main" && $4 == "deb" { print $1; exit }')
+          awk -v s="$s" '$2 == s && $3 == "main" && $4 == "deb" { print $1; exit }')
     [[ -n $uri ]] || return 1
     printf '%s\n' "${uri%/}"
 }
 
 # Candidate version of a package, empty when apt does not know it.
 live_pkg_version() {
-    apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { if ($2 != "(none)") print $2; exit }'
+    apt-cache "${LIVE_APT_OPTS[@]}" policy "$1" 2>/dev/null | awk '/Candidate:/ { if ($2 != "(none)") print $2; exit }'
 }
 
 # The kernel package behind linux-image-amd64, e.g. linux-image-6.1.0-56-amd64.
 live_kernel_pkg() {
-    apt-cache depends "$LIVE_KERNEL_META" 2>/dev/null |
+    apt-cache "${LIVE_APT_OPTS[@]}" depends "$LIVE_KERNEL_META" 2>/dev/null |
         awk '/Depends: linux-image-/ { print $2; exit }'
 }
 
+# Sets up (when root) and refreshes LIVE_SUITE's own apt state; 1 when it failed.
+live_apt_update() {
+    [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" ]] || { apt-get update -q >/dev/null 2>&1; return; }
+    local mirror
+    mirror=$(live_mirror) || return 1
+    mkdir -p "$LIVE_APT_DIR"/{etc/preferences.d,etc/apt.conf.d,etc/trusted.gpg.d,lists/partial,cache/archives/partial}
+    [[ -f $LIVE_APT_DIR/status ]] || : > "$LIVE_APT_DIR/status"
+    printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+        "$mirror" "$LIVE_SUITE" > "$LIVE_APT_DIR/etc/sources.list"
+    apt-get "${LIVE_APT_OPTS[@]}" update -q >"$LIVE_APT_DIR/update.log" 2>&1
+}
+
+# The kernel's upstream series, for linux-source-X.Y: 6.1.0-56-amd64 -> 6.1.
+live_kseries() { local v=${1#linux-image-}; v=${v%%-*}; v=${v%%+*}; printf '%s\n' "${v%.*}" | awk -F. '{ print $1 "." $2 }'; }
+
 # Prints the cache key: sha256 over the image inputs and the versions of the
 # Debian packages that end up in the image (kernel, kernel source for siw).
+# For another release than the host's it also covers the headers and compiler
+# siw.ko is built with and the candidate version of every package in
+# packages.txt (the image is made of that release's current packages).
 live_cache_key() {
-    local kpkg kver f
+    local kpkg kver f series pkgs
     kpkg=$(live_kernel_pkg) || true
     [[ -n $kpkg ]] || return 1
     kver=$(live_pkg_version "$kpkg")
     [[ -n $kver ]] || return 1
+    if [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" ]]; then
+        series=$(live_kseries "$kpkg")
+        {
+            printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
+            printf 'kernel %s %s\n' "$kpkg" "$kver"
+            # (one apt-cache for all: each costs a second on a loaded host)
+            mapfile -t pkgs < <(live_image_packages)
+            apt-cache "${LIVE_APT_OPTS[@]}" policy "linux-source-$series" "linux-headers-${kpkg#linux-image-}" \
+                    linux-headers-amd64 gcc make "${pkgs[@]}" 2>/dev/null |
+                awk -v kit="linux-source-$series linux-headers-${kpkg#linux-image-} linux-headers-amd64 gcc make" '
+                    BEGIN { split(kit, k, " "); for (i in k) K[k[i]] = 1 }
+                    /^[^ ]/ { p = $1; sub(/:$/, "", p) }
+                    /Candidate:/ { printf "%s%s %s\n", (p in K ? "" : "package "), p, ($2 == "(none)" ? "" : $2) }'
+            for f in "${IMAGE_INPUTS[@]}"; do
+                printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
+            done
+        } | sha256sum | cut -d" " -f1
+        return 0
+    fi
     {
         printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
         printf 'kernel %s %s\n' "$kpkg" "$kver"

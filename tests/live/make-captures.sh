@@ -23,7 +23,7 @@ dest=$REPO_ROOT/tests/captures
 work=$BUILD/live/captures
 max_bytes=$((2 * 1024 * 1024))
 
-image=$(bash "$LIVE_DIR/build-image.sh") || live_die "no guest image: $image"
+image=$(bash "$(live_image_builder)") || live_die "no guest image: $image"
 shares=()
 [[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
 

@@ -13,6 +13,9 @@
 #                        at once and a 10-minute soak (cases/soak.sh), per transport
 #
 # The image is cached in /var/cache/rpcrdma-tools/live/<key>/ (RPCRDMA_LIVE_CACHE).
+# LIVE_SUITE=trixie (or RPCRDMA_LIVE_SUITE=trixie) makes and uses a Debian 13 guest
+# instead of the default bookworm one (lib.sh; build-image-release.sh).  Not part
+# of 'make check'.
 
 BUILD ?= build
 BIN ?= $(BUILD)/bin
@@ -46,7 +49,7 @@ live-soak:
 		LIVE_SOAK_SECONDS=$${LIVE_SOAK_SECONDS:-600} bash $(LIVE_DIR)/smoke.sh
 
 live-image:
-	@bash $(LIVE_DIR)/build-image.sh
+	@bash -c '. $(LIVE_DIR)/lib.sh && exec bash "$$(live_image_builder)"'
 
 live-captures:
 	@BUILD=$(abspath $(BUILD)) bash $(LIVE_DIR)/make-captures.sh

@@ -42,7 +42,7 @@ done
 if [[ -n ${LIVE_IMAGE_DIR:-} && -f $LIVE_IMAGE_DIR/READY ]]; then
     image=$LIVE_IMAGE_DIR
 else
-    image=$(bash "$LIVE_DIR/build-image.sh") || exit 125
+    image=$(bash "$(live_image_builder)") || exit 125
 fi
 
 # The job directory is a share of its own: command, output, status, dmesg.

@@ -120,7 +120,7 @@ rc=0
 mkdir -p "$out"
 : > "$out/results.tsv"
 tkey=image
-image=$(bash "$LIVE_DIR/build-image.sh" 2> "$out/build-image.log") || rc=$?
+image=$(bash "$(live_image_builder)" 2> "$out/build-image.log") || rc=$?
 sed 's/^/# /' "$out/build-image.log"
 no_guest=
 case $rc in
@@ -133,10 +133,11 @@ case $rc in
 2) no_guest="this host cannot run the live guest: $image"
    no_guest_tap "guest image" "$no_guest" ;;
 *) no_guest="no guest image (the build failed)"
-   tap fail "guest image" "build-image.sh exit status $rc" ;;
+   tap fail "guest image" "${LIVE_SUITE} image: $(basename "$(live_image_builder)") exit status $rc" ;;
 esac
 siw_state=
 [[ -z $no_guest ]] && siw_state=$(awk '$1 == "siw" { print $2 }' "$image/info")
+[[ -z $no_guest ]] && echo "# guest: Debian $LIVE_SUITE, kernel $(awk '$1 == "kver" { print $2 }' "$image/info")"
 
 # 2. Per transport: one fresh guest for the guest tests, then the host's checks.
 #    The guests run at the same time (RPCRDMA_LIVE_PARALLEL=0: one after the

@@ -11,4 +11,7 @@ if [ "${RPCRDMA_LIVE:-1}" = 0 ]; then
 	exit 0
 fi
 cd "$TOP" || exit 2
-exec bash tests/live/smoke.sh
+# make check's guest is bookworm's, whatever LIVE_SUITE / RPCRDMA_LIVE_SUITE say:
+# the trixie guest is `make check-live LIVE_SUITE=trixie` only, until it is
+# decided to add it here (its cost: tests/live/README.md, docs/kernels.md)
+LIVE_SUITE=bookworm RPCRDMA_LIVE_SUITE=bookworm exec bash tests/live/smoke.sh

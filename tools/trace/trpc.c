@@ -339,7 +339,12 @@ static void on_completion(struct tr_state *st, const struct tp_event *ev)
 /* every event of the rpcrdma system we know (include/trace/events/rpcrdma.h,
  * 6.1 and the releases around it), by the prefix their names share: those an
  * RPC needs are handled in tr_line(), the rest are known and carry nothing it
- * needs.  A name not here is counted as unknown. */
+ * needs.  A name not here is counted as unknown.  The names 6.12 added
+ * (Debian 13's 6.12.117, /sys/kernel/tracing/events/rpcrdma of the trixie
+ * guest, docs/kernels.md) are here too: rpcrdma_client_* (the ib_client
+ * device lifetime), svcrdma_device_removal, svcrdma_read_finished,
+ * svcrdma_wc_reply{,_err,_flush} (completions, counted as the others),
+ * xprtrdma_mrs_zap, xprtrdma_post_send_err. */
 static const struct {
 	const char *prefix;
 	const char *names;              /* after the prefix, separated by blanks */
@@ -348,22 +353,24 @@ static const struct {
 	  "err_unrecognized connect disconnect inline_thresh qp_event createmrs nomrs nomrs_err "
 	  "dma_maperr defer_cmp fixup cb_setup cb_call cb_reply leaked_rep device_removal" },
 	{ "xprtrdma_chunk_", "read write wp reply" },
-	{ "xprtrdma_post_", "send recv recvs recvs_err linv linv_err" },
+	{ "xprtrdma_post_", "send recv recvs recvs_err linv linv_err send_err" },
 	{ "xprtrdma_mr_", "map fastreg localinv reminv unmap recycle get" },
 	{ "xprtrdma_reply_", "vers rqst short hdr vers_err rqst_err short_err hdr_err" },
 	{ "xprtrdma_wc_", "send receive fastreg li li_wake li_done" },
 	{ "xprtrdma_op_", "connect inject_dsc setport set_cto allocate free" },
 	{ "xprtrdma_frwr_", "alloc dereg sgerr maperr bad_sge" },
+	{ "xprtrdma_mrs_", "zap" },
+	{ "rpcrdma_client_", "register unregister completion add_one remove_one remove_one_done wait_on" },
 	{ "svcrdma_", "err_vers err_chunk rq_post_err qp_error sq_full sq_retry sq_post_err pd_err qp_err "
 	  "fabric_err initdepth_err accept_err no_rwctx_err page_overrun_err small_wrch_err cc_release "
-	  "rwctx_empty" },
+	  "rwctx_empty device_removal read_finished" },
 	{ "svcrdma_decode_", "rqst short_err badvers_err drop_err badproc_err parse_err rseg wseg rchunk "
 	  "wchunk" },
 	{ "svcrdma_encode_", "rseg wseg write_chunk read_chunk" },
 	{ "svcrdma_send_", "rseg wseg pzr write_chunk reply_chunk read_chunk err pullup" },
 	{ "svcrdma_post_", "send recv rw read_chunk write_chunk reply_chunk" },
 	{ "svcrdma_wc_", "send send_flush send_err recv recv_flush recv_err read read_flush read_err "
-	  "write write_flush write_err receive read_done" },
+	  "write write_flush write_err receive read_done reply reply_flush reply_err" },
 	{ "svcrdma_dma_", "map_page unmap_page map_err map_rw_err" },
 };
 

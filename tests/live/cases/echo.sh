@@ -20,9 +20,11 @@ P=20050 P1=20051 PR=20052     # knfsd has 20049
 # ECHO_PARTS=robust runs the robustness part alone (when working on it)
 parts=${ECHO_PARTS:-all}
 
-# siw counts every registration against RLIMIT_MEMLOCK, even root's (6.1's
-# siw_umem_get has no CAP_IPC_LOCK bypass): the default 8 MiB is some forty
-# connections' buffers.  A server for many clients lifts it, as here.
+# siw on 6.1 counts every registration against RLIMIT_MEMLOCK, even root's
+# (6.1's siw_umem_get has no CAP_IPC_LOCK bypass): the default 8 MiB is some
+# forty connections' buffers.  6.12's siw_umem_get calls ib_umem_get, which
+# lets root's CAP_IPC_LOCK pass (soak-limits, docs/kernels.md).  A server for
+# many clients lifts it, as here, whatever the kernel.
 ulimit -l unlimited 2>/dev/null || note "cannot raise RLIMIT_MEMLOCK: $(ulimit -l) KiB"
 
 # the case's line; a client made again since the last one (client) says so

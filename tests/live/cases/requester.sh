@@ -179,8 +179,13 @@ while ((ran < ncases)) && wait_until 30 listening $((ran + 1)); do
             note "case $ran: ln -s of a ${#long}-byte target: not EROFS: $(cat "$out/ln-$ran.err")"
         fi
         # a WRITE of 4097 bytes to /sink (acknowledged, dropped): over the
-        # inline threshold, its data travels in a read chunk (rq-read-chunks)
-        timeout "$(scaled 30)" dd if=/dev/zero of="$M/sink" bs=4097 count=1 conv=notrunc \
+        # inline threshold, its data travels in a read chunk (rq-read-chunks).
+        # nocreat: an open without O_CREAT, which both kernels turn into a
+        # LOOKUP.  With O_CREAT, Linux 6.1's client LOOKUPs the existing file
+        # and WRITEs; 6.12's (NFSv3 atomic open) sends CREATE UNCHECKED
+        # first, which this read-only export answers NFS3ERR_ROFS: dd failed
+        # with EROFS and no WRITE went out (trixie, 11-28; docs/kernels.md)
+        timeout "$(scaled 30)" dd if=/dev/zero of="$M/sink" bs=4097 count=1 conv=notrunc,nocreat \
             status=none 2> "$out/dd-$ran.err" || note "case $ran: dd to /sink: $(cat "$out/dd-$ran.err")"
         timeout "$(scaled 30)" umount "$M" 2>> "$out/cases-mount.err" || umount -f "$M" 2>/dev/null
         drove=$((drove + 1))
