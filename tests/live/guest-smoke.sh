@@ -176,6 +176,13 @@ for case in "$here"/cases/*.sh; do
     # the speed is measured again before each, and its deadlines follow it
     live_measure_speed
     echo "+ case $name (guest speed: deadlines x$LIVE_SLOW)" >> "$log"
+    # test only (RPCRDMA_LIVE_FAKE_WEDGE=CASE, the first guest alone): the
+    # kernel's soft lockup line on the console and no more progress, as the
+    # wedge seen in trace.sh: smoke.sh's run of the rest in a fresh guest
+    if [[ -n ${LIVE_FAKE_WEDGE:-} && $LIVE_FAKE_WEDGE == "${name%.sh}" ]]; then
+        echo "<2>watchdog: BUG: soft lockup - CPU#0 stuck for 999s! [bash:$$] (RPCRDMA_LIVE_FAKE_WEDGE)" > /dev/kmsg
+        sleep 100000
+    fi
     t_case=$SECONDS c_case=$(guest_cpu_ticks)
     # each RESULT line also goes to the log with the second it came at (profiling)
     limit=300
