@@ -135,7 +135,7 @@ na_text() {
     for w in $1; do
         [[ $w == *=skip ]] && t+="${t:+, }${w%=skip} (${why_na[${w%=skip}]})"
     done
-    echo "$t"
+    echo "${t:-none}"
 }
 
 # run ID WANT CLIENT...: rpcrdma-conform --requester, each case driven by
