@@ -959,6 +959,24 @@ static void grader_fails(void)
 	cf_rq_grade(rq_case("rq-reply-chunk"), &o, &g);
 	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-5.3.3-provide"),
 	       "a READDIRPLUS whose reply may take 32 KiB, no reply chunk: FAIL on V1-5.3.3-provide");
+	/* the ECHO forms' wording: the first short chunk or missing reply
+	 * chunk named as an ECHO call's */
+	o = (struct cf_rq_obs){ .grant = 32, .calls = 4, .reads_chunked = 2, .reads_short = 1,
+				.echo_chunked = 2, .echo_short = 1, .short_echo = true,
+				.short_count = 4097, .short_len = 4096 };
+	cf_rq_grade(rq_case("rq-read-write-chunk"), &o, &g);
+	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-4.4.6-register") &&
+	       strstr(g.observed, "the first: ECHO of 4097, chunk 4096 bytes"),
+	       "an ECHO of 4097 bytes with a 4096-byte write chunk: FAIL on V1-4.4.6-register, "
+	       "named as an ECHO call (%s)", g.observed);
+	o = (struct cf_rq_obs){ .grant = 32, .calls = 4, .big_replies = 1, .echo_big = 1,
+				.no_reply_chunk = 1, .nrc_echo = true, .nrc_proc = 1,
+				.nrc_max = 4128, .nrc_thresh = 4096 };
+	cf_rq_grade(rq_case("rq-reply-chunk"), &o, &g);
+	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-5.3.3-provide") &&
+	       strstr(g.observed, "the first: ECHO proc 1, reply up to 4128 bytes, threshold 4096"),
+	       "an ECHO whose reply may take 4128 bytes, no reply chunk: FAIL on V1-5.3.3-provide, "
+	       "named as an ECHO call");
 	for (size_t i = 0; i < cf_rq_ncases; i++) {
 		char ids[128], *save = NULL, *id;
 		bool all = true;
