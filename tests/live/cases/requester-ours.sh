@@ -53,6 +53,9 @@
 # First runs 11-28 under the two-core hog: every grade as above over rxe and
 # siw in four runs (105-211 s of each guest; once 355 s, a guest slowed
 # 19.7 times); with --depth 8 siw lost no-first-wait's rq-grant-1 (ECHO_ARGS).
+# With the ECHO forms and send-done (seven requesters), three runs 11-28:
+# every grade as above, this script 108-146 s of the rxe guest and 121-131 s
+# of the siw guest (docs/conformance.md, "Our own requesters").
 # Prints "RESULT requester-ours-<id> ok|fail|skip <text>".  Env: LIVE_KIND,
 # LIVE_ADDR_A, LIVE_BIN, LIVE_OUT (tests/live/README.md, "Adding a live test").
 set -uo pipefail
