@@ -66,10 +66,11 @@ usage_error() {     # $1 = text the message must contain
 	run "$E" -s -c 3;                   usage_error "-c is a client option (not with -s)"
 	run "$E" -s --chunk read;           usage_error "--chunk is a client option"
 	run "$E" -s h;                      usage_error "unexpected argument 'h' (the server binds to -a ADDR)"
-	run "$E" -s --misbehave rude;       usage_error "--misbehave: 'rude' is not wrong-error, drop-bad, silent-vers, zero-credit (server), no-first-wait, ignore-grant or keep-read-pad (client)"
+	run "$E" -s --misbehave rude;       usage_error "--misbehave: 'rude' is not wrong-error, drop-bad, silent-vers, zero-credit (server), no-first-wait, ignore-grant, keep-read-pad or send-done (client)"
 	run "$E" -s --misbehave ignore-grant; usage_error "--misbehave ignore-grant is a client option (not with -s)"
 	run "$E" -s --misbehave no-first-wait; usage_error "--misbehave no-first-wait is a client option (not with -s)"
 	run "$E" -s --misbehave keep-read-pad; usage_error "--misbehave keep-read-pad is a client option (not with -s)"
+	run "$E" -s --misbehave send-done;  usage_error "--misbehave send-done is a client option (not with -s)"
 }
 
 @test "sizes take k and m suffixes, counts 0x hex, chunk lists (parsed, then no RDMA)" {

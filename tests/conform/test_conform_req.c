@@ -284,7 +284,12 @@ static void mount_tcp(void)
  * client: RQ_NO_FIRST_WAIT (every call before the first reply) and
  * RQ_IGNORE_GRANT (past the grant once one came) */
 enum rq_mode { RQ_OURS = 0, RAW_BURST, RAW_AFTER, RQ_NO_FIRST_WAIT, RQ_IGNORE_GRANT,
-	       RAW_BADXID, RAW_SHORT };
+	       RAW_BADXID, RAW_SHORT, RQ_SEND_DONE, RQ_SEND_DONE_V2 };
+/* RQ_SEND_DONE: our transport's requester with --misbehave send-done over
+ * Version One (an RDMA_DONE after the first reply: no call, answered
+ * RDMA_ERROR, which the requester drops); RQ_SEND_DONE_V2 the same over
+ * Version Two, which has no RDMA_DONE (procedure 3 is no V2 procedure:
+ * libcodec's bad_proc, a NOTE on D-RQ-1) */
 static struct {
 	enum rq_mode raw;
 	struct xprt *x;
@@ -341,6 +346,9 @@ static void start_requester(struct xprt_loop *l, const struct cf_rq_case *cs, vo
 	memset(&co, 0, sizeof(co));
 	co.misbehave = rq.raw == RQ_NO_FIRST_WAIT ? XPRT_MISBEHAVE_NO_FIRST_WAIT
 		       : rq.raw == RQ_IGNORE_GRANT ? XPRT_MISBEHAVE_IGNORE_GRANT : XPRT_MISBEHAVE_NONE;
+	if (rq.raw == RQ_SEND_DONE || rq.raw == RQ_SEND_DONE_V2)
+		co.misbehave = XPRT_MISBEHAVE_SEND_DONE;
+	co.versions = rq.raw == RQ_SEND_DONE ? XPRT_V1 : rq.raw == RQ_SEND_DONE_V2 ? XPRT_V2 : 0;
 	co.host = "127.0.0.1";
 	co.port = "20049";
 	co.verbs = &fake_verbs;
@@ -402,7 +410,7 @@ static void requester_cases(void)
 	/* what each requester must get, case by case in the table's order:
 	 * PASS (NULL), SKIP, a NOTE's decision, or FAIL on this sentence; the
 	 * NFS cases SKIP (ECHO calls only: test_nfs_cases drives them) */
-	static const char *const want[7][7] = {
+	static const char *const want[9][7] = {
 		{ NULL, NULL, NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
 		{ "V1-4.3.3-first", "V1-4.3.3-first", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
 		{ NULL, "SKIP", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
@@ -410,11 +418,15 @@ static void requester_cases(void)
 		{ NULL, "V1-4.3.1-limit", NULL, "SKIP", "SKIP", "SKIP", "SKIP" },
 		{ "-", "-", "V1-5.2.1-xid", "-", "-", "-", "-" },
 		{ "-", "-", "NOTE D-RQ-1", "-", "-", "-", "-" },
+		{ NULL, NULL, "V1-5.6.2-send", "SKIP", "SKIP", "SKIP", "SKIP" },
+		{ "-", "-", "NOTE D-RQ-1", "-", "-", "-", "-" },
 	};
 	static const char *const mname[] = { "our transport's", "burst", "after-first",
 					     "our transport's --misbehave no-first-wait",
 					     "our transport's --misbehave ignore-grant",
-					     "bad-xid", "short-header" };
+					     "bad-xid", "short-header",
+					     "our transport's --misbehave send-done (V1)",
+					     "our transport's --misbehave send-done (V2)" };
 	struct cf_req_counts c;
 	struct cf_rq_obs ob;
 	struct cf_rq_grade g;
@@ -425,7 +437,7 @@ static void requester_cases(void)
 	if (!tap_ok(cf_rq_ncases == sizeof(want[0]) / sizeof(want[0][0]),
 		    "the table has the %zu cases this test expects", cf_rq_ncases))
 		return;
-	for (int m = RQ_OURS; m <= RAW_SHORT; m++) {
+	for (int m = RQ_OURS; m <= RQ_SEND_DONE_V2; m++) {
 		unsigned right = 0;
 
 		rq.raw = (enum rq_mode)m;
@@ -456,7 +468,11 @@ static void requester_cases(void)
 		       : m == RQ_IGNORE_GRANT ? "PASSes rq-first-one-call (9 out under a grant "
 		       "of 32) and FAILs rq-grant-1 on V1 §4.3.1"
 		       : m == RAW_BADXID ? "two different xids FAIL rq-calls-valid on V1 §5.2.1"
-		       : "a header cut inside rdma_proc: rq-calls-valid is a NOTE (D-RQ-1)",
+		       : m == RAW_SHORT ? "a header cut inside rdma_proc: rq-calls-valid is a NOTE "
+		       "(D-RQ-1)"
+		       : m == RQ_SEND_DONE ? "FAILs rq-calls-valid on V1 §5.6.2 and nothing else "
+		       "(the RDMA_DONE is no call: both credit cases PASS)"
+		       : "procedure 3 over Version Two: rq-calls-valid is a NOTE (D-RQ-1)",
 		       right, ran);
 	}
 }
@@ -575,6 +591,141 @@ static void nfs_cases(void)
 		for (int i = 0; i < 2; i++)
 			right += cs[i] && case_graded_as(&o, cs[i], want[m][i], &c);
 		tap_ok(right == 2, "%s (%u of 2 as expected)", mname[m], right);
+	}
+}
+
+/* ---- the ECHO forms of rq-read-write-chunk and rq-reply-chunk: ECHO
+ * calls as rpcrdma-echo's client makes them (tools/echo/client.c:
+ * echo_encode_call(), echo_reply_max(), echo_reply_ddp_max(), the --chunk
+ * mode) ---- */
+/* EC_GOOD: ECHO 4097 bytes with --chunk write (a 4097-byte write chunk),
+ * ECHO 4097 with --chunk reply (a reply chunk: the reply may take 4128
+ * bytes, over the requester's 4096), ECHO 64 (neither), NULL: both PASS;
+ * EC_SHORT: the write chunk 4096 bytes for 4097 asked back (FAIL on V1
+ * 4.4.6, the reply-chunk case still PASS); EC_NO_REPLY_CHUNK: the second
+ * call's reply sizes hidden from the transport (reply_max 64), so it goes
+ * with neither chunk (FAIL on V1 5.3.3, the write-chunk case PASS);
+ * EC_KEEP_PAD: our transport with --misbehave keep-read-pad, whose 4097-byte
+ * calls travel in read chunks with the pad left in the stream (the
+ * responder answers GARBAGE_ARGS): graded all the same on what their
+ * length word asks back, both PASS; EC_V1_DEFAULT: Version One, no private
+ * data from the requester (threshold 1024: V1 4.3.3), ECHO 2000 bytes with
+ * --chunk write and with --chunk reply: both PASS, the 2000 bytes' reply
+ * counted as over the threshold */
+enum echo_mode { EC_GOOD = 0, EC_SHORT, EC_NO_REPLY_CHUNK, EC_KEEP_PAD, EC_V1_DEFAULT };
+#define EC_CALLS 4
+static struct {
+	enum echo_mode mode;
+	struct xprt *x;
+	struct xprt_call c[EC_CALLS];
+	uint8_t msg[EC_CALLS][4200];
+} eq;
+
+static void echo_call_init(struct xprt_call *c, uint8_t *msg, enum echo_proc proc, uint32_t size,
+			   enum xprt_chunk_mode chunk)
+{
+	size_t off, dl, n = echo_encode_call(msg, sizeof(eq.msg[0]), proc, 0, NULL, size, &off, &dl);
+
+	memset(msg + off, 'e', size);
+	*c = (struct xprt_call){ .msg = msg, .len = n, .ddp_off = off, .ddp_len = dl,
+		.reply_max = echo_reply_max(proc, size),
+		.reply_ddp_max = echo_reply_ddp_max(proc, size),
+		.reply_ddp_pos = proc == ECHO_PROC_ECHO ? echo_reply_ddp_pos : NULL,
+		.chunk = chunk, .timeout_ms = DEADLINE_MS, .done = rq_done };
+}
+
+static void start_echo(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	struct xprt_opts co;
+	struct xprt_handlers ch;
+	struct xprt_error err;
+	uint32_t big = eq.mode == EC_V1_DEFAULT ? 2000 : 4097;
+
+	(void)cs;
+	(void)arg;
+	memset(&co, 0, sizeof(co));
+	co.host = "127.0.0.1";
+	co.port = "20049";
+	co.verbs = &fake_verbs;
+	co.misbehave = eq.mode == EC_KEEP_PAD ? XPRT_MISBEHAVE_KEEP_READ_PAD : XPRT_MISBEHAVE_NONE;
+	co.versions = eq.mode == EC_V1_DEFAULT ? XPRT_V1 : 0;
+	co.no_private_data = eq.mode == EC_V1_DEFAULT;
+	memset(&ch, 0, sizeof(ch));
+	if (!(eq.x = xprt_connect_opts(l, &co, &ch, &err))) {
+		tap_diag("connect: %s", err.msg);
+		return;
+	}
+	echo_call_init(&eq.c[0], eq.msg[0], ECHO_PROC_NULL, 0, XPRT_CHUNK_AUTO);
+	echo_call_init(&eq.c[1], eq.msg[1], ECHO_PROC_ECHO, big, XPRT_CHUNK_WRITE);
+	echo_call_init(&eq.c[2], eq.msg[2], ECHO_PROC_ECHO, big, XPRT_CHUNK_REPLY);
+	echo_call_init(&eq.c[3], eq.msg[3], ECHO_PROC_ECHO, 64, XPRT_CHUNK_AUTO);
+	if (eq.mode == EC_SHORT)
+		eq.c[1].reply_ddp_max = big - 1;
+	if (eq.mode == EC_NO_REPLY_CHUNK) {
+		eq.c[2].chunk = XPRT_CHUNK_READ;
+		eq.c[2].reply_max = 64;
+		eq.c[2].reply_ddp_max = 0;
+	}
+	for (int i = 0; i < EC_CALLS; i++)
+		xprt_call(eq.x, &eq.c[i]);
+}
+
+static void echo_cases(void)
+{
+	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
+		.window_ms = 1000, .end_calls = EC_CALLS, .on_case = start_echo };
+	static const char *const want[5][2] = {
+		{ NULL, NULL },
+		{ "V1-4.4.6-register", NULL },
+		{ NULL, "V1-5.3.3-provide" },
+		{ NULL, NULL },
+		{ NULL, NULL },
+	};
+	static const char *const mname[] = {
+		"ECHO 4097 bytes with a 4097-byte write chunk, and with a reply chunk: both PASS",
+		"ECHO 4097 bytes with a 4096-byte write chunk: FAIL on V1 4.4.6 (the reply-chunk "
+		"case PASS)",
+		"ECHO 4097 bytes with neither chunk: FAIL on V1 5.3.3 (the write-chunk case PASS)",
+		"--misbehave keep-read-pad (its 4097-byte calls answered GARBAGE_ARGS): graded on "
+		"their length words, both PASS",
+		"Version One without private data (threshold 1024): ECHO 2000 bytes with a write "
+		"chunk, and with a reply chunk: both PASS" };
+	const struct cf_rq_case *cs[2] = { rq_case("rq-read-write-chunk"), rq_case("rq-reply-chunk") };
+
+	for (int m = EC_GOOD; m <= EC_V1_DEFAULT; m++) {
+		unsigned right = 0;
+		uint64_t chunked = 0, big = 0;
+
+		eq.mode = (enum echo_mode)m;
+		for (int i = 0; i < 2; i++) {
+			struct cf_req_counts c;
+			struct cf_rq_obs ob;
+			struct cf_rq_grade g;
+			char why[300];
+
+			if (!cs[i])
+				continue;
+			fake_verbs_reset();
+			memset(&c, 0, sizeof(c));
+			if (cf_req_run_case(&o, cs[i], &c, &ob, why, sizeof(why)) < 0)
+				tap_diag("%s: %s", cs[i]->name, why);
+			cf_rq_grade(cs[i], &ob, &g);
+			tap_diag("%s: %s%s%s: %s", cs[i]->name, cf_result_name(g.result),
+				 g.req_id ? " " : "", g.req_id ? g.req_id : "", g.observed);
+			right += as_wanted(cs[i], &g, want[m][i]);
+			/* every write chunk and big reply counted was an ECHO call's */
+			right += ob.echo_chunked == ob.reads_chunked && ob.echo_big == ob.big_replies;
+			if (i == 0)
+				chunked = ob.echo_chunked;
+			else
+				big = ob.echo_big;
+		}
+		/* one ECHO with a write chunk; one reply over the threshold
+		 * (the --chunk reply call), none where a write chunk takes the
+		 * data */
+		tap_ok(right == 4 && chunked == 1 && big == 1, "%s (%u of 4 as expected; %llu "
+		       "ECHO call(s) with a write chunk, %llu over the threshold)", mname[m], right,
+		       (unsigned long long)chunked, (unsigned long long)big);
 	}
 }
 
@@ -808,6 +959,24 @@ static void grader_fails(void)
 	cf_rq_grade(rq_case("rq-reply-chunk"), &o, &g);
 	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-5.3.3-provide"),
 	       "a READDIRPLUS whose reply may take 32 KiB, no reply chunk: FAIL on V1-5.3.3-provide");
+	/* the ECHO forms' wording: the first short chunk or missing reply
+	 * chunk named as an ECHO call's */
+	o = (struct cf_rq_obs){ .grant = 32, .calls = 4, .reads_chunked = 2, .reads_short = 1,
+				.echo_chunked = 2, .echo_short = 1, .short_echo = true,
+				.short_count = 4097, .short_len = 4096 };
+	cf_rq_grade(rq_case("rq-read-write-chunk"), &o, &g);
+	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-4.4.6-register") &&
+	       strstr(g.observed, "the first: ECHO of 4097, chunk 4096 bytes"),
+	       "an ECHO of 4097 bytes with a 4096-byte write chunk: FAIL on V1-4.4.6-register, "
+	       "named as an ECHO call (%s)", g.observed);
+	o = (struct cf_rq_obs){ .grant = 32, .calls = 4, .big_replies = 1, .echo_big = 1,
+				.no_reply_chunk = 1, .nrc_echo = true, .nrc_proc = 1,
+				.nrc_max = 4128, .nrc_thresh = 4096 };
+	cf_rq_grade(rq_case("rq-reply-chunk"), &o, &g);
+	tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-5.3.3-provide") &&
+	       strstr(g.observed, "the first: ECHO proc 1, reply up to 4128 bytes, threshold 4096"),
+	       "an ECHO whose reply may take 4128 bytes, no reply chunk: FAIL on V1-5.3.3-provide, "
+	       "named as an ECHO call");
 	for (size_t i = 0; i < cf_rq_ncases; i++) {
 		char ids[128], *save = NULL, *id;
 		bool all = true;
@@ -903,6 +1072,7 @@ int main(void)
 	mount_tcp();
 	requester_cases();
 	nfs_cases();
+	echo_cases();
 	inline_cases();
 	read_chunk_cases();
 	grader_fails();

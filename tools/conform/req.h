@@ -99,6 +99,17 @@ struct cf_rq_obs {
 	unsigned rc_faults;
 	uint32_t rc_xid, rc_position, rc_count, rc_payload;
 	uint64_t rc_len;
+	/* The ECHO forms of rq-read-write-chunk and rq-reply-chunk (issue 26
+	 * item 3, the ECHO program's ULB: docs/echo-ulb.md): an ECHO call's
+	 * write chunk against the data it asks back, counted in reads_chunked
+	 * and reads_short as well (echo_chunked and echo_short of them;
+	 * short_echo: the first short one, short_count its data length), and
+	 * an ECHO call whose largest reply (echo_reply_max()) exceeds the
+	 * requester's inline threshold, counted in big_replies and
+	 * no_reply_chunk as well (echo_big of them; nrc_echo: the first with no
+	 * reply chunk was an ECHO call, nrc_proc its procedure) */
+	uint64_t echo_chunked, echo_short, echo_big;
+	bool short_echo, nrc_echo;
 };
 
 /* the requester cases (req_cases.c): a fault of the responder's side, the

@@ -22,11 +22,13 @@ const struct cf_rq_case cf_rq_cases[] = {
 	  "version one, RDMA_NOMSG with a chunk, no RDMA_MSGP or RDMA_DONE, read positions "
 	  "multiples of 4", 32, 3, CF_RQ_WELLFORMED, false },
 	{ "rq-read-write-chunk", "V1-4.4.6-register",
-	  "an NFSv3 READ's write chunk holds the count the READ asks for", 32, 1,
+	  "an NFSv3 READ's write chunk holds the count the READ asks for, an ECHO call's "
+	  "the data it asks back", 32, 1,
 	  CF_RQ_WRITE_CHUNK, false },
 	{ "rq-reply-chunk", "V1-5.3.3-provide",
 	  "a reply chunk with every call whose largest reply (NFSv3 READ without a write "
-	  "chunk, READDIR, READDIRPLUS) exceeds the requester's inline threshold", 32, 1,
+	  "chunk, READDIR, READDIRPLUS; ECHO without a write chunk) exceeds the requester's "
+	  "inline threshold", 32, 1,
 	  CF_RQ_REPLY_CHUNK, false },
 	{ "rq-inline-default", "V1-4.3.3-assume,V1-5.2.4-gather",
 	  "the responder announces no inline threshold (no RFC 8797 private data): no Send "
@@ -93,20 +95,22 @@ static void grade_write_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
 {
 	if (!o->reads_chunked) {
 		g->result = CF_SKIP;
-		snprintf(g->observed, sizeof(g->observed), "%llu calls, no NFSv3 READ with a write "
-			 "chunk among them", (unsigned long long)o->calls);
+		snprintf(g->observed, sizeof(g->observed), "%llu calls, no NFSv3 READ or ECHO call "
+			 "with a write chunk among them", (unsigned long long)o->calls);
 		return;
 	}
 	g->result = o->reads_short ? CF_FAIL : CF_PASS;
 	g->req_id = o->reads_short ? "V1-4.4.6-register" : NULL;
 	if (o->reads_short)
-		snprintf(g->observed, sizeof(g->observed), "%llu of %llu READs with a write chunk "
-			 "offer less than their count; the first: count %u, chunk %u bytes",
-			 (unsigned long long)o->reads_short, (unsigned long long)o->reads_chunked,
+		snprintf(g->observed, sizeof(g->observed), "%llu of %llu READ or ECHO call(s) with a "
+			 "write chunk offer less than they ask back; the first: %s %u, chunk %u "
+			 "bytes", (unsigned long long)o->reads_short,
+			 (unsigned long long)o->reads_chunked, o->short_echo ? "ECHO of" : "count",
 			 o->short_count, o->short_len);
 	else
-		snprintf(g->observed, sizeof(g->observed), "%llu READs with a write chunk, each "
-			 "chunk at least the count", (unsigned long long)o->reads_chunked);
+		snprintf(g->observed, sizeof(g->observed), "%llu READ or ECHO call(s) with a write "
+			 "chunk (%llu ECHO), each chunk at least the count or data asked back",
+			 (unsigned long long)o->reads_chunked, (unsigned long long)o->echo_chunked);
 }
 
 static void grade_reply_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
@@ -121,12 +125,14 @@ static void grade_reply_chunk(const struct cf_rq_obs *o, struct cf_rq_grade *g)
 	g->req_id = o->no_reply_chunk ? "V1-5.3.3-provide" : NULL;
 	if (o->no_reply_chunk)
 		snprintf(g->observed, sizeof(g->observed), "%llu of %llu calls whose reply may "
-			 "exceed the threshold offer no reply chunk; the first: NFSv3 proc %u, "
+			 "exceed the threshold offer no reply chunk; the first: %s proc %u, "
 			 "reply up to %u bytes, threshold %u", (unsigned long long)o->no_reply_chunk,
-			 (unsigned long long)o->big_replies, o->nrc_proc, o->nrc_max, o->nrc_thresh);
+			 (unsigned long long)o->big_replies, o->nrc_echo ? "ECHO" : "NFSv3",
+			 o->nrc_proc, o->nrc_max, o->nrc_thresh);
 	else
 		snprintf(g->observed, sizeof(g->observed), "%llu calls whose reply may exceed the "
-			 "threshold, each with a reply chunk", (unsigned long long)o->big_replies);
+			 "threshold (%llu ECHO), each with a reply chunk",
+			 (unsigned long long)o->big_replies, (unsigned long long)o->echo_big);
 }
 
 static void grade_inline(const struct cf_rq_obs *o, struct cf_rq_grade *g)

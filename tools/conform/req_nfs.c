@@ -227,6 +227,60 @@ static void observe_nfs(struct cf_rq_obs *o, const struct xprt_rcvd_call *rc)
 	}
 }
 
+/* The ECHO forms (issue 26 item 3): what an ECHO-program call's arguments
+ * say its reply may take (docs/echo-ulb.md, "Maximum reply size"), against
+ * what the requester offered.  An ECHO call's result is its data: the
+ * write chunk it provides must hold the data's length (V1 §4.4.6: "long
+ * enough to accommodate the maximum possible size of the returned data
+ * item"; no round-up, §4.4.6.1); with no write chunk, its largest reply
+ * (echo_reply_max()) over the requester's inline threshold needs a reply
+ * chunk (V1 §5.3.3).  As for NFSv3 READ, a call with a write chunk is
+ * judged on the reply less the data.  Only the length word is read, not
+ * the whole arguments: a call whose data the requester moved wrongly
+ * (keep-read-pad) is still graded here on what it asks back. */
+static void observe_echo(struct cf_rq_obs *o, const struct xprt_rcvd_call *rc)
+{
+	struct rpc_msg_hdr h;
+	uint32_t len = 0;
+	uint64_t max;
+
+	if (rpc_decode_header(rc->msg, rc->len, &h) != RPC_OK || h.msg_type != RPC_CALL ||
+	    h.prog != ECHO_PROG || h.vers != ECHO_VERS || h.proc > ECHO_PROC_CALLBACK)
+		return;
+	if (h.proc == ECHO_PROC_ECHO) {
+		if (h.body_off > rc->len || rc->len - h.body_off < 4)
+			return;
+		len = be32_get(rc->msg + h.body_off);
+		if (len > ECHO_DATA_MAX)
+			return;                      /* GARBAGE_ARGS: no result */
+		if (rc->nwrite_chunks) {
+			o->reads_chunked++;
+			o->echo_chunked++;
+			if (rc->write_chunk_len < len) {
+				o->echo_short++;
+				if (!o->reads_short++) {
+					o->short_echo = true;
+					o->short_count = len;
+					o->short_len = (uint32_t)rc->write_chunk_len;
+				}
+			}
+		}
+	}
+	max = echo_reply_max((enum echo_proc)h.proc, len);
+	if (rc->nwrite_chunks)
+		max -= (echo_reply_ddp_max((enum echo_proc)h.proc, len) + 3) & ~(uint64_t)3;
+	if (max <= requester_inline(rc))
+		return;
+	o->big_replies++;
+	o->echo_big++;
+	if (!rc->has_reply_chunk && !o->no_reply_chunk++) {
+		o->nrc_echo = true;
+		o->nrc_proc = h.proc;
+		o->nrc_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
+		o->nrc_thresh = requester_inline(rc);
+	}
+}
+
 static void on_call(struct xprt_rcvd_call *rc, void *arg)
 {
 	struct cf_req_nfs *n = arg;
@@ -240,6 +294,8 @@ static void on_call(struct xprt_rcvd_call *rc, void *arg)
 		struct echo_args a;
 		size_t o, l;
 
+		if (n->obs)
+			observe_echo(n->obs, rc);
 		/* a NULL call of our own requesters: held back like any small reply */
 		if (n->obs && n->hold_ms && echo_decode_call(rc->msg, rc->len, false, &a) ==
 		    ECHO_CALL_OK && a.proc == ECHO_PROC_NULL &&

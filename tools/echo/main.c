@@ -74,7 +74,7 @@ static void usage(FILE *f)
 	      "Test only:\n"
 	      "      --misbehave NAME       server: wrong-error, drop-bad, silent-vers,\n"
 	      "                             zero-credit; client: no-first-wait, ignore-grant,\n"
-	      "                             keep-read-pad\n"
+	      "                             keep-read-pad, send-done\n"
 	      "\n"
 	      "Output:\n"
 	      "      --json                 JSON Lines: one object per call or event, then\n"
@@ -158,27 +158,34 @@ static int chunk_opt(const char *arg, struct echo_opts *o)
 	return 0;
 }
 
+/* the test-only misbehave modes by name: the responder's are the
+ * server's, the requester's the client's (client) */
+static const struct {
+	const char *name, *opt;        /* opt: how an error names it */
+	bool client;
+} misbehaves[] = {
+	[XPRT_MISBEHAVE_WRONG_ERROR] = { "wrong-error", "--misbehave", false },
+	[XPRT_MISBEHAVE_DROP_BAD] = { "drop-bad", "--misbehave", false },
+	[XPRT_MISBEHAVE_SILENT_VERS] = { "silent-vers", "--misbehave", false },
+	[XPRT_MISBEHAVE_ZERO_CREDIT] = { "zero-credit", "--misbehave", false },
+	[XPRT_MISBEHAVE_NO_FIRST_WAIT] = { "no-first-wait", "--misbehave no-first-wait", true },
+	[XPRT_MISBEHAVE_IGNORE_GRANT] = { "ignore-grant", "--misbehave ignore-grant", true },
+	[XPRT_MISBEHAVE_KEEP_READ_PAD] = { "keep-read-pad", "--misbehave keep-read-pad", true },
+	[XPRT_MISBEHAVE_SEND_DONE] = { "send-done", "--misbehave send-done", true },
+};
+
 static int misbehave_opt(const char *arg, struct echo_opts *o)
 {
-	static const char *const names[] = {
-		[XPRT_MISBEHAVE_WRONG_ERROR] = "wrong-error",
-		[XPRT_MISBEHAVE_DROP_BAD] = "drop-bad",
-		[XPRT_MISBEHAVE_SILENT_VERS] = "silent-vers",
-		[XPRT_MISBEHAVE_ZERO_CREDIT] = "zero-credit",
-		[XPRT_MISBEHAVE_NO_FIRST_WAIT] = "no-first-wait",
-		[XPRT_MISBEHAVE_IGNORE_GRANT] = "ignore-grant",
-		[XPRT_MISBEHAVE_KEEP_READ_PAD] = "keep-read-pad",
-	};
 	unsigned i;
 
-	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(arg, names[i])) {
+	for (i = 1; i < sizeof(misbehaves) / sizeof(misbehaves[0]); i++)
+		if (misbehaves[i].name && !strcmp(arg, misbehaves[i].name)) {
 			o->x.misbehave = (enum xprt_misbehave)i;
 			return 0;
 		}
 	return usage_error("--misbehave: '%s' is not wrong-error, drop-bad, "
 			   "silent-vers, zero-credit (server), no-first-wait, "
-			   "ignore-grant or keep-read-pad (client)", arg);
+			   "ignore-grant, keep-read-pad or send-done (client)", arg);
 }
 
 static int program_opt(const char *arg, struct echo_opts *o)
@@ -242,15 +249,12 @@ static int parse_one(int c, const char *arg, void *ctx)
 	case CLI_L_MISBEHAVE:
 		if (misbehave_opt(arg, o))
 			return ECHO_EXIT_USAGE;
-		/* the requester's modes are the client's, the rest the server's */
-		if (o->x.misbehave == XPRT_MISBEHAVE_NO_FIRST_WAIT)
-			sn->client_only = "--misbehave no-first-wait";
-		else if (o->x.misbehave == XPRT_MISBEHAVE_IGNORE_GRANT)
-			sn->client_only = "--misbehave ignore-grant";
-		else if (o->x.misbehave == XPRT_MISBEHAVE_KEEP_READ_PAD)
-			sn->client_only = "--misbehave keep-read-pad";
+		/* the requester's modes are the client's, the rest the server's
+		 * (the table's flag) */
+		if (misbehaves[o->x.misbehave].client)
+			sn->client_only = misbehaves[o->x.misbehave].opt;
 		else
-			sn->server_only = "--misbehave";
+			sn->server_only = misbehaves[o->x.misbehave].opt;
 		return 0;
 	case CLI_L_JSON: o->json = true; return 0;
 	case 'v': o->verbose = true; return 0;

@@ -92,6 +92,9 @@ enum xprt_misbehave {
 	XPRT_MISBEHAVE_KEEP_READ_PAD, /* "keep-read-pad": an item reduced into
 				       * a read chunk leaves its XDR pad in
 				       * the Payload stream (V1 §4.4.5.1) */
+	XPRT_MISBEHAVE_SEND_DONE,    /* "send-done": after the first reply on a
+				      * connection, an RDMA_DONE for its xid
+				      * (V1 §5.6.2: senders MUST NOT) */
 };
 
 struct xprt_opts {

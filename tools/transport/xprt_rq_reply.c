@@ -155,6 +155,27 @@ static int assemble(struct xprt *x, struct xcall *xc, const struct rpcrdma_msg *
 	return 0;
 }
 
+/* test only (misbehave send-done): an RDMA_DONE for the xid just
+ * answered, a message V1 §5.6.2 forbids ("senders MUST NOT send RDMA_DONE
+ * messages"): no call, so it takes no credit; the responder answers it
+ * RDMA_ERROR/ERR_BADHEADER, which find_call() then drops (no call of that
+ * xid is outstanding any more).  The fixed words only, as RFC 5666's
+ * RDMA_DONE had no body. */
+static void send_done(struct xprt *x, uint32_t xid)
+{
+	const uint32_t w[4] = { xid, x->vers, x->cred.requested, RDMA_DONE };
+	struct xprt_error err;
+	uint8_t b[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		b[i] = (uint8_t)(w[i / 4] >> (24 - 8 * (i % 4)));
+	if (xprt_send_raw(x, b, sizeof(b), &err))
+		xprt_trace(x, "misbehave send-done: %s", err.msg);
+	else
+		xprt_trace(x, "misbehave send-done: an RDMA_DONE for xid 0x%08x", xid);
+}
+
 void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		   size_t len, struct rpcrdma_msg *m)
 {
@@ -200,6 +221,9 @@ void xprt_reply_in(struct xprt *x, uint32_t slot, const uint8_t *buf,
 		x->vers_settled = true;
 		x->peer.vers = m->rdma_vers;
 		xprt_update_thresholds(x);
+		/* test only: after the first reply of the connection */
+		if (x->o.misbehave == XPRT_MISBEHAVE_SEND_DONE)
+			send_done(x, m->rdma_xid);
 	}
 	if (assemble(x, xc, m, &why)) {
 		xprt_trace(x, "xid 0x%08x: %s", m->rdma_xid, why);

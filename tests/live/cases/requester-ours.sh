@@ -17,9 +17,18 @@
 #     calls never need more than 1024 bytes: SKIP (not applicable);
 #   rq-read-chunks: the ECHO data in a read chunk (--chunk read, auto):
 #     PASS; ping sends no data: SKIP (not applicable);
-#   rq-read-write-chunk, rq-reply-chunk: graded on NFSv3 READ, READDIR and
-#     READDIRPLUS calls only (req_nfs.c's observe_nfs); our clients send
-#     none: SKIP (not applicable; an ECHO form of these two is not built).
+#   rq-read-write-chunk: an NFSv3 READ's or an ECHO call's write chunk
+#     against what it asks back (req_nfs.c's observe_echo: the ECHO data's
+#     length); the echo client provides one with --chunk write (every
+#     size) and where the 4097-byte reply would exceed its 4096-byte inline
+#     threshold (auto, read, pos0): PASS; ping sends NULL only, the
+#     forced-inline client provides no chunk: SKIP (not applicable);
+#   rq-reply-chunk: a call without a write chunk whose largest reply
+#     exceeds the requester's inline threshold (its RFC 8797 Receive Size,
+#     4096) carries a reply chunk; the echo client's ECHO of 4097 bytes with
+#     --chunk reply (its reply up to 4128 bytes): PASS; ping's NULL replies
+#     (32 bytes at most) and the forced-inline ECHO of 2000 (2028) never
+#     exceed it: SKIP (not applicable).
 # And what must FAIL, exactly:
 #   --misbehave no-first-wait: rq-first-one-call and rq-grant-1, both on
 #     V1-4.3.3-first; the other five as the plain echo client;
@@ -29,15 +38,24 @@
 #     read chunk leaves its XDR pad in the Payload stream): rq-read-chunks
 #     on V1-4.4.5.1-pad (the 4097-byte ECHO data); the rest as the plain
 #     client;
+#   --misbehave send-done --versions 1 (added for this test: after the
+#     first reply of a connection, an RDMA_DONE for its xid): rq-calls-valid
+#     on V1-5.6.2-send; the rest as the plain client.  The RDMA_DONE is no
+#     call: the credit cases do not count it; the responder answers it
+#     RDMA_ERROR, which the client drops (that xid is no longer
+#     outstanding).  Version One, since Version Two has no RDMA_DONE (there
+#     procedure 3 is a NOTE on D-RQ-1, test_conform_req).
 #   --chunk inline -S 2000 (the call forced inline, the test knob the
 #     transport already has): rq-inline-default on V1-4.3.3-assume; nothing
-#     reduced into a read chunk, so rq-read-chunks SKIPs.
-# No misbehave mode breaks rq-calls-valid yet (every fault it grades draws
-# an RDMA_ERROR, which would fail the credit cases too; the raw requesters
-# of tests/conform/test_conform_req.c show that grader failing).
+#     reduced into a read chunk, so rq-read-chunks SKIPs, and
+#     no chunk provided and no reply over 4096 bytes: rq-read-write-chunk and
+#     rq-reply-chunk SKIP.
 # First runs 11-28 under the two-core hog: every grade as above over rxe and
 # siw in four runs (105-211 s of each guest; once 355 s, a guest slowed
 # 19.7 times); with --depth 8 siw lost no-first-wait's rq-grant-1 (ECHO_ARGS).
+# With the ECHO forms and send-done (seven requesters), three runs 11-28:
+# every grade as above, this script 108-146 s of the rxe guest and 121-131 s
+# of the siw guest (docs/conformance.md, "Our own requesters").
 # Prints "RESULT requester-ours-<id> ok|fail|skip <text>".  Env: LIVE_KIND,
 # LIVE_ADDR_A, LIVE_BIN, LIVE_OUT (tests/live/README.md, "Adding a live test").
 set -uo pipefail
@@ -51,7 +69,7 @@ RP=20073 MP=20074                # requester.sh 20071-20072
 
 result() { printf 'RESULT requester-ours-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "requester-ours.sh: $*" >&2; }
-ids=(echo ping no-first-wait ignore-grant keep-read-pad forced-inline)
+ids=(echo ping no-first-wait ignore-grant keep-read-pad send-done forced-inline)
 for t in "$C" "$E" "$P"; do
     if [[ ! -x $t ]]; then
         for id in "${ids[@]}"; do result "$id" skip "$t is not built"; done
@@ -110,8 +128,8 @@ grades() {
 
 # why a case SKIPs for one of our requesters: not applicable, said so
 declare -A why_na=(
-    [rq-read-write-chunk]="graded on NFSv3 READ only"
-    [rq-reply-chunk]="graded on NFSv3 READ, READDIR, READDIRPLUS only"
+    [rq-read-write-chunk]="no READ or ECHO call with a write chunk: ping sends NULL only, --chunk inline provides none"
+    [rq-reply-chunk]="no reply that may exceed the 4096-byte threshold: NULL replies 32 bytes, ECHO 2000 at most 2028"
     [rq-inline-default]="no call over 1024 bytes (NULL only)"
     [rq-read-chunks]="no item moved into a read chunk: ping has no data, --chunk inline keeps it inline")
 # na WANT: "CASE (WHY), ..." for the cases WANT has SKIP
@@ -120,7 +138,7 @@ na_text() {
     for w in $1; do
         [[ $w == *=skip ]] && t+="${t:+, }${w%=skip} (${why_na[${w%=skip}]})"
     done
-    echo "$t"
+    echo "${t:-none}"
 }
 
 # run ID WANT CLIENT...: rpcrdma-conform --requester, each case driven by
@@ -154,17 +172,19 @@ run() {
     fi
 }
 
-na="rq-read-write-chunk=skip rq-reply-chunk=skip"
-run echo "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $na rq-inline-default=pass rq-read-chunks=pass " \
+ch="rq-read-write-chunk=pass rq-reply-chunk=pass" na="rq-read-write-chunk=skip rq-reply-chunk=skip"
+run echo "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $ch rq-inline-default=pass rq-read-chunks=pass " \
     "$E" --json "${ECHO_ARGS[@]}"
 run ping "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $na rq-inline-default=skip rq-read-chunks=skip " \
     "$P" -c 4 -i 0 -W "$(scaled 5)" --json
-run no-first-wait "rq-first-one-call=fail:V1-4.3.3-first rq-grant-1=fail:V1-4.3.3-first rq-calls-valid=pass $na rq-inline-default=pass rq-read-chunks=pass " \
+run no-first-wait "rq-first-one-call=fail:V1-4.3.3-first rq-grant-1=fail:V1-4.3.3-first rq-calls-valid=pass $ch rq-inline-default=pass rq-read-chunks=pass " \
     "$E" --json --misbehave no-first-wait "${ECHO_ARGS[@]}"
-run ignore-grant "rq-first-one-call=pass rq-grant-1=fail:V1-4.3.1-limit rq-calls-valid=pass $na rq-inline-default=pass rq-read-chunks=pass " \
+run ignore-grant "rq-first-one-call=pass rq-grant-1=fail:V1-4.3.1-limit rq-calls-valid=pass $ch rq-inline-default=pass rq-read-chunks=pass " \
     "$E" --json --misbehave ignore-grant "${ECHO_ARGS[@]}"
-run keep-read-pad "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $na rq-inline-default=pass rq-read-chunks=fail:V1-4.4.5.1-pad " \
+run keep-read-pad "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $ch rq-inline-default=pass rq-read-chunks=fail:V1-4.4.5.1-pad " \
     "$E" --json --misbehave keep-read-pad "${ECHO_ARGS[@]}"
+run send-done "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=fail:V1-5.6.2-send $ch rq-inline-default=pass rq-read-chunks=pass " \
+    "$E" --json --misbehave send-done --versions 1 "${ECHO_ARGS[@]}"
 run forced-inline "rq-first-one-call=pass rq-grant-1=pass rq-calls-valid=pass $na rq-inline-default=fail:V1-4.3.3-assume rq-read-chunks=skip " \
     "$E" --json --versions 1 --depth 4 -c 3 -S 2000 --chunk inline --backward 0
 ((retries)) && note "$retries client run(s) made again after a lost first call"
