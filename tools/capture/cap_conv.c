@@ -363,9 +363,23 @@ struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     enum cap_transport t, const struct cap_addr *a,
 			     uint32_t dqp, bool create, int *dir)
 {
+	struct cap_conv_tab *tab = st->ct;
+	uint32_t *hint = &tab->ib_hint[dqp & (CAP_IB_HINTS - 1)];
+	struct cap_conv *c;
+	if (*hint) {                       /* most packets: the last half again */
+		uint32_t n = *hint - 1;
+		c = &tab->convs[n / 2];
+		if (tab->hnode[n].linked && c->used &&
+		    half_is(c, (int)(n & 1), a, dqp, false)) {
+			*dir = (int)(n & 1);
+			touch(st, c, f);
+			return c;
+		}
+	}
 	uint32_t ah = hash_addrs(a), key = hash_half(ah, a, dqp, false);
-	struct cap_conv *c = lookup_key(st, a, dqp, false, key, dir);
+	c = lookup_key(st, a, dqp, false, key, dir);
 	if (c) {
+		*hint = (uint32_t)(c - tab->convs) * 2 + (uint32_t)*dir + 1;
 		touch(st, c, f);
 		return c;
 	}

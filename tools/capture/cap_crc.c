@@ -161,9 +161,34 @@ static uint32_t bytewise(const uint32_t *t, uint32_t crc, const uint8_t *p,
  * finish with a Barrett reduction (Gopal et al., "Fast CRC Computation for
  * Generic Polynomials Using PCLMULQDQ", Intel 2009).  Constants are
  * x^k mod P(x), bit-reflected, for P = 0x04c11db7.  `st` is the raw
- * (uninverted) register; n >= 16 and a multiple of 16.
+ * (uninverted) register; n >= 16.
  */
-__attribute__((target("pclmul,sse2")))
+/* pshufb masks: bytes of 0x80 give zeros.  loadu(shl + 16 - s) moves the
+ * bytes of a lane s places up (memory order), loadu(shr + r) r places down;
+ * loadu(keep + r) keeps the top r bytes */
+static const uint8_t shl[32] = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+};
+static const uint8_t shr[32] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t keep[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* n >= 16, any length: the last n % 16 bytes too.  The lane x holds the
+ * message so far; r more bytes D make it x * x^8r + D: the low part is x's
+ * bytes r..15 followed by D, the r bytes that overflow (x's first r, in
+ * memory order the highest) are folded 128 bits forward onto it.  The
+ * load of D's 16-byte window starts before D, inside the bytes already
+ * read (n >= 16), never past the end. */
+__attribute__((target("pclmul,ssse3,sse2")))
 static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
 {
 	const __m128i r2r1 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
@@ -203,6 +228,18 @@ tail:
 		p += 16;
 		n -= 16;
 	}
+	if (n) {                               /* 1..15 bytes left */
+		__m128i d = _mm_loadu_si128((const __m128i *)(p + n - 16));
+		__m128i hi = _mm_shuffle_epi8(x1, _mm_loadu_si128(
+			(const __m128i *)(shl + n)));          /* up 16 - n */
+		__m128i lo = _mm_or_si128(
+			_mm_shuffle_epi8(x1, _mm_loadu_si128(
+				(const __m128i *)(shr + n))),      /* down n */
+			_mm_and_si128(d, _mm_loadu_si128(
+				(const __m128i *)(keep + n))));
+		x1 = hi;
+		FOLD(x1, r4r3, lo);
+	}
 #undef FOLD
 	/* 128 -> 64 bits */
 	x1 = _mm_xor_si128(_mm_clmulepi64_si128(x1, r4r3, 0x10),
@@ -238,7 +275,8 @@ static uint32_t crc32c_hw(uint32_t st, const uint8_t *p, size_t n)
 /* __builtin_cpu_supports reads the CPU model libgcc sets up before main */
 static bool have_pclmul(void)
 {
-	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2") &&
+	       __builtin_cpu_supports("ssse3");
 }
 
 static bool have_sse42(void)
@@ -251,11 +289,8 @@ static bool have_sse42(void)
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
 #ifdef CAP_CRC_X86
-	if (n >= 16 && have_pclmul()) {
-		size_t m = n & ~(size_t)15;
-		uint32_t st = fold_pclmul(~crc, p, m);
-		return bytewise(t32, ~st, p + m, n - m);
-	}
+	if (n >= 16 && have_pclmul())
+		return ~fold_pclmul(~crc, p, n);
 #endif
 	return bytewise(t32, crc, p, n);
 }

@@ -46,9 +46,9 @@ static void mask_v6(uint8_t *h)
 	h[7] = 0xff;
 }
 
-/* The ICRC over one contiguous copy in `scratch` (CAP_CRCBUF bytes): the
+/* The ICRC: the headers copied to `scratch` (CAP_CRCBUF bytes) with the
  * variant fields masked to ones, and for RoCE 8 bytes of ones in place of
- * the LRH.  False when the packet does not fit (over 16 KiB: not an IB
+ * the LRH, then the packet's own bytes.  False when the packet does not fit (over 16 KiB: not an IB
  * packet).  Also rpcrdma-decode --redact's, to write it anew. */
 bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	      const uint8_t *p, uint32_t len, uint8_t *scratch, uint32_t *crc)
@@ -90,9 +90,19 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	case CAP_T_IWARP:
 		break;
 	}
-	memcpy(h + hdr_len, p, len - 4);
-	h[hdr_len + 4] = 0xff;                 /* BTH resv8a */
-	*crc = cap_crc32(0, scratch, pre + hdr_len + len - 4);
+	/* of the packet, only the BTH's first bytes are masked: they are
+	 * copied after the headers, up to a 16-byte multiple (the folding
+	 * CRC's step); the rest is read where it lies */
+	uint32_t body = len - 4, lead = pre + hdr_len;
+	uint32_t k = 5 + (16 - (lead + 5) % 16) % 16;
+	if (body < k + 16)
+		k = body;
+	memcpy(h + hdr_len, p, k);
+	if (k > 4)
+		h[hdr_len + 4] = 0xff;         /* BTH resv8a */
+	*crc = cap_crc32(0, scratch, lead + k);
+	if (k < body)
+		*crc = cap_crc32(*crc, p + k, body - k);
 	return true;
 }
 
