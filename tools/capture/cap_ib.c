@@ -48,8 +48,8 @@ static void mask_v6(uint8_t *h)
 
 /* The ICRC: the headers copied to `scratch` (CAP_CRCBUF bytes) with the
  * variant fields masked to ones, and for RoCE 8 bytes of ones in place of
- * the LRH, then the packet's own bytes.  False when the packet does not fit (over 16 KiB: not an IB
- * packet).  Also rpcrdma-decode --redact's, to write it anew. */
+ * the LRH, then the packet's own bytes.  False when the packet does not
+ * fit (over 16 KiB: not an IB packet).  Also rpcrdma-decode --redact's, to write it anew. */
 bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	      const uint8_t *p, uint32_t len, uint8_t *scratch, uint32_t *crc)
 {
@@ -59,9 +59,14 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	if (t == CAP_T_IWARP || len < 4 || hdr_len > CAP_CRCBUF - pre ||
 	    len - 4 > CAP_CRCBUF - pre - hdr_len)
 		return false;
-	memset(h, 0xff, pre);
-	h += pre;
-	memcpy(h, hdr, hdr_len);
+	if (pre) {
+		memset(h, 0xff, 8);
+		h += 8;
+	}
+	if (hdr_len == 28)                     /* IPv4 + UDP: a fixed copy */
+		memcpy(h, hdr, 28);
+	else
+		memcpy(h, hdr, hdr_len);
 	switch (t) {
 	case CAP_T_ROCEV2:
 		if ((h[0] >> 4) == 4) {
@@ -90,19 +95,23 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	case CAP_T_IWARP:
 		break;
 	}
-	/* of the packet, only the BTH's first bytes are masked: they are
-	 * copied after the headers, up to a 16-byte multiple (the folding
-	 * CRC's step); the rest is read where it lies */
+	/* of the packet, only the BTH is masked (its resv8a): it is copied
+	 * after the headers, the rest read where it lies */
 	uint32_t body = len - 4, lead = pre + hdr_len;
-	uint32_t k = 5 + (16 - (lead + 5) % 16) % 16;
-	if (body < k + 16)
-		k = body;
-	memcpy(h + hdr_len, p, k);
-	if (k > 4)
+	if (body >= BTH_LEN + 16) {
+		memcpy(h + hdr_len, p, BTH_LEN);
 		h[hdr_len + 4] = 0xff;         /* BTH resv8a */
-	*crc = cap_crc32(0, scratch, lead + k);
-	if (k < body)
-		*crc = cap_crc32(*crc, p + k, body - k);
+		*crc = cap_crc32_2(scratch, lead + BTH_LEN, p + BTH_LEN,
+				   body - BTH_LEN);
+	} else {
+		if (body == BTH_LEN + 4)       /* an ACK: BTH, AETH */
+			memcpy(h + hdr_len, p, BTH_LEN + 4);
+		else
+			memcpy(h + hdr_len, p, body);
+		if (body > 4)
+			h[hdr_len + 4] = 0xff; /* BTH resv8a */
+		*crc = cap_crc32(0, scratch, lead + body);
+	}
 	return true;
 }
 
@@ -220,6 +229,14 @@ static bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
 	uint64_t *bit_word = &seen[(psn % w) / 64];
 	uint64_t bit = 1ull << (psn % 64);
 
+	if (df == 1) {                  /* the next PSN: psn_enter(1), inline */
+		uint32_t old = (psn - CAP_PSN_SEEN) & PSN_MASK;
+		if (!(*bit_word & bit) && psn_diff(old, d->first_psn) > 0)
+			psn_lost(st, c, dir, old);
+		d->last_psn = psn;
+		*bit_word |= bit;
+		return false;
+	}
 	if (df > 0 || df <= -PSN_RETRANS_WINDOW) {      /* ahead, or new */
 		if (df >= (int32_t)w || df <= -PSN_RETRANS_WINDOW) {
 			cap_ib_psn_end(st, c, dir);
@@ -431,12 +448,9 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			   enum cap_transport t, const struct cap_addr *a,
 			   const struct cap_cur *hdr, struct cap_cur *pkt)
 {
-	uint32_t len = cur_left(pkt), dqp, psn;
-	uint8_t op8, b1;
+	uint32_t len = cur_left(pkt);
 
-	if (!cur_peek8(pkt, 0, &op8) || !cur_peek8(pkt, 1, &b1) ||
-	    !cur_peek24(pkt, 5, &dqp) || !cur_peek24(pkt, 9, &psn) ||
-	    !cur_has(pkt, BTH_LEN)) {
+	if (!cur_has(pkt, BTH_LEN)) {
 		st->stats.frames_truncated++;
 		if (f->len < f->wire_len)
 			cap_frame_error(st, f, "BTH cut by the snapshot length "
@@ -447,8 +461,11 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 				 BTH_LEN, len);
 		return CAP_TRUNCATED;
 	}
-	unsigned op = op8;
-	unsigned pad = (b1 >> 4) & 3;
+	const uint8_t *bth = cur_ptr(pkt);     /* its 12 bytes are there */
+	unsigned op = bth[0];
+	unsigned pad = (bth[1] >> 4) & 3;
+	uint32_t dqp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
+	uint32_t psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
 	bool snapped = f->len < f->wire_len;
 	bool rc = op >> 5 == 0 && op <= OP_SEND_ONLY_INV && op != OP_RESV15;
 	bool cm = op == OP_UD_SEND_ONLY && dqp == 1;
