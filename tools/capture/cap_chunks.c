@@ -134,7 +134,9 @@ void cap_call_free(struct cap_state *st, struct cap_call *k)
 		if (k->untracked && c->untracked)
 			c->untracked--;
 	}
-	memset(k, 0, sizeof(*k));
+	/* unreachable now (hash, lists); cap_call_new clears it whole */
+	k->used = false;
+	k->msg = k->rb = NULL;
 	k->hnext = st->kt->call_free;
 	st->kt->call_free = i + 1;
 	st->kt->ncalls--;

@@ -104,7 +104,7 @@ static bool half_is(const struct cap_conv *c, int dir, const struct cap_addr *a,
 
 /* -------- doubly linked lists of slots (index + 1, 0 ends), their links
  * in an array of their own */
-static void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+static inline void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 			uint32_t slot)
 {
 	lk[slot].prev = *tail;
@@ -116,7 +116,7 @@ static void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 	*tail = slot + 1;
 }
 
-static void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+static inline void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 			uint32_t slot)
 {
 	struct cap_link *l = &lk[slot];

@@ -118,12 +118,34 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 		    const struct cap_cur *hv, const struct cap_cur *pv)
 {
-	const uint8_t *p = cur_ptr(pv);
+	const uint8_t *p = cur_ptr(pv), *hdr = cur_ptr(hv);
 	uint32_t len = cur_left(pv), crc;
 
-	if (!cap_icrc(t, cur_ptr(hv), cur_left(hv), p, len, st->work.crcbuf,
-		      &crc))
+	if (t == CAP_T_ROCEV2 && cur_left(hv) == 28 && (hdr[0] >> 4) == 4 &&
+	    (len >= 4 + BTH_LEN + 16 || len == 4 + BTH_LEN + 4) &&
+	    len - 4 <= CAP_CRCBUF - 36) {
+		/* IPv4 + UDP, an ACK or a packet past its BTH: cap_icrc's
+		 * bytes, laid out with fixed sizes (the ones for the LRH,
+		 * the headers with TOS, TTL and the checksums masked, the
+		 * BTH with its resv8a), then the rest where it lies */
+		uint8_t *h = st->work.crcbuf;
+		memset(h, 0xff, 8);
+		memcpy(h + 8, hdr, 28);
+		if (len == 4 + BTH_LEN + 4)        /* BTH, AETH */
+			memcpy(h + 36, p, BTH_LEN + 4);
+		else
+			memcpy(h + 36, p, BTH_LEN);
+		h[8 + 1] = h[8 + 8] = h[8 + 10] = h[8 + 11] = 0xff;
+		h[8 + 26] = h[8 + 27] = 0xff;
+		h[36 + 4] = 0xff;
+		crc = len == 4 + BTH_LEN + 4 ?
+		      cap_crc32(0, h, 36 + BTH_LEN + 4) :
+		      cap_crc32_2(h, 36 + BTH_LEN, p + BTH_LEN,
+				  len - 4 - BTH_LEN);
+	} else if (!cap_icrc(t, hdr, cur_left(hv), p, len, st->work.crcbuf,
+			     &crc)) {
 		return true;
+	}
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
@@ -218,8 +240,32 @@ void cap_ib_psn_end(struct cap_state *st, struct cap_conv *c, int dir)
  * capture lost them unless they come while in the window (then the network
  * retransmitted them, or they are RDMA Read responses that came late).
  */
-static bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
-		     uint32_t psn)
+__attribute__((noinline))
+static bool psn_seen_far(struct cap_state *st, struct cap_conv *c, int dir,
+			 uint32_t psn);
+
+static inline bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
+			    uint32_t psn)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (d->have_last_psn && psn_diff(psn, d->last_psn) == 1) {
+		/* the next PSN: psn_enter(1) and the mark, inline */
+		uint64_t *bit_word = &c->psn_seen[dir][(psn % CAP_PSN_SEEN) / 64];
+		uint64_t bit = 1ull << (psn % 64);
+		uint32_t old = (psn - CAP_PSN_SEEN) & PSN_MASK;
+		if (!(*bit_word & bit) && psn_diff(old, d->first_psn) > 0)
+			psn_lost(st, c, dir, old);
+		d->last_psn = psn;
+		*bit_word |= bit;
+		return false;
+	}
+	return psn_seen_far(st, c, dir, psn);
+}
+
+/* psn_seen past the next PSN */
+static bool psn_seen_far(struct cap_state *st, struct cap_conv *c, int dir,
+			 uint32_t psn)
 {
 	struct cap_dir *d = &c->d[dir];
 	uint64_t *seen = c->psn_seen[dir];
@@ -229,14 +275,6 @@ static bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
 	uint64_t *bit_word = &seen[(psn % w) / 64];
 	uint64_t bit = 1ull << (psn % 64);
 
-	if (df == 1) {                  /* the next PSN: psn_enter(1), inline */
-		uint32_t old = (psn - CAP_PSN_SEEN) & PSN_MASK;
-		if (!(*bit_word & bit) && psn_diff(old, d->first_psn) > 0)
-			psn_lost(st, c, dir, old);
-		d->last_psn = psn;
-		*bit_word |= bit;
-		return false;
-	}
 	if (df > 0 || df <= -PSN_RETRANS_WINDOW) {      /* ahead, or new */
 		if (df >= (int32_t)w || df <= -PSN_RETRANS_WINDOW) {
 			cap_ib_psn_end(st, c, dir);
@@ -464,8 +502,8 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 	const uint8_t *bth = cur_ptr(pkt);     /* its 12 bytes are there */
 	unsigned op = bth[0];
 	unsigned pad = (bth[1] >> 4) & 3;
-	uint32_t dqp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
-	uint32_t psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
+	uint32_t dqp = cap_be32(bth + 4) & 0xffffffu;      /* bytes 5..7 */
+	uint32_t psn = cap_be32(bth + 8) & PSN_MASK;       /* bytes 9..11 */
 	bool snapped = f->len < f->wire_len;
 	bool rc = op >> 5 == 0 && op <= OP_SEND_ONLY_INV && op != OP_RESV15;
 	bool cm = op == OP_UD_SEND_ONLY && dqp == 1;
