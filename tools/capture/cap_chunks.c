@@ -134,7 +134,9 @@ void cap_call_free(struct cap_state *st, struct cap_call *k)
 		if (k->untracked && c->untracked)
 			c->untracked--;
 	}
-	memset(k, 0, sizeof(*k));
+	/* unreachable now (hash, lists); cap_call_new clears it whole */
+	k->used = false;
+	k->msg = k->rb = NULL;
 	k->hnext = st->kt->call_free;
 	st->kt->call_free = i + 1;
 	st->kt->ncalls--;
@@ -260,6 +262,10 @@ void cap_chunks_register(struct cap_state *st, const struct cap_frame *f,
 	uint64_t rtot = 0, ptot = 0;
 
 	(void)f;
+	if (!m->nreads && !m->nwrites && !m->has_reply) {
+		k->read_total = 0;         /* no chunks: what the walk finds */
+		return;
+	}
 	/* all of the call's segments, or none: a call half registered would
 	 * make its reply look changed (V1 4.4.6) */
 	uint64_t need = (uint64_t)m->nreads + m->nwrite_segs + m->nreply_segs;
@@ -452,6 +458,10 @@ void cap_chunks_check_reply(struct cap_state *st, const struct cap_frame *f,
 	struct cap_seg *adv[64];
 	uint64_t wrote = 0, seen = 0;
 
+	if (!m->nwrites && !m->has_reply) {   /* no chunks to compare */
+		chunk_missing(st, k, 0, 0);
+		return;
+	}
 	rpcrdma_write_iter_init(m, &ci);
 	for (uint32_t chunk = 0; rpcrdma_write_next(&ci, &si); chunk++) {
 		uint32_t na = segs_of(st, k, CAP_SEG_WRITE, chunk, adv, 64);

@@ -104,7 +104,7 @@ static bool half_is(const struct cap_conv *c, int dir, const struct cap_addr *a,
 
 /* -------- doubly linked lists of slots (index + 1, 0 ends), their links
  * in an array of their own */
-static void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+static inline void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 			uint32_t slot)
 {
 	lk[slot].prev = *tail;
@@ -116,7 +116,7 @@ static void list_append(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 	*tail = slot + 1;
 }
 
-static void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
+static inline void list_remove(struct cap_link *lk, uint32_t *head, uint32_t *tail,
 			uint32_t slot)
 {
 	struct cap_link *l = &lk[slot];
@@ -359,13 +359,60 @@ static struct cap_conv *new_conv(struct cap_state *st,
 	return c;
 }
 
+__attribute__((noinline))            /* the hint's path saves no registers */
+static struct cap_conv *conv_ib_find(struct cap_state *st,
+				      const struct cap_frame *f,
+				      enum cap_transport t,
+				      const struct cap_addr *a, uint32_t dqp,
+				      bool create, int *dir);
+
 struct cap_conv *cap_conv_ib(struct cap_state *st, const struct cap_frame *f,
 			     enum cap_transport t, const struct cap_addr *a,
 			     uint32_t dqp, bool create, int *dir)
 {
+	struct cap_conv_tab *tab = st->ct;
+	uint32_t hint = tab->ib_hint[dqp & (CAP_IB_HINTS - 1)];
+
+	if (hint) {                        /* most packets: the last half again */
+		uint32_t n = hint - 1, slot = n / 2;
+		int d = (int)(n & 1);
+		struct cap_conv *c = &tab->convs[slot];
+		uint32_t w[2];
+		if (tab->hnode[n].linked && c->used && a->family == CAP_AF_INET &&
+		    c->family == CAP_AF_INET && c->transport != CAP_T_IWARP &&
+		    c->d[d].have_qp && c->d[d].qp == dqp) {
+			memcpy(&w[0], c->addr[d], 4);
+			memcpy(&w[1], c->addr[1 - d], 4);
+			uint32_t s4, d4;
+			memcpy(&s4, a->src, 4);
+			memcpy(&d4, a->dst, 4);
+			if (w[0] == s4 && w[1] == d4) {   /* half_is, IPv4 */
+				*dir = d;
+				c->last_frame = f->num;
+				st->frame_conv = c->id;
+				st->frame_cv = c;
+				if (tab->lru_tail[c->busy] != slot + 1)
+					touch(st, c, f);
+				return c;
+			}
+		}
+	}
+	return conv_ib_find(st, f, t, a, dqp, create, dir);
+}
+
+/* cap_conv_ib past its hint: the hash, a half-open pair, or a new one */
+static struct cap_conv *conv_ib_find(struct cap_state *st,
+				      const struct cap_frame *f,
+				      enum cap_transport t,
+				      const struct cap_addr *a, uint32_t dqp,
+				      bool create, int *dir)
+{
+	struct cap_conv_tab *tab = st->ct;
 	uint32_t ah = hash_addrs(a), key = hash_half(ah, a, dqp, false);
 	struct cap_conv *c = lookup_key(st, a, dqp, false, key, dir);
 	if (c) {
+		tab->ib_hint[dqp & (CAP_IB_HINTS - 1)] =
+			(uint32_t)(c - tab->convs) * 2 + (uint32_t)*dir + 1;
 		touch(st, c, f);
 		return c;
 	}

@@ -9,6 +9,8 @@
 
 #include "cap_state.h"
 
+#define CAP_IB_HINTS 16u             /* a power of two */
+
 /* a hash node of one conversation half (slot * 2 + dir) */
 struct cap_hnode {
 	uint32_t next, prev;         /* node + 1 */
@@ -36,6 +38,10 @@ struct cap_conv_tab {
 	uint32_t lru_head[2], lru_tail[2];
 	uint32_t ord_head, ord_tail; /* lowest id first */
 	uint32_t free;               /* free slots, through lru.next */
+	/* the half each destination QP (its low bits) last found, node + 1:
+	 * a hint, taken only when that half is still linked and matches, so
+	 * it finds what the hash would (one half matches a packet at most) */
+	uint32_t ib_hint[CAP_IB_HINTS];
 	uint32_t nused;
 };
 

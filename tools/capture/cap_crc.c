@@ -161,60 +161,128 @@ static uint32_t bytewise(const uint32_t *t, uint32_t crc, const uint8_t *p,
  * finish with a Barrett reduction (Gopal et al., "Fast CRC Computation for
  * Generic Polynomials Using PCLMULQDQ", Intel 2009).  Constants are
  * x^k mod P(x), bit-reflected, for P = 0x04c11db7.  `st` is the raw
- * (uninverted) register; n >= 16 and a multiple of 16.
+ * (uninverted) register; n >= 16.
  */
-__attribute__((target("pclmul,sse2")))
-static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
-{
-	const __m128i r2r1 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
-	const __m128i r4r3 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
-	const __m128i r5 = _mm_set_epi64x(0, 0x163cd6124);
-	const __m128i poly = _mm_set_epi64x(0x1f7011641, 0x1db710641);
-	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-	__m128i x1 = _mm_loadu_si128((const __m128i *)p), x2;
-	x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)st));
+/* pshufb masks: bytes of 0x80 give zeros.  loadu(shl + 16 - s) moves the
+ * bytes of a lane s places up (memory order), loadu(shr + r) r places down;
+ * loadu(keep + r) keeps the top r bytes */
+static const uint8_t shl[32] = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+};
+static const uint8_t shr[32] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t keep[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+#define CRC_TARGET __attribute__((target("pclmul,ssse3,sse2")))
 #define FOLD(x, k, next) \
 	x = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), \
 					_mm_clmulepi64_si128(x, k, 0x11)), next)
-	if (n < 64) {                          /* one lane */
-		p += 16;
-		n -= 16;
-		goto tail;
+
+/* The lane x1 folded over p[0..n), n >= 16, any length: the last n % 16
+ * bytes too.  `fresh`: nothing came before, x1 holds the raw register in
+ * its low 32 bits (XORed onto the first bytes); else x1 is the message so
+ * far, moved 128 bits on past each block.  r more bytes D (r < 16) make
+ * x1 * x^8r + D: the low part is x1's bytes r..15 followed by D, the r
+ * bytes that overflow (x1's first r, in memory order the highest) are
+ * folded 128 bits forward onto it.  The load of D's 16-byte window starts
+ * before D, inside this piece's bytes already read (n >= 16), never past
+ * its end. */
+CRC_TARGET
+static inline __m128i fold_in(__m128i x1, bool fresh, const uint8_t *p,
+			      size_t n)
+{
+	const __m128i r2r1 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
+	const __m128i r4r3 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+	__m128i first = _mm_loadu_si128((const __m128i *)p);
+
+	if (fresh)
+		x1 = _mm_xor_si128(first, x1);
+	else
+		FOLD(x1, r4r3, first);
+	p += 16;
+	n -= 16;
+	if (n >= 48) {                         /* four lanes */
+		__m128i x2 = _mm_loadu_si128((const __m128i *)p);
+		__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 16));
+		__m128i x4 = _mm_loadu_si128((const __m128i *)(p + 32));
+		p += 48;
+		n -= 48;
+		while (n >= 64) {
+			FOLD(x1, r2r1, _mm_loadu_si128((const __m128i *)p));
+			FOLD(x2, r2r1, _mm_loadu_si128((const __m128i *)(p + 16)));
+			FOLD(x3, r2r1, _mm_loadu_si128((const __m128i *)(p + 32)));
+			FOLD(x4, r2r1, _mm_loadu_si128((const __m128i *)(p + 48)));
+			p += 64;
+			n -= 64;
+		}
+		FOLD(x1, r4r3, x2);
+		FOLD(x1, r4r3, x3);
+		FOLD(x1, r4r3, x4);
 	}
-	x2 = _mm_loadu_si128((const __m128i *)(p + 16));
-	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32));
-	__m128i x4 = _mm_loadu_si128((const __m128i *)(p + 48));
-	p += 64;
-	n -= 64;
-	while (n >= 64) {
-		FOLD(x1, r2r1, _mm_loadu_si128((const __m128i *)p));
-		FOLD(x2, r2r1, _mm_loadu_si128((const __m128i *)(p + 16)));
-		FOLD(x3, r2r1, _mm_loadu_si128((const __m128i *)(p + 32)));
-		FOLD(x4, r2r1, _mm_loadu_si128((const __m128i *)(p + 48)));
-		p += 64;
-		n -= 64;
-	}
-	FOLD(x1, r4r3, x2);
-	FOLD(x1, r4r3, x3);
-	FOLD(x1, r4r3, x4);
-tail:
 	while (n >= 16) {
 		FOLD(x1, r4r3, _mm_loadu_si128((const __m128i *)p));
 		p += 16;
 		n -= 16;
 	}
-#undef FOLD
-	/* 128 -> 64 bits */
+	if (n) {                               /* 1..15 bytes left */
+		__m128i d = _mm_loadu_si128((const __m128i *)(p + n - 16));
+		__m128i hi = _mm_shuffle_epi8(x1, _mm_loadu_si128(
+			(const __m128i *)(shl + n)));          /* up 16 - n */
+		__m128i lo = _mm_or_si128(
+			_mm_shuffle_epi8(x1, _mm_loadu_si128(
+				(const __m128i *)(shr + n))),      /* down n */
+			_mm_and_si128(d, _mm_loadu_si128(
+				(const __m128i *)(keep + n))));
+		x1 = hi;
+		FOLD(x1, r4r3, lo);
+	}
+	return x1;
+}
+
+/* the lane to the raw 32-bit register: 128 -> 64 -> 32 bits, Barrett */
+CRC_TARGET
+static inline uint32_t fold_reduce(__m128i x1)
+{
+	const __m128i r4r3 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+	const __m128i r5 = _mm_set_epi64x(0, 0x163cd6124);
+	const __m128i poly = _mm_set_epi64x(0x1f7011641, 0x1db710641);
+	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i x2;
+
 	x1 = _mm_xor_si128(_mm_clmulepi64_si128(x1, r4r3, 0x10),
 			   _mm_srli_si128(x1, 8));
-	/* 64 -> 32 bits */
 	x2 = _mm_clmulepi64_si128(_mm_and_si128(x1, mask32), r5, 0x00);
 	x1 = _mm_xor_si128(_mm_srli_si128(x1, 4), x2);
-	/* Barrett reduction */
 	x2 = _mm_clmulepi64_si128(_mm_and_si128(x1, mask32), poly, 0x10);
 	x2 = _mm_clmulepi64_si128(_mm_and_si128(x2, mask32), poly, 0x00);
 	x1 = _mm_xor_si128(x1, x2);
 	return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x1, 4));
+}
+#undef FOLD
+
+/* n >= 16 */
+CRC_TARGET
+static uint32_t fold_pclmul(uint32_t st, const uint8_t *p, size_t n)
+{
+	return fold_reduce(fold_in(_mm_cvtsi32_si128((int)st), true, p, n));
+}
+
+/* two pieces, each of 16 bytes or more, one reduction */
+CRC_TARGET
+static uint32_t fold_pclmul2(uint32_t st, const uint8_t *a, size_t na,
+			     const uint8_t *b, size_t nb)
+{
+	__m128i x = fold_in(_mm_cvtsi32_si128((int)st), true, a, na);
+	return fold_reduce(fold_in(x, false, b, nb));
 }
 
 /* CRC32c with the SSE4.2 instruction; `st` raw as above */
@@ -238,7 +306,8 @@ static uint32_t crc32c_hw(uint32_t st, const uint8_t *p, size_t n)
 /* __builtin_cpu_supports reads the CPU model libgcc sets up before main */
 static bool have_pclmul(void)
 {
-	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2") &&
+	       __builtin_cpu_supports("ssse3");
 }
 
 static bool have_sse42(void)
@@ -251,13 +320,20 @@ static bool have_sse42(void)
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
 #ifdef CAP_CRC_X86
-	if (n >= 16 && have_pclmul()) {
-		size_t m = n & ~(size_t)15;
-		uint32_t st = fold_pclmul(~crc, p, m);
-		return bytewise(t32, ~st, p + m, n - m);
-	}
+	if (n >= 16 && have_pclmul())
+		return ~fold_pclmul(~crc, p, n);
 #endif
 	return bytewise(t32, crc, p, n);
+}
+
+/* The CRC-32 (from 0) of a[0..na) then b[0..nb) */
+uint32_t cap_crc32_2(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+#ifdef CAP_CRC_X86
+	if (na >= 16 && nb >= 16 && have_pclmul())
+		return ~fold_pclmul2(~0u, a, na, b, nb);
+#endif
+	return cap_crc32(cap_crc32(0, a, na), b, nb);
 }
 
 uint32_t cap_crc32c(uint32_t crc, const uint8_t *p, size_t n)

@@ -46,10 +46,10 @@ static void mask_v6(uint8_t *h)
 	h[7] = 0xff;
 }
 
-/* The ICRC over one contiguous copy in `scratch` (CAP_CRCBUF bytes): the
+/* The ICRC: the headers copied to `scratch` (CAP_CRCBUF bytes) with the
  * variant fields masked to ones, and for RoCE 8 bytes of ones in place of
- * the LRH.  False when the packet does not fit (over 16 KiB: not an IB
- * packet).  Also rpcrdma-decode --redact's, to write it anew. */
+ * the LRH, then the packet's own bytes.  False when the packet does not
+ * fit (over 16 KiB: not an IB packet).  Also rpcrdma-decode --redact's, to write it anew. */
 bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	      const uint8_t *p, uint32_t len, uint8_t *scratch, uint32_t *crc)
 {
@@ -59,9 +59,14 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	if (t == CAP_T_IWARP || len < 4 || hdr_len > CAP_CRCBUF - pre ||
 	    len - 4 > CAP_CRCBUF - pre - hdr_len)
 		return false;
-	memset(h, 0xff, pre);
-	h += pre;
-	memcpy(h, hdr, hdr_len);
+	if (pre) {
+		memset(h, 0xff, 8);
+		h += 8;
+	}
+	if (hdr_len == 28)                     /* IPv4 + UDP: a fixed copy */
+		memcpy(h, hdr, 28);
+	else
+		memcpy(h, hdr, hdr_len);
 	switch (t) {
 	case CAP_T_ROCEV2:
 		if ((h[0] >> 4) == 4) {
@@ -90,21 +95,57 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 	case CAP_T_IWARP:
 		break;
 	}
-	memcpy(h + hdr_len, p, len - 4);
-	h[hdr_len + 4] = 0xff;                 /* BTH resv8a */
-	*crc = cap_crc32(0, scratch, pre + hdr_len + len - 4);
+	/* of the packet, only the BTH is masked (its resv8a): it is copied
+	 * after the headers, the rest read where it lies */
+	uint32_t body = len - 4, lead = pre + hdr_len;
+	if (body >= BTH_LEN + 16) {
+		memcpy(h + hdr_len, p, BTH_LEN);
+		h[hdr_len + 4] = 0xff;         /* BTH resv8a */
+		*crc = cap_crc32_2(scratch, lead + BTH_LEN, p + BTH_LEN,
+				   body - BTH_LEN);
+	} else {
+		if (body == BTH_LEN + 4)       /* an ACK: BTH, AETH */
+			memcpy(h + hdr_len, p, BTH_LEN + 4);
+		else
+			memcpy(h + hdr_len, p, body);
+		if (body > 4)
+			h[hdr_len + 4] = 0xff; /* BTH resv8a */
+		*crc = cap_crc32(0, scratch, lead + body);
+	}
 	return true;
 }
 
 static bool icrc_ok(struct cap_state *st, enum cap_transport t,
 		    const struct cap_cur *hv, const struct cap_cur *pv)
 {
-	const uint8_t *p = cur_ptr(pv);
+	const uint8_t *p = cur_ptr(pv), *hdr = cur_ptr(hv);
 	uint32_t len = cur_left(pv), crc;
 
-	if (!cap_icrc(t, cur_ptr(hv), cur_left(hv), p, len, st->work.crcbuf,
-		      &crc))
+	if (t == CAP_T_ROCEV2 && cur_left(hv) == 28 && (hdr[0] >> 4) == 4 &&
+	    (len >= 4 + BTH_LEN + 16 || len == 4 + BTH_LEN + 4) &&
+	    len - 4 <= CAP_CRCBUF - 36) {
+		/* IPv4 + UDP, an ACK or a packet past its BTH: cap_icrc's
+		 * bytes, laid out with fixed sizes (the ones for the LRH,
+		 * the headers with TOS, TTL and the checksums masked, the
+		 * BTH with its resv8a), then the rest where it lies */
+		uint8_t *h = st->work.crcbuf;
+		memset(h, 0xff, 8);
+		memcpy(h + 8, hdr, 28);
+		if (len == 4 + BTH_LEN + 4)        /* BTH, AETH */
+			memcpy(h + 36, p, BTH_LEN + 4);
+		else
+			memcpy(h + 36, p, BTH_LEN);
+		h[8 + 1] = h[8 + 8] = h[8 + 10] = h[8 + 11] = 0xff;
+		h[8 + 26] = h[8 + 27] = 0xff;
+		h[36 + 4] = 0xff;
+		crc = len == 4 + BTH_LEN + 4 ?
+		      cap_crc32(0, h, 36 + BTH_LEN + 4) :
+		      cap_crc32_2(h, 36 + BTH_LEN, p + BTH_LEN,
+				  len - 4 - BTH_LEN);
+	} else if (!cap_icrc(t, hdr, cur_left(hv), p, len, st->work.crcbuf,
+			     &crc)) {
 		return true;
+	}
 	const uint8_t *w = p + len - 4;
 	uint32_t le = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
 		      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
@@ -199,8 +240,32 @@ void cap_ib_psn_end(struct cap_state *st, struct cap_conv *c, int dir)
  * capture lost them unless they come while in the window (then the network
  * retransmitted them, or they are RDMA Read responses that came late).
  */
-static bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
-		     uint32_t psn)
+__attribute__((noinline))
+static bool psn_seen_far(struct cap_state *st, struct cap_conv *c, int dir,
+			 uint32_t psn);
+
+static inline bool psn_seen(struct cap_state *st, struct cap_conv *c, int dir,
+			    uint32_t psn)
+{
+	struct cap_dir *d = &c->d[dir];
+
+	if (d->have_last_psn && psn_diff(psn, d->last_psn) == 1) {
+		/* the next PSN: psn_enter(1) and the mark, inline */
+		uint64_t *bit_word = &c->psn_seen[dir][(psn % CAP_PSN_SEEN) / 64];
+		uint64_t bit = 1ull << (psn % 64);
+		uint32_t old = (psn - CAP_PSN_SEEN) & PSN_MASK;
+		if (!(*bit_word & bit) && psn_diff(old, d->first_psn) > 0)
+			psn_lost(st, c, dir, old);
+		d->last_psn = psn;
+		*bit_word |= bit;
+		return false;
+	}
+	return psn_seen_far(st, c, dir, psn);
+}
+
+/* psn_seen past the next PSN */
+static bool psn_seen_far(struct cap_state *st, struct cap_conv *c, int dir,
+			 uint32_t psn)
 {
 	struct cap_dir *d = &c->d[dir];
 	uint64_t *seen = c->psn_seen[dir];
@@ -421,12 +486,9 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 			   enum cap_transport t, const struct cap_addr *a,
 			   const struct cap_cur *hdr, struct cap_cur *pkt)
 {
-	uint32_t len = cur_left(pkt), dqp, psn;
-	uint8_t op8, b1;
+	uint32_t len = cur_left(pkt);
 
-	if (!cur_peek8(pkt, 0, &op8) || !cur_peek8(pkt, 1, &b1) ||
-	    !cur_peek24(pkt, 5, &dqp) || !cur_peek24(pkt, 9, &psn) ||
-	    !cur_has(pkt, BTH_LEN)) {
+	if (!cur_has(pkt, BTH_LEN)) {
 		st->stats.frames_truncated++;
 		if (f->len < f->wire_len)
 			cap_frame_error(st, f, "BTH cut by the snapshot length "
@@ -437,8 +499,11 @@ enum cap_res cap_ib_packet(struct cap_state *st, const struct cap_frame *f,
 				 BTH_LEN, len);
 		return CAP_TRUNCATED;
 	}
-	unsigned op = op8;
-	unsigned pad = (b1 >> 4) & 3;
+	const uint8_t *bth = cur_ptr(pkt);     /* its 12 bytes are there */
+	unsigned op = bth[0];
+	unsigned pad = (bth[1] >> 4) & 3;
+	uint32_t dqp = cap_be32(bth + 4) & 0xffffffu;      /* bytes 5..7 */
+	uint32_t psn = cap_be32(bth + 8) & PSN_MASK;       /* bytes 9..11 */
 	bool snapped = f->len < f->wire_len;
 	bool rc = op >> 5 == 0 && op <= OP_SEND_ONLY_INV && op != OP_RESV15;
 	bool cm = op == OP_UD_SEND_ONLY && dqp == 1;

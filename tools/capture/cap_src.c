@@ -142,7 +142,8 @@ static bool more(struct cap_src *s)
 	}
 }
 
-const uint8_t *cap_src_peek(struct cap_src *s, size_t n, size_t *have)
+/* cap_src_peek when fewer than n bytes are held: read some more */
+const uint8_t *cap_src_fill(struct cap_src *s, size_t n, size_t *have)
 {
 	while (s->end - s->start < n) {
 		if (s->err || s->zerr)
@@ -170,14 +171,6 @@ const uint8_t *cap_src_peek(struct cap_src *s, size_t n, size_t *have)
 	}
 	*have = s->end - s->start;
 	return *have >= n ? s->buf + s->start : NULL;
-}
-
-void cap_src_skip(struct cap_src *s, size_t n)
-{
-	if (n > s->end - s->start)
-		n = s->end - s->start;
-	s->start += n;
-	s->off += n;
 }
 
 const char *cap_src_error(const struct cap_src *s)

@@ -34,8 +34,26 @@ int cap_src_open(struct cap_src *s, const char *path, FILE *flush);
 void cap_src_close(struct cap_src *s);
 /* The next n bytes, not consumed; NULL when fewer remain (*have says how
  * many: the end, an error, or more than CAP_SRC_MAX) */
-const uint8_t *cap_src_peek(struct cap_src *s, size_t n, size_t *have);
-void cap_src_skip(struct cap_src *s, size_t n);
+const uint8_t *cap_src_fill(struct cap_src *s, size_t n, size_t *have);
+static inline const uint8_t *cap_src_peek(struct cap_src *s, size_t n,
+					  size_t *have)
+{
+	size_t held = s->end - s->start;
+
+	if (held >= n) {             /* every record but one a buffer */
+		*have = held;
+		return s->buf + s->start;
+	}
+	return cap_src_fill(s, n, have);
+}
+
+static inline void cap_src_skip(struct cap_src *s, size_t n)
+{
+	if (n > s->end - s->start)
+		n = s->end - s->start;
+	s->start += n;
+	s->off += n;
+}
 /* why the bytes stopped, NULL at a clean end */
 const char *cap_src_error(const struct cap_src *s);
 

@@ -236,6 +236,8 @@ bool cap_icrc(enum cap_transport t, const uint8_t *hdr, uint32_t hdr_len,
 
 /* cap_crc.c */
 uint32_t cap_crc32(uint32_t crc, const uint8_t *p, size_t n);   /* IB ICRC */
+/* the CRC-32 of two pieces, a then b (as cap_crc32 over both, from 0) */
+uint32_t cap_crc32_2(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 uint32_t cap_crc32c(uint32_t crc, const uint8_t *p, size_t n);  /* MPA */
 uint16_t cap_crc16_vcrc(const uint8_t *p, size_t n);            /* IB VCRC */
 uint32_t cap_crc32_sw(uint32_t crc, const uint8_t *p, size_t n); /* no SIMD */
