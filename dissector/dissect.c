@@ -57,11 +57,12 @@ static bool strong(const struct rpcrdma_msg *m, unsigned len)
 }
 
 /* Does this payload look like ours?  *learnt is set when the answer came
- * from known_peers (it depends on what the capture held before it). */
+ * from known_peers (it depends on what the capture held before it); the
+ * header is decoded into *m (*decoded set) for the dissection that follows
+ * a yes, so that a message is decoded once (issue 27). */
 static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial,
-		   bool *learnt)
+		   bool *learnt, struct rpcrdma_msg *m, bool *decoded)
 {
-	struct rpcrdma_msg m;
 	unsigned len;
 	const uint8_t *buf;
 
@@ -69,14 +70,15 @@ static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial,
 	if (tvb_captured_length(tvb) < 8)
 		return false;
 	buf = bytes_of(tvb, &len);
-	rpcrdma_decode(buf, len, &m);
-	if (m.rdma_vers == RPCRDMA_VERSION_ONE && !rpcrdma_prefs.claim_v1)
+	rpcrdma_decode(buf, len, m);
+	*decoded = true;
+	if (m->rdma_vers == RPCRDMA_VERSION_ONE && !rpcrdma_prefs.claim_v1)
 		return false;
 	if (partial)   /* first part of a longer Send: the prefix only */
-		return m.nfixed == 4 &&
-		       (m.rdma_vers == 2 || m.rdma_vers == 1) &&
-		       (m.rdma_proc == RDMA_MSG || m.rdma_proc == RDMA_NOMSG);
-	if (strong(&m, len)) {
+		return m->nfixed == 4 &&
+		       (m->rdma_vers == 2 || m->rdma_vers == 1) &&
+		       (m->rdma_proc == RDMA_MSG || m->rdma_proc == RDMA_NOMSG);
+	if (strong(m, len)) {
 		if (!PINFO_FD_VISITED(pinfo))
 			wmem_map_insert(known_peers,
 					GUINT_TO_POINTER(peer_key(pinfo)),
@@ -92,10 +94,12 @@ static bool decide(tvbuff_t *tvb, packet_info *pinfo, bool partial,
  * holds the whole capture on a later pass): everything else decide() says
  * from the bytes alone, the same on every pass, so the common message costs
  * no per-frame record (issue 27). */
-static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
+static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial,
+		   struct rpcrdma_msg *m, bool *decoded)
 {
 	bool yes, learnt;
 
+	*decoded = false;
 	if (PINFO_FD_VISITED(pinfo)) {
 		void *cached = p_get_proto_data(wmem_file_scope(), pinfo,
 			proto_rpcrdma, rpcrdma_key(KEY_CLAIM, tvb));
@@ -103,21 +107,25 @@ static bool claims(tvbuff_t *tvb, packet_info *pinfo, bool partial)
 		if (cached)
 			return GPOINTER_TO_UINT(cached) == 2;
 	}
-	yes = decide(tvb, pinfo, partial, &learnt);
+	yes = decide(tvb, pinfo, partial, &learnt, m, decoded);
 	if (learnt && !PINFO_FD_VISITED(pinfo))
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
 				 rpcrdma_key(KEY_CLAIM, tvb), GUINT_TO_POINTER(yes ? 2 : 1));
 	return yes;
 }
 
-bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo)
+bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo, struct rpcrdma_msg *m,
+		    bool *decoded)
 {
-	return claims(tvb, pinfo, false);
+	return claims(tvb, pinfo, false, m, decoded);
 }
 
 bool rpcrdma_claims_partial(tvbuff_t *tvb, packet_info *pinfo)
 {
-	return claims(tvb, pinfo, true);
+	struct rpcrdma_msg m;
+	bool decoded;
+
+	return claims(tvb, pinfo, true, &m, &decoded);
 }
 
 /* Backward direction (BIDI 2.4), judged as rpcrdma-decode judges it: the
@@ -322,29 +330,34 @@ static void payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 }
 
 int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			const struct rpcrdma_where *w)
+			const struct rpcrdma_where *w,
+			const struct rpcrdma_msg *decoded)
 {
-	struct rpcrdma_msg m;
+	struct rpcrdma_msg own;
+	const struct rpcrdma_msg *m = decoded;  /* by rpcrdma_claims(), from
+						 * these very bytes */
 	proto_tree *sub;
 	unsigned len;
 	const uint8_t *buf = bytes_of(tvb, &len);
-
 	bool back;
 
-	rpcrdma_decode(buf, len, &m);
-	back = backward(tvb, pinfo, &m, w);
-	columns(pinfo, &m, len, back);
-	rpcrdma_tree_header(tvb, pinfo, tree, &m, &sub);
+	if (!m) {
+		rpcrdma_decode(buf, len, &own);
+		m = &own;
+	}
+	back = backward(tvb, pinfo, m, w);
+	columns(pinfo, m, len, back);
+	rpcrdma_tree_header(tvb, pinfo, tree, m, &sub);
 	proto_item_set_generated(proto_tree_add_boolean(sub, rpcrdma_hf.backward,
 							tvb, 0, 0, back));
-	if (rpcrdma_prefs.check_inline && m.nfixed >= 2)
-		rpcrdma_expert_inline(pinfo, sub, tvb, &m,
-				      m.rdma_vers == 2 ? rpcrdma_prefs.v2_inline
-						       : rpcrdma_prefs.v1_inline);
+	if (rpcrdma_prefs.check_inline && m->nfixed >= 2)
+		rpcrdma_expert_inline(pinfo, sub, tvb, m,
+				      m->rdma_vers == 2 ? rpcrdma_prefs.v2_inline
+						        : rpcrdma_prefs.v1_inline);
 	if (back)
-		rpcrdma_expert_backward_call(pinfo, sub, tvb, &m);
-	rpcrdma_tap_queue(pinfo, &m, w, back);
-	payload(tvb, pinfo, tree, sub, &m, w);
+		rpcrdma_expert_backward_call(pinfo, sub, tvb, m);
+	rpcrdma_tap_queue(pinfo, m, w, back);
+	payload(tvb, pinfo, tree, sub, m, w);
 	return (int)tvb_captured_length(tvb);
 }
 
@@ -355,7 +368,7 @@ static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo,
 	struct rpcrdma_where w;
 
 	rpcrdma_where(pinfo, false, &w);
-	return rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
+	return rpcrdma_dissect_msg(tvb, pinfo, tree, &w, NULL);
 }
 
 void rpcrdma_dissect_register(void)

@@ -223,14 +223,16 @@ static rpcrdma_ws_bool sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		      const struct rpcrdma_where *w)
 {
 	tvbuff_t *whole;
+	struct rpcrdma_msg m;
+	bool decoded;
 
 	switch (ib->opCode) {
 	case RC_SEND_ONLY:
 	case RC_SEND_ONLY_IMM:
 	case RC_SEND_ONLY_INVAL:
-		if (!rpcrdma_claims(tvb, pinfo))
+		if (!rpcrdma_claims(tvb, pinfo, &m, &decoded))
 			return FALSE;
-		rpcrdma_dissect_msg(tvb, pinfo, tree, w);
+		rpcrdma_dissect_msg(tvb, pinfo, tree, w, decoded ? &m : NULL);
 		return TRUE;
 	case RC_SEND_FIRST:
 	case RC_SEND_MIDDLE:
@@ -240,7 +242,7 @@ static rpcrdma_ws_bool sends(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		whole = send_last(tvb, pinfo, ib, w);
 		if (!whole)
 			return FALSE;
-		rpcrdma_dissect_msg(whole, pinfo, tree, w);
+		rpcrdma_dissect_msg(whole, pinfo, tree, w, NULL);
 		return TRUE;
 	}
 }

@@ -69,7 +69,7 @@ static rpcrdma_ws_bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 			whole = rpcrdma_send_done(tvb, pinfo, NULL);
 			if (!whole)
 				return FALSE;
-			rpcrdma_dissect_msg(whole, pinfo, tree, w);
+			rpcrdma_dissect_msg(whole, pinfo, tree, w, NULL);
 			return TRUE;
 		}
 	} else {
@@ -92,7 +92,7 @@ static rpcrdma_ws_bool send_part(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
 			whole = rpcrdma_send_done(tvb, pinfo, s);
 			if (!whole)
 				return FALSE;
-			rpcrdma_dissect_msg(whole, pinfo, tree, w);
+			rpcrdma_dissect_msg(whole, pinfo, tree, w, NULL);
 			return TRUE;
 		}
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma,
@@ -125,6 +125,8 @@ static rpcrdma_ws_bool heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 {
 	const rdmap_info_t *info = data;
 	struct rpcrdma_where w;
+	struct rpcrdma_msg m;
+	bool decoded;
 
 	if (!info)
 		return FALSE;
@@ -138,9 +140,10 @@ static rpcrdma_ws_bool heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 			return FALSE;
 		if (info->last_flag && (info->message_offset == 0 ||
 					whole_from_ddp(tvb, pinfo, info, &w))) {
-			if (!rpcrdma_claims(tvb, pinfo))
+			if (!rpcrdma_claims(tvb, pinfo, &m, &decoded))
 				return FALSE;
-			rpcrdma_dissect_msg(tvb, pinfo, tree, &w);
+			rpcrdma_dissect_msg(tvb, pinfo, tree, &w,
+					    decoded ? &m : NULL);
 			return TRUE;
 		}
 		return send_part(tvb, pinfo, tree, info, &w);

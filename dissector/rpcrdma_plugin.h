@@ -205,16 +205,20 @@ void rpcrdma_to_rpc(tvbuff_t *t, packet_info *pinfo, proto_tree *tree,
 /* In a frame that completed a waiting Long Call: dissect the call. */
 bool rpcrdma_late_call(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree);
 /* Dissect one whole RPC-over-RDMA message (one Send) that came the way w
- * says.  Returns bytes used. */
+ * says; `decoded`: its header as rpcrdma_claims() decoded it, or NULL.
+ * Returns bytes used. */
 int rpcrdma_dissect_msg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			const struct rpcrdma_where *w);
+			const struct rpcrdma_where *w,
+			const struct rpcrdma_msg *decoded);
 /* Side id of the requester of message m sent the way w says (the sender
  * of a call, the receiver of a reply): whose chunks its lists name */
 uint32_t rpcrdma_requester(const struct rpcrdma_where *w,
 			   const struct rpcrdma_msg *m);
 /* Would we claim these bytes (one whole Send)?  Never throws; the answer
- * of the first pass is kept for the frame. */
-bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo);
+ * of the first pass is kept for the frame.  *decoded: m holds the header,
+ * decoded from these bytes (not when a kept answer was used). */
+bool rpcrdma_claims(tvbuff_t *tvb, packet_info *pinfo, struct rpcrdma_msg *m,
+		    bool *decoded);
 /* The same for the first part of a multi-packet Send (prefix only). */
 bool rpcrdma_claims_partial(tvbuff_t *tvb, packet_info *pinfo);
 void rpcrdma_dissect_register(void);
