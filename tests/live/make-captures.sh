@@ -204,7 +204,8 @@ in these workloads, so none is listed as allowed. What does differ, none of it a
   "Strict time order: False". So \`rpcrdma-decode --stats\` shows meaningless RPC latencies
   (about 1.8e15 us) for them; the frame order, the decode and \`--check\` are not touched.
   Seen in every rxe capture of the 6.12 guest on 11-28 (the NFS mounts and rpcrdma-conform's
-  run as well), never over siw, never on 6.1 (\`docs/kernels.md\`, difference 6).
+  run as well), never over siw, never on 6.1: it is the veth pair's receiving side, either
+  end, for any rxe traffic (rping too) (\`docs/kernels.md\`, difference 6).
 - NFSv4.1: 90 RPC-over-RDMA messages on 6.12, 92 on 6.1 (one GETATTR call fewer), over
   both transports; NFSv3 36 on both. The RFC 8797 private data are the same (client
   \`01 01 03 03\`, knfsd \`01 00 03 03\`).
