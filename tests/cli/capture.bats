@@ -794,3 +794,32 @@ print(n, "read chunks complete")' || { echo "$f: chunk data incomplete"; return 
 		fi
 	done
 }
+
+@test "real captures of another kernel (*-X.Y.pcap): NFSv3 and NFSv4.1 over rxe and siw each, in the README, 0 violations" {
+	# make-captures.sh LIVE_SUITE=trixie: nfs3-rocev2-rxe-6.12.pcap ...; each
+	# kernel's set complete, its row in tests/captures/README.md, --check clean
+	# (the kernels' known deviations would be listed there: none so far)
+	shopt -s nullglob
+	local kv f base n=0
+	kvs=$(for f in "$TOP"/tests/captures/*-[0-9]*.[0-9]*.pcap; do
+		[[ ${f##*/} =~ -([0-9]+\.[0-9]+)\.pcap$ ]] && echo "${BASH_REMATCH[1]}"; done | sort -u)
+	[ -n "$kvs" ] || { echo "no *-X.Y.pcap in tests/captures"; return 1; }
+	for kv in $kvs; do
+		for base in nfs3-rocev2-rxe nfs41-rocev2-rxe nfs3-iwarp-siw nfs41-iwarp-siw; do
+			f=$TOP/tests/captures/$base-$kv.pcap
+			[ -f "$f" ] || { echo "kernel $kv: no $base-$kv.pcap"; return 1; }
+			grep -q "^| \`$base-$kv.pcap\` | NFSv" "$TOP/tests/captures/README.md" ||
+				{ echo "$base-$kv.pcap: not in tests/captures/README.md"; return 1; }
+			run "$D" --check -r "$f"
+			assert_success
+			assert_output --partial "0 violations"
+			# the same private data as the 6.1 captures (RFC 8797, both ends)
+			run "$D" --stats -q -r "$f"
+			assert_line "  private data: requester RFC 8797 v1, send 4096, receive 4096, remote invalidation; responder RFC 8797 v1, send 4096, receive 4096, no remote invalidation"
+			n=$((n + 1))
+		done
+		grep -q "| \`\*-$kv.pcap\` |$" "$TOP/tests/captures/README.md" ||
+			{ echo "kernel $kv: no release row in tests/captures/README.md"; return 1; }
+	done
+	[ "$n" -ge 4 ]
+}

@@ -7,7 +7,9 @@
 # nfs41-reads-<t>.pcap, smaller and larger READs and a READLINK.  SET late:
 # nfs3-late-<t>.pcap and nfs41-late-<t>.pcap, tcpdump started after the mount
 # (no MPA handshake or CM exchange in them), each with nfs*-late-full-<t>.pcap,
-# the same run captured from before the mount.
+# the same run captured from before the mount.  SET release-X.Y (another
+# Debian release's kernel, make-captures.sh LIVE_SUITE=...): nfs3-<t>-X.Y.pcap
+# and nfs41-<t>-X.Y.pcap only, the rw set's first two, X.Y the kernel's version.
 set -euo pipefail
 
 kind=${1:?rxe or siw}
@@ -42,6 +44,13 @@ if [[ $set == late ]]; then
         bash "$here/guest-nfs-rw.sh" --vers "$v" --size 16 \
             --late "$out/nfs${v/./}-late-$t.pcap" "$out/nfs${v/./}-late-full-$t.pcap"
     done
+    exit 0
+fi
+
+if [[ $set == release-* ]]; then
+    kv=${set#release-}
+    bash "$here/guest-nfs-rw.sh" --vers 3 --size 128 "$out/nfs3-$t-$kv.pcap"
+    bash "$here/guest-nfs-rw.sh" --vers 4.1 --size 128 "$out/nfs41-$t-$kv.pcap"
     exit 0
 fi
 

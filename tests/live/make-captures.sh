@@ -2,7 +2,11 @@
 # `make live-captures`: regenerates tests/captures/*.pcap, real traffic of the
 # kernel's NFS/RDMA client and server in the live guest, over RoCEv2 (rxe) and
 # iWARP (siw), and rewrites tests/captures/README.md to say how they were made.
-#   BUILD=/abs/build [CAPTURE_SET=rw|reads|late] make-captures.sh [rxe|siw]...
+#   BUILD=/abs/build [CAPTURE_SET=rw|reads|late] [LIVE_SUITE=REL] make-captures.sh [rxe|siw]...
+# LIVE_SUITE another than bookworm (make live-captures LIVE_SUITE=trixie): that
+# release's kernel, NFSv3 and NFSv4.1 over each transport only, named with the
+# kernel's X.Y (nfs3-rocev2-rxe-6.12.pcap, nfs41-iwarp-siw-6.12.pcap); README.md's
+# row of the release is rewritten, the other releases' rows are kept.
 # CAPTURE_SET reads makes only the nfs*-reads-* captures (guest-captures.sh);
 # late (siw only) the nfs*-late-* pairs in tests/captures/nohandshake, one
 # capture started after the mount (no MPA handshake) and the same run's from
@@ -24,6 +28,12 @@ work=$BUILD/live/captures
 max_bytes=$((2 * 1024 * 1024))
 
 image=$(bash "$(live_image_builder)") || live_die "no guest image: $image"
+kver_short=$(awk '$1 == "kver" { split($2, v, "."); print v[1] "." v[2] }' "$image/info")
+[[ $kver_short =~ ^[0-9]+\.[0-9]+$ ]] || live_die "no kernel version in $image/info"
+if [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" ]]; then
+    [[ -z ${CAPTURE_SET:-} ]] || live_die "CAPTURE_SET=$CAPTURE_SET: LIVE_SUITE=$LIVE_SUITE makes the NFSv3 and NFSv4.1 captures only"
+    set=release-$kver_short
+fi
 shares=()
 [[ $BUILD/ == "$REPO_ROOT"/* ]] || shares=(--share "$BUILD")
 
@@ -92,9 +102,26 @@ fi
 kver=$(awk '$1 == "kernel" { print $2 " " $3 }' "$image/info")
 rdma_core=$(awk '$1 == "rdma-core" { print $2 }' "$image/info")
 nfs_utils=$(awk '$1 == "nfs-kernel-server" { print $2 }' "$image/info")
+case $LIVE_SUITE in
+bookworm) debian="Debian 12 bookworm" siw_from="built from Debian's \`linux-source-6.1\` of the same version (Debian does not ship siw)" ;;
+trixie) debian="Debian 13 trixie" ;;
+sid) debian="Debian unstable (sid)" ;;
+esac
+[[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]] ||
+    siw_from="built from \`linux-source-$kver_short\` in a $LIVE_SUITE build root (\`tests/live/build-siw-root.sh\`)"
+suffix=
+[[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]] || suffix="-$kver_short"
+# The release table's rows: this run's release rewritten, every other kept as it was.
+release_row=$(printf '| %s | `%s` | rdma-core %s, nfs-utils %s | %s | %s |' "$debian" "$kver" "$rdma_core" \
+    "$nfs_utils" "$siw_from" "$([[ -n $suffix ]] && echo "\`*$suffix.pcap\`" || echo "the others")")
+old_rows=$(grep -E '^\| Debian ' "$dest/README.md" 2>/dev/null | grep -vF "| $debian |" || true)
+release_rows=$(printf '%s\n%s\n' "$old_rows" "$release_row" | grep . | sort -t'|' -k2,2)
 
 describe() {
-    case ${1##*/} in
+    local f=${1##*/} k=
+    # a release's capture: the same workload as the default release's of that name
+    if [[ $f =~ ^(.*)-([0-9]+\.[0-9]+)\.pcap$ ]]; then f=${BASH_REMATCH[1]}.pcap k=", kernel ${BASH_REMATCH[2]}"; fi
+    case $f in
     nfs3-rocev2-rxe.pcap) echo "NFSv3 | RoCEv2 (rxe) | mount, write 128 KiB, read it back, remove, unmount" ;;
     nfs41-rocev2-rxe.pcap) echo "NFSv4.1 | RoCEv2 (rxe) | mount, write 128 KiB, read it back, remove, unmount" ;;
     nfs3-iwarp-siw.pcap) echo "NFSv3 | iWARP (siw) | mount, write 128 KiB, read it back, remove, unmount" ;;
@@ -106,7 +133,7 @@ describe() {
     nfs3-reads-iwarp-siw.pcap) echo "NFSv3 | iWARP (siw) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
     nfs41-reads-iwarp-siw.pcap) echo "NFSv4.1 | iWARP (siw) | mount, read files of 100, 5001 and 300000 bytes made on the server, readlink, unmount" ;;
     *) echo "? | ? | ?" ;;
-    esac
+    esac | sed "s/)/)$k/"
 }
 
 {
@@ -115,17 +142,23 @@ cat <<EOF
 
 Traffic of the Linux kernel's own NFS client and server speaking RPC-over-RDMA,
 captured in the live test bed's qemu guest (\`tests/live/\`), so that the
-decoder's and the plugin's tests run on real traffic on any machine. Regenerate
+decoder's and the plugin's tests run on real traffic on any machine. (Hand-made hostile
+captures are in \`crafted/\`, with their own README.) Regenerate
 them all with \`make live-captures\` (\`tests/live/make-captures.sh\`, as root;
-it builds or reuses the cached guest image). Nothing here left the guest: it has
+it builds or reuses the cached guest image), and those of another Debian release's
+kernel with \`make live-captures LIVE_SUITE=trixie\` (named \`*-6.12.pcap\`: NFSv3
+and NFSv4.1 over each transport). Nothing here left the guest: it has
 no network card, and the two RDMA hosts are the two ends of a veth pair in it.
 
 ## How they were made
 
-- Guest kernel: Debian's \`$kver\` (linux-image-amd64 on bookworm), under qemu TCG.
-  RoCEv2: its \`rdma_rxe\`. iWARP: \`siw.ko\` built from Debian's \`linux-source-6.1\`
-  of the same version (Debian does not ship siw).
-- rdma-core $rdma_core, nfs-utils $nfs_utils (Debian bookworm).
+- Guest kernel (\`linux-image-amd64\` of the release), under qemu TCG. RoCEv2: its
+  \`rdma_rxe\`. iWARP: \`siw.ko\`, as the table says (Debian ships no siw).
+
+| release | kernel | userland | siw.ko | captures |
+|---|---|---|---|---|
+$release_rows
+
 - Two devices, \`rxe0\`/\`rxe1\` or \`siw0\`/\`siw1\`, on \`veth0\` (198.18.0.1, the
   server) and \`veth1\` (198.18.0.2, the client), policy routing forcing the traffic
   over the pair (\`tests/live/guest-net.sh\`); GSO is off on the pair, so every
@@ -158,6 +191,24 @@ for f in "$dest"/*.pcap; do
     printf '| `%s` | %s | %s | %s | %s |\n' "${f##*/}" "$(describe "$f")" "$frames" "$msgs" "$(stat -c %s "$f")"
 done
 cat <<EOF
+
+## What differs between the kernels' captures
+
+\`rpcrdma-decode --check\` finds no violation in any capture here, of 6.1 or of 6.12
+(\`tests/cli/capture.bats\`, "real kernel captures"): no kernel deviation from the specs shows
+in these workloads, so none is listed as allowed. What does differ, none of it a protocol matter:
+
+- **Timestamps of the RoCEv2 captures of 6.12** (\`*-rocev2-rxe-6.12.pcap\`): every frame that
+  end B (\`rxe1\`, 198.18.0.2, the NFS client) sent carries the guest's time since boot (a
+  date in 1970 in the pcap) where end A's frames carry the wall clock: \`capinfos\` says
+  "Strict time order: False". So \`rpcrdma-decode --stats\` shows meaningless RPC latencies
+  (about 1.8e15 us) for them; the frame order, the decode and \`--check\` are not touched.
+  Seen in every rxe capture of the 6.12 guest on 11-28 (the NFS mounts and rpcrdma-conform's
+  run as well), never over siw, never on 6.1: it is the veth pair's receiving side, either
+  end, for any rxe traffic (rping too) (\`docs/kernels.md\`, difference 6).
+- NFSv4.1: 90 RPC-over-RDMA messages on 6.12, 92 on 6.1 (one GETATTR call fewer), over
+  both transports; NFSv3 36 on both. The RFC 8797 private data are the same (client
+  \`01 01 03 03\`, knfsd \`01 00 03 03\`).
 
 ## Captures without the MPA handshake (\`nohandshake/\`)
 

@@ -6,6 +6,7 @@
 #                        ending with "N passed, N failed[, N skipped]"
 #   make live-image      build or reuse the cached guest image only
 #   make live-captures   regenerate tests/captures/*.pcap in the guest
+#                        (LIVE_SUITE=trixie: its *-6.12.pcap only)
 #   make live-shell CMD='ibv_devices'   run one command in a fresh guest
 #   make check-live-repeat N=5   the live suite N times: failures and retries
 #                        per test (tests/live/repeat.sh)
