@@ -823,3 +823,22 @@ print(n, "read chunks complete")' || { echo "$f: chunk data incomplete"; return 
 	done
 	[ "$n" -ge 4 ]
 }
+
+@test "--stats: frames stamped more than a second back (6.12's rxe mixes two clocks) make the latency table say it is not to be trusted" {
+	# docs/kernels.md (difference 6): on 6.12 the frames rxe receives carry the
+	# time since boot, the ones it sends the wall clock
+	local f=$TOP/tests/captures/nfs3-rocev2-rxe-6.12.pcap
+	[ -f "$f" ] || skip "no $f"
+	run "$D" --stats -q -r "$f"
+	assert_success
+	assert_line --regexp '^  timestamps: [0-9]+ frames stamped more than a second before the frame before them \(the first: frame 24, [0-9]+ s back\): the capture mixes two clocks, so the latencies below are not to be trusted$'
+	run "$D" --stats --json -q -r "$f"
+	assert_success
+	assert_output --partial '"ts_first_step_back_frame":24,'
+	# one clock (6.1's capture of the same workload): no such line or key
+	run "$D" --stats -q -r "$TOP/tests/captures/nfs3-rocev2-rxe.pcap"
+	assert_success
+	refute_output --partial "timestamps:"
+	run "$D" --stats --json -q -r "$TOP/tests/captures/nfs3-rocev2-rxe.pcap"
+	refute_output --partial '"ts_steps_back"'
+}

@@ -68,11 +68,29 @@ static void progress(struct cap_state *st, uint64_t n)
 	st->progress_shown = true;
 }
 
+/* a frame stamped over a second before the one before it: counted (the
+ * latencies of such a capture mix two clocks) */
+static void ts_step(struct cap_stats_all *s, const struct cap_frame *f)
+{
+	int64_t d;
+	bool back = __builtin_sub_overflow(s->ts_last_sec, f->ts_sec, &d) ?
+		    s->ts_last_sec > f->ts_sec : d > 1;
+	if (s->ts_have_last && back) {
+		if (!s->ts_back++) {
+			s->ts_back_frame = f->num;
+			s->ts_back_sec = (uint64_t)s->ts_last_sec - (uint64_t)f->ts_sec;
+		}
+	}
+	s->ts_last_sec = f->ts_sec;
+	s->ts_have_last = true;
+}
+
 bool cap_frame_in(struct cap_state *st, int dlt, const struct cap_frame *f)
 {
 	st->frame_no = f->num;
 	st->frame_conv = 0;
 	st->stats.frames++;
+	ts_step(&st->stats, f);
 	if (st->o->filter && !cap_bpf_match(st, dlt, f)) {
 		st->seen.filtered++;
 		return !st->stop;              /* counted, not decoded */

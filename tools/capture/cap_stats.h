@@ -82,6 +82,14 @@ struct cap_stats_all {
 	struct cap_stats_proc *procs; /* CAP_PROCS_MAX, with the first latency */
 	struct cap_lat_pool pool;
 	uint64_t frames, frames_rdma, frames_truncated, frames_invalid;
+	/* frames stamped over a second before the frame before them (a
+	 * capture that mixes two clocks: Linux 6.12's rxe stamps received
+	 * frames with the time since boot, docs/kernels.md): how many, the
+	 * first one and how many seconds back it went; the last frame's
+	 * seconds */
+	uint64_t ts_back, ts_back_frame, ts_back_sec;
+	int64_t ts_last_sec;
+	bool ts_have_last;
 	uint64_t messages;           /* RPC-over-RDMA messages decoded, all */
 	FILE *closed;                /* summaries of conversations closed early */
 	uint32_t nclosed;

@@ -366,6 +366,14 @@ static void latency_text(struct cap_state *st, FILE *out)
 	bool approx = false;
 	char name[96];
 
+	if (n && st->stats.ts_back)
+		fprintf(out, "  timestamps: %llu frames stamped more than a second "
+			"before the frame before them (the first: frame %llu, %llu s "
+			"back): the capture mixes two clocks, so the latencies below "
+			"are not to be trusted\n",
+			(unsigned long long)st->stats.ts_back,
+			(unsigned long long)st->stats.ts_back_frame,
+			(unsigned long long)st->stats.ts_back_sec);
 	if (n)
 		fprintf(out, "  %-32s %7s %7s %7s %7s %7s %7s\n", "RPC latency (us)",
 			"count", "min", "p50", "p90", "p99", "max");
@@ -392,6 +400,12 @@ static void latency_json(struct cap_state *st, struct json *j)
 	unsigned n = latency_order(st, order);
 	char name[96];
 
+	if (n && st->stats.ts_back) {
+		/* only when it happened: the usual record stays as it was */
+		json_ku64(j, "ts_steps_back", st->stats.ts_back);
+		json_ku64(j, "ts_first_step_back_frame", st->stats.ts_back_frame);
+		json_ku64(j, "ts_first_step_back_s", st->stats.ts_back_sec);
+	}
 	json_key(j, "latency");
 	json_arr_begin(j);
 	for (unsigned i = 0; i < n; i++) {
