@@ -72,6 +72,7 @@ seeds = {
     'rpcvers-3': w(36, 0, 3, NFS, 3, 0, 0, 0, 0, 0),
     'getattr-stale': call(37, NFS, 3, 1, fh(999)),
     'getattr-badhandle': call(38, NFS, 3, 1, opaque(b'\1\2\3\4')),
+    'lookup-name-256': call(40, NFS, 3, 3, fh(ROOT) + opaque(b'n' * 256)),
     'read-garbage': call(39, NFS, 3, 6, w(16) + b'rq'),
 }
 mount = {
