@@ -88,6 +88,10 @@ $(BUILD)/unit/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_
 $(BUILD)/asan/test_nfs3_xdr: tests/unit/test_nfs3_xdr.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(unitasan_OBJS) $(UNIT_HDRS) $(CODEC_HDRS) | $(BUILD)/asan/.dir
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(CODEC_CPPFLAGS) -Ilibcodec/src -Itests/unit -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(unitasan_OBJS)
 
+$(BUILD)/fuzz/fuzz_nfs3_serve: tests/fuzz/fuzz_nfs3_serve.c $(NFS3_ULB_SRCS) $(NFS3_ULB_HDRS) $(fuzzcodec_OBJS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/ulb -Itools/common -o $@ $< $(NFS3_ULB_SRCS) $(fuzzcodec_OBJS)
+
 -include tests/transport/module.mk
 
 # unit tests of the capture pipeline (tests/capunit): TCP reassembly, MPA

@@ -95,6 +95,10 @@ for path in sys.argv[2:]:
         o += 16 + incl
     open(os.path.join(out, os.path.basename(path) + '.frames'), 'wb').write(fr)
 PY
+# fuzz_nfs3_serve's seeds: a call of every NFSv3 and MOUNT v3 procedure,
+# written from RFC 1813's XDR (tests/fuzz/nfs3_seeds.py)
+nfs3_seed=$BUILD/fuzz/seed-nfs3
+python3 "$top/tests/fuzz/nfs3_seeds.py" "$nfs3_seed"
 # the number of inputs a process executed: "Done N runs", else (stopped by
 # a finding) its last "#N" status line
 inputs() {
@@ -126,6 +130,8 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 		[ "$name" = fuzz_cap_redact ] && seed=$capture_seed   # whole files
 		extra="-max_len=$maxlen -close_fd_mask=2"
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=5000 || limit_t=$limit ;;
+	fuzz_nfs3_serve)  # calls of every procedure (nfs3_seeds.py)
+		seed=$nfs3_seed limit_t=$limit ;;
 	*) limit_t=$limit ;;
 	esac
 	# inputs that once crashed it (tests/fuzz/regress/NAME/), run every time

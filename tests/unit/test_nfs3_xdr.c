@@ -318,6 +318,19 @@ static void serve_readdir(void)
 	call[sizeof(call) - 17] = 0;
 	serve(call, sizeof(call), &s);
 	tap_ok(s.status == NFS3ERR_TOOSMALL, "READDIRPLUS with maxcount 100: TOOSMALL");
+	/* at the end (cookie 302 of /many, the verifier sent back), an empty
+	 * list still takes post_op_attr, verifier, end of list and eof: 104
+	 * bytes, more than a maxcount of 100 (fuzz_nfs3_serve's finding:
+	 * tests/fuzz/regress/fuzz_nfs3_serve/readdirplus-end-maxcount-0) */
+	call[sizeof(call) - 18] = 302 >> 8;
+	call[sizeof(call) - 17] = 302 & 0xff;
+	serve(call, sizeof(call), &s);
+	tap_ok(s.status == NFS3ERR_TOOSMALL,
+	       "READDIRPLUS at the end (cookie 302) with maxcount 100: TOOSMALL, not a 104-byte resok");
+	call[sizeof(call) - 1] = 104;         /* 104: the empty resok fits */
+	tap_ok(serve(call, sizeof(call), &s) == 24 + 4 + 88 + 8 + 8 && s.status == NFS3_OK,
+	       "READDIRPLUS at the end with maxcount 104: an empty list, eof");
+	call[sizeof(call) - 18] = 0;
 	call[sizeof(call) - 2] = 0x10;
 	call[sizeof(call) - 17] = 5;          /* cookie 5 with a wrong verifier */
 	call[sizeof(call) - 16] ^= 0xff;

@@ -294,8 +294,11 @@ static int do_readdir(struct xdr_r *r, struct xdr_w *w, uint32_t *st, bool plus)
 		return 0;
 	xdr_put_fixed(w, cookieverf, sizeof(cookieverf));
 	max = a.maxcount < NFS3_SERVE_DTMAX ? a.maxcount : NFS3_SERVE_DTMAX;
-	if (!put_entries(w, id, a.cookie, w->n - start - 4, max, a.dircount, plus, &eof) && !eof) {
-		/* not even one entry fits: READDIR3resfail */
+	/* not even one entry fits, or (at the end: no entry to put) not even
+	 * the resok's fixed part and its end of list: READDIR3resfail, the
+	 * resok never larger than count/maxcount (§3.3.16, §3.3.17) */
+	if (w->n - start - 4 + 8 > max ||
+	    (!put_entries(w, id, a.cookie, w->n - start - 4, max, a.dircount, plus, &eof) && !eof)) {
 		w->n = start;
 		*st = NFS3ERR_TOOSMALL;
 		xdr_put32(w, *st);
