@@ -47,6 +47,8 @@ struct cf_req_opts {
 	FILE *json;                    /* the cases' report as JSON Lines too */
 	bool json_only;                /* --json: no text report */
 	bool faults;                   /* --faults: the fault cases (issue 26 item 2) */
+	int settle_ms;                 /* tests: rq-grant-shrink's CF_RQ_SETTLE_MS (0: it,
+					 * -1: none) */
 };
 
 /* what was served, per program and procedure */
@@ -87,6 +89,7 @@ struct cf_rq_fobs {
 	bool shrunk;                   /* the smaller grant decided */
 	uint32_t shrunk_out;           /* calls out when it was */
 	int64_t shrink_ms;             /* the first reply carrying it sent (0: none) */
+	int settle_ms;                 /* CF_RQ_SETTLE_MS (tests: other) */
 	uint64_t crossing, after;      /* calls within CF_RQ_SETTLE_MS of it; after */
 	uint32_t max_out_after;
 	uint64_t over_after;
@@ -99,6 +102,8 @@ struct cf_rq_fobs {
 	bool injected;
 	uint32_t inj_xid, inj_proc;
 	uint64_t inj_calls;            /* calls before it */
+	uint32_t inj_connected;        /* connections made before it (later ones:
+					 * the requester came back) */
 	uint64_t retrans_same, retrans_other;  /* its xid again: on its connection (no
 					 * disconnect since: one at a time) / a later one */
 	uint64_t calls_after, replies_after;   /* other calls after it; answered */
@@ -240,7 +245,8 @@ void cf_req_nfs_handlers(struct cf_req_nfs *n, struct xprt_handlers *h);
  * the requester (before the transport acts on it; out: calls not yet
  * answered); a call to answer (true: the fault answered it); a reply
  * sent; a disconnect; a held reply about to go (its grant set anew) */
-void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct cf_rq_obs *o);
+void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct cf_rq_obs *o,
+		       int settle_ms);
 enum cf_rq_fault cf_rq_fault_of(enum cf_rq_kind k);  /* CF_RQ_F_NONE: no fault case */
 void cf_rq_fault_call(struct cf_rq_obs *o, struct xprt *x, const struct rpcrdma_msg *m,
 		      uint64_t out);

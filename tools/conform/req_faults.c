@@ -16,8 +16,10 @@
 #include "req.h"
 
 /* ---- the listener ---- */
-void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct cf_rq_obs *o)
+void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct cf_rq_obs *o,
+		       int settle_ms)
 {
+	o->f.settle_ms = settle_ms < 0 ? 0 : settle_ms ? settle_ms : CF_RQ_SETTLE_MS;
 	o->f.fault = cf_rq_fault_of(c->kind);
 	o->f.cur_grant = c->grant;
 	/* grant 0: the transport's test-only zero-credit mode puts 0 in every
@@ -50,7 +52,7 @@ static void shrink_decide(struct cf_rq_obs *o, struct xprt *x, uint64_t out)
  * requester from the Send ordering properties"), then against the smaller */
 static void shrink_judge(struct cf_rq_obs *o, uint64_t out, uint32_t before)
 {
-	if (o->f.shrink_ms && live_now_ms() >= o->f.shrink_ms + CF_RQ_SETTLE_MS) {
+	if (o->f.shrink_ms && live_now_ms() >= o->f.shrink_ms + o->f.settle_ms) {
 		o->f.after++;
 		if (out + 1 > o->f.max_out_after)
 			o->f.max_out_after = (uint32_t)(out + 1);
@@ -153,6 +155,7 @@ static void injected(struct cf_rq_obs *o, uint32_t xid, uint32_t proc)
 	o->f.inj_xid = xid;
 	o->f.inj_proc = proc;
 	o->f.inj_calls = o->calls;
+	o->f.inj_connected = o->connected;
 }
 
 /* rq-err-vers, rq-err-badheader: the first READ answered with an

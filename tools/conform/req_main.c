@@ -123,7 +123,7 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	 * speak Version One) */
 	xo.no_private_data = c->no_private_data;
 	ob->inline_limit = c->no_private_data ? rpcrdma_inline_threshold(1, false) : 0;
-	cf_rq_fault_setup(c, &xo, ob);     /* issue 26 item 2 */
+	cf_rq_fault_setup(c, &xo, ob, o->settle_ms);   /* issue 26 item 2 */
 	memset(&nfs, 0, sizeof(nfs));
 	nfs.counts = counts;
 	nfs.obs = ob;

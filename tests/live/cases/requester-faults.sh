@@ -5,7 +5,8 @@
 # cases (tools/conform/req_fault_cases.c), each a listener of its own; the
 # guest's Linux NFS client mounts it once per case (soft, short timeo),
 # lists /many, reads data-1m.bin (compared byte for byte with the tree's
-# definition), two small files and stats two, stats hello.txt again (the
+# definition; and with O_DIRECT, its READs out at once), two small files
+# and stats two, stats hello.txt again (the
 # mount still usable after the fault), and unmounts.  Checks:
 #   - faults-cases: every case graded (PASS, FAIL or NOTE: the client's
 #     FAILs and NOTEs are findings, reported, not failures of the test);
@@ -80,6 +81,10 @@ while ((ran < ncases)) && wait_until 30 listening $((ran + 1)); do
         timeout "$(scaled 40)" cat "$M/data-1m.bin" > "$out/data-$ran.bin" 2>> "$out/work-$ran.err" & work+=($!)
         timeout "$(scaled 40)" cat "$M/odd-4099.bin" "$M/hello.txt" > /dev/null 2>> "$out/work-$ran.err" & work+=($!)
         timeout "$(scaled 40)" stat "$M/many/entry-007" "$M/empty" > /dev/null 2>> "$out/work-$ran.err" & work+=($!)
+        # O_DIRECT: the 1 MiB read goes out as READs of rsize at once, so
+        # that the client has more calls out than a shrunk grant allows
+        timeout "$(scaled 40)" dd if="$M/data-1m.bin" of=/dev/null bs=1M iflag=direct status=none 2>> "$out/work-$ran.err" & work+=($!)
+        timeout "$(scaled 40)" dd if="$M/odd-4099.bin" of=/dev/null bs=64k iflag=direct status=none 2>> "$out/work-$ran.err" & work+=($!)
         wait "${work[@]}"
         if cmp -s "$out/data-1m.expected" "$out/data-$ran.bin"; then data="data-1m.bin right"
         else data="data-1m.bin: $(wc -c < "$out/data-$ran.bin") bytes, $(grep -o 'cat: [^:]*: .*' "$out/work-$ran.err" | head -1 | sed 's/.*: //')"; fi
