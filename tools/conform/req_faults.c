@@ -88,6 +88,8 @@ void cf_rq_fault_call(struct cf_rq_obs *o, struct xprt *x, const struct rpcrdma_
 	case CF_RQ_F_SHRINK:
 		shrink_judge(o, out, 32);
 		shrink_decide(o, x, out);
+		if (f->shrunk)                 /* a new connection too */
+			xprt_set_grant(x, CF_RQ_SHRUNK);
 		return;
 	case CF_RQ_F_ZERO:
 		f->over_one += out + 1 > 1;
