@@ -139,18 +139,32 @@ shows "replies granting 256 (rq-grant-grow)" "$(grep -c '"credits":256[,}]' <<< 
 shows "replies granting 0 (rq-grant-0)" "$(grep -c '"credits":0[,}]' <<< "$replies")"
 shows "RDMA_ERROR replies" "$(grep -c '"proc_name":"RDMA_ERROR"' <<< "$replies")"
 # each error case: its xid from the grade, then the calls with that xid in
-# the capture: more than one iff the grade says it was sent again
+# the capture: the call, and as many again as the grade counted on its
+# connection (a NOTE when any: D-RQF-4) and on a later one (reported)
 for cs in rq-err-vers rq-err-badheader; do
     v=$(verdict "$cs") ob=$(observed "$cs")
     xid=$(grep -o 'xid 0x[0-9a-f]*' <<< "$ob" | head -1 | sed 's/xid //')
     [[ -z $xid ]] && { agree+=("$cs $v: no READ answered with an error"); continue; }
+    same=$(sed -n 's/.*again \([0-9]*\) on its connection.*/\1/p' <<< "$ob")
+    later=$(sed -n 's/.*, \([0-9]*\) on a later one.*/\1/p' <<< "$ob")
     n=$(grep -ci "\"xid\":\"$xid\"" <<< "$calls")
-    if [[ ($v == note && $n -gt 1) || ($v == pass && $n -le 1) || $v == fail ]]; then
-        agree+=("$cs $v: $n call(s) with xid $xid in the capture")
+    if [[ -n $same && -n $later ]] && ((n == 1 + same + later)) &&
+        [[ ($v == note && $same -gt 0) || ($v == pass && $same -eq 0) || $v == fail ]]; then
+        agree+=("$cs $v: $n call(s) with xid $xid in the capture ($same again on its connection, $later on a later one)")
     else
-        disagree+=("$cs $v, but $n call(s) with xid $xid in the capture")
+        disagree+=("$cs $v, but $n call(s) with xid $xid in the capture (the grade: ${same:-?} again on its connection, ${later:-?} on a later one)")
     fi
 done
+# the credit rules every case grades: rpcrdma-decode --check's
+# credits-exceeded over the whole capture (the grants are in it) is 0
+# unless a case FAILed on them
+c_credit=$(grep -c 'credits-exceeded' "$out/check.out")
+c_fail=$(grep -c '"fail_requirement":"V1-4.3.[13]-' "$out/cases.jsonl" 2>/dev/null)
+if (((c_credit == 0) == (c_fail == 0))); then
+    agree+=("credits: $c_fail case(s) FAIL on the credit rules, $c_credit credits-exceeded")
+else
+    disagree+=("credits: $c_fail case(s) FAIL on the credit rules, but $c_credit credits-exceeded in the capture")
+fi
 c_zero=$(grep -c 'zero-credit' "$out/check.out")
 if ((${#missing[@]} == 0 && ${#disagree[@]} == 0)); then
     result capture ok "the capture shows $(IFS=';'; echo "${seen[*]}"); zero-credit lints $c_zero; $(IFS=';'; echo "${agree[*]}")"
