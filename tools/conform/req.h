@@ -91,7 +91,7 @@ struct cf_rq_fobs {
 	int64_t shrink_ms;             /* the first reply carrying it sent (0: none) */
 	int settle_ms;                 /* CF_RQ_SETTLE_MS (tests: other) */
 	uint64_t crossing, after;      /* calls within CF_RQ_SETTLE_MS of it; after */
-	uint32_t max_out_after;
+	uint32_t max_out_after, max_out_crossing;   /* most out then */
 	uint64_t over_after;
 	/* rq-grant-grow and every case: the credits the calls asked for */
 	uint32_t min_asked, max_asked;

@@ -90,9 +90,10 @@ static void grade_shrink(const struct cf_rq_obs *o, struct cf_rq_grade *g)
 	}
 	g->result = CF_PASS;
 	snprintf(g->observed, sizeof(g->observed), "%llu calls; shrunk to %u with %u out; %llu "
-		 "call(s) crossing it, %llu after it, at most %u out then",
+		 "call(s) crossing it (at most %u out), %llu after it, at most %u out then",
 		 (unsigned long long)o->calls, CF_RQ_SHRUNK, f->shrunk_out,
-		 (unsigned long long)f->crossing, (unsigned long long)f->after, f->max_out_after);
+		 (unsigned long long)f->crossing, f->max_out_crossing,
+		 (unsigned long long)f->after, f->max_out_after);
 }
 
 static void grade_grow(const struct cf_rq_obs *o, struct cf_rq_grade *g)

@@ -59,7 +59,11 @@ static void shrink_judge(struct cf_rq_obs *o, uint64_t out, uint32_t before)
 		o->f.over_after += out + 1 > CF_RQ_SHRUNK;
 		return;
 	}
-	o->f.crossing += o->f.shrink_ms != 0;
+	if (o->f.shrink_ms) {
+		o->f.crossing++;
+		if (out + 1 > o->f.max_out_crossing)
+			o->f.max_out_crossing = (uint32_t)(out + 1);
+	}
 	o->f.over += out + 1 > before;
 }
 
