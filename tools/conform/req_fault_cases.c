@@ -16,7 +16,8 @@
 
 const struct cf_rq_case cf_rq_fault_cases[] = {
 	{ "rq-grant-shrink", "V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first",
-	  "replies grant 32 until the requester has 3 calls out, then 2: every call sent once "
+	  "replies grant 32 until the requester has 3 calls out (or 24 replies went), then 2: "
+	  "every call sent once "
 	  "the smaller grant could be seen keeps to it (D-RQF-1: one sent as it crossed that "
 	  "reply is judged against 32)", 32, 3, CF_RQ_GRANT_SHRINK, false },
 	{ "rq-grant-grow", CREDIT_IDS,

@@ -33,11 +33,12 @@ void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct 
 
 /* ---- the calls, judged against the grant in effect ---- */
 
-/* rq-grant-shrink: once 3 calls were out (or 16 replies went without),
+/* rq-grant-shrink: once 3 calls were out (or 24 replies went without: the
+ * Linux client's mount takes about 8, its reads at once come after),
  * every reply from now on grants CF_RQ_SHRUNK */
 static void shrink_decide(struct cf_rq_obs *o, struct xprt *x, uint64_t out)
 {
-	if (o->f.shrunk || (out + 1 < 3 && o->replies < 16))
+	if (o->f.shrunk || (out + 1 < 3 && o->replies < 24))
 		return;
 	o->f.shrunk = true;
 	o->f.shrunk_out = (uint32_t)(out + 1);
