@@ -377,6 +377,25 @@ open(sys.argv[2], "w").close(); time.sleep(10)' "$mp" "$ready" &
 	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: done (0 calls, 0 connection(s))$' <<<"$stderr")" -eq 7 ]
 }
 
+@test "--requester --faults: the seven fault cases instead (issue 26 item 2); nobody came: SKIP, exit 0; usage errors" {
+	run --separate-stderr timeout 30 "$C" --requester --faults -a 127.0.0.1 -t 200 --mount-port "$(free_port)"
+	assert_success
+	assert_line --index 0 --partial "rpcrdma-conform --requester: 7 cases on port 20049"
+	assert_line --regexp '^SKIP +rq-grant-shrink .*\[V1-4.3.1-limit,V1-5.2.3-limit,V1-4.3.3-first\]$'
+	assert_line --regexp '^SKIP +rq-grant-grow .*\[V1-4.3.1-limit,V1-4.3.3-first\]$'
+	assert_line --regexp '^SKIP +rq-grant-0 .*\[V1-4.3.3-first\]$'
+	assert_line --regexp '^SKIP +rq-err-vers '
+	assert_line --regexp '^SKIP +rq-err-badheader '
+	assert_line --regexp '^SKIP +rq-stray-xid '
+	assert_line --regexp '^SKIP +rq-write-short '
+	assert_line "total  7 cases: 0 passed, 0 failed, 7 skipped, 0 noted"
+	[ "$(grep -c '^rpcrdma-conform: case rq-[a-z0-9-]*: listening on port 20049 for 200 ms$' <<<"$stderr")" -eq 7 ]
+	run "$C" --faults 127.0.0.1
+	usage_error "--faults needs --requester"
+	run "$C" --requester --serve --faults
+	usage_error "--faults and --serve cannot be used together"
+}
+
 @test "--requester --json: a run record, one object per case, a summary; --json-file: both; --serve refuses them" {
 	run --separate-stderr timeout 30 "$C" --requester -a 127.0.0.1 -t 200 --mount-port "$(free_port)" --json
 	assert_success
@@ -427,7 +446,7 @@ completion_options() {
 	assert_success
 	run diff <(parser_long_options) <(help_options | grep -- '^--')
 	assert_success
-	[ "$(parser_long_options | wc -l)" -eq 22 ]
+	[ "$(parser_long_options | wc -l)" -eq 23 ]
 }
 
 @test "completion offers every option; values for --program" {

@@ -912,6 +912,349 @@ static void read_chunk_cases(void)
 	}
 }
 
+
+/* ---- issue 26 item 2: the fault cases (--requester --faults) ----
+ * Each fault with a requester that keeps the rules (our transport's: it
+ * PASSes) and raw ones of our own that break them: FAIL on the credit
+ * sentences, or the NOTE of the decision where no sentence binds.  The raw
+ * requester sends call 0 alone, then per mode:
+ *   FQ_BURST_FIRST  every call at once, before any reply (V1 4.3.3)
+ *   FQ_BURST_AFTER  the rest at once when call 0's reply came
+ *   FQ_ON_GRANT2    the rest at once when a reply granting 2 came
+ *   FQ_PIPE2        two out, one more per reply it gets (the stray too:
+ *                   FQ_PIPE2_SANE ignores a reply for no call of its own)
+ *   FQ_RESEND_ERR   an RDMA_ERROR's xid sent again, then one GETATTR
+ * its calls ECHO NULL (FQ_NFS: NFSv3 GETATTR of /, READ of 16 KiB for
+ * call 0 when fq.read0) */
+enum fq_mode { FQ_OURS = 0, FQ_BURST_FIRST, FQ_BURST_AFTER, FQ_ON_GRANT2, FQ_PIPE2,
+	       FQ_PIPE2_SANE, FQ_RESEND_ERR };
+#define FQ_N 20u
+static struct {
+	enum fq_mode mode;
+	bool nfs, cont, more_sent;
+	uint32_t read_i;               /* NFS: which call is the READ (FQ_N: none) */
+	int settle_ms;                 /* rq-grant-shrink's window (-1: none) */
+	uint32_t asked, total, sent, believed_out;
+	struct xprt *x;
+	struct xprt_call c[FQ_N];
+	uint8_t msg[FQ_N][200];
+} fq;
+
+/* call i of the raw requester: its RPC message into b (ECHO NULL, or
+ * NFSv3: a READ of 16 KiB of data-1m.bin for call 0 with fq.read0, else a
+ * GETATTR of /); its length */
+static size_t fq_msg(uint32_t i, uint32_t xid, uint8_t *b, size_t cap)
+{
+	size_t off, dl, n;
+	struct xdr_w w;
+
+	if (!fq.nfs)
+		return echo_encode_call(b, cap, ECHO_PROC_NULL, 0, NULL, 0, &off, &dl);
+	if (cap < 150)
+		return 0;
+	rpc_encode_call(b, cap, xid, NFS3_PROG, NFS3_VERS,
+			i == fq.read_i || (i == 1 && fq.cont) ? NFSPROC3_READ : NFSPROC3_GETATTR);
+	if (i == fq.read_i || (i == 1 && fq.cont)) {
+		/* fq.cont: call 1 reads on where a half-answered call 0 stopped */
+		n = put_fh(b + 40, 3);
+		w = (struct xdr_w){ b + 40, 150, n, false };
+		xdr_put64(&w, i ? 8192 : 0);
+		xdr_put32(&w, i ? 8192 : 16384);
+		return 40 + w.n;
+	}
+	return 40 + put_fh(b + 40, NFS3_TREE_ROOT);
+}
+
+static void fq_raw(uint32_t i, uint32_t xid)
+{
+	struct rpcrdma_hdr h = { .rdma_xid = xid, .rdma_vers = 1, .rdma_credit = fq.asked,
+		.rdma_proc = RDMA_MSG };
+	struct xprt_error err;
+	uint8_t buf[300];
+	size_t hl = rpcrdma_encode(&h, buf, sizeof(buf), NULL), n;
+
+	n = hl ? fq_msg(i, xid, buf + hl, sizeof(buf) - hl) : 0;
+	if (!n)
+		return;
+	be32_put(buf + hl, xid);
+	xprt_send_raw(fq.x, buf, hl + n, &err);
+}
+
+static void fq_more(void)
+{
+	while (fq.sent < fq.total) {
+		fq_raw(fq.sent, 0x9000 + fq.sent);
+		fq.sent++;
+	}
+}
+
+static void fq_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct rpcrdma_msg *m,
+		    void *arg)
+{
+	bool ours = m->rdma_xid >= 0x9000 && m->rdma_xid < 0x9000 + fq.sent;
+
+	(void)x; (void)buf; (void)len; (void)arg;
+	switch (fq.mode) {
+	case FQ_BURST_AFTER:
+		if (m->rdma_xid == 0x9000)
+			fq_more();
+		break;
+	case FQ_ON_GRANT2:
+		/* nine at once after the first reply (the shrink comes), the
+		 * rest at once when a grant of 2 came */
+		if (m->rdma_xid == 0x9000)
+			while (fq.sent < 10 && fq.sent < fq.total) {
+				fq_raw(fq.sent, 0x9000 + fq.sent);
+				fq.sent++;
+			}
+		if (m->nfixed >= 3 && m->rdma_credit == 2 && !fq.more_sent) {
+			fq.more_sent = true;
+			fq_more();
+		}
+		break;
+	case FQ_PIPE2:
+	case FQ_PIPE2_SANE:
+		if (fq.mode == FQ_PIPE2_SANE && !ours)
+			break;
+		if (fq.believed_out)
+			fq.believed_out--;
+		while (fq.believed_out < 2 && fq.sent < fq.total) {
+			fq_raw(fq.sent, 0x9000 + fq.sent);
+			fq.sent++;
+			fq.believed_out++;
+		}
+		break;
+	case FQ_RESEND_ERR:
+		if (m->nfixed >= 4 && m->rdma_proc == RDMA_ERROR && m->rdma_xid == 0x9000 &&
+		    !fq.more_sent) {
+			fq.more_sent = true;
+			fq_raw(0, 0x9000);            /* the same xid again */
+			fq_raw(1, 0x9001);
+			fq.sent = 2;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* our transport's requester: call i queued (xprt_call keeps to the grant) */
+static void fq_ours(uint32_t i)
+{
+	size_t n = fq_msg(i, 0, fq.msg[i], sizeof(fq.msg[i]));
+
+	memset(&fq.c[i], 0, sizeof(fq.c[i]));
+	fq.c[i] = (struct xprt_call){ .msg = fq.msg[i], .len = n,
+		.reply_max = 512, .timeout_ms = DEADLINE_MS, .done = rq_done };
+	if (fq.nfs && i == fq.read_i) {
+		fq.c[i].reply_max = NFS3_SERVE_REPLY_MAX;
+		fq.c[i].chunk = XPRT_CHUNK_WRITE;
+		fq.c[i].reply_ddp_max = 16384;
+		fq.c[i].reply_ddp_pos = read_ddp_pos;
+	}
+	xprt_call(fq.x, &fq.c[i]);
+}
+
+/* our transport's requester, the shrink case: ten more calls once a reply
+ * granting 2 came (it sends them as the grant allows) */
+static void fq_ours_recv(struct xprt *x, const uint8_t *buf, size_t len,
+			 const struct rpcrdma_msg *m, void *arg)
+{
+	(void)x; (void)buf; (void)len; (void)arg;
+	if (m->nfixed >= 3 && m->rdma_credit == 2 && !fq.more_sent && fq.total > 10) {
+		fq.more_sent = true;
+		for (uint32_t i = 10; i < fq.total; i++)
+			fq_ours(i);
+	}
+}
+
+static void start_fault(struct xprt_loop *l, const struct cf_rq_case *cs, void *arg)
+{
+	struct xprt_opts co;
+	struct xprt_handlers ch;
+	struct xprt_error err;
+	uint32_t i;
+
+	(void)cs;
+	(void)arg;
+	memset(&co, 0, sizeof(co));
+	co.host = "127.0.0.1";
+	co.port = "20049";
+	co.verbs = &fake_verbs;
+	co.max_message = NFS3_SERVE_REPLY_MAX + 4096;
+	co.credits = fq.asked;
+	/* Version One, as the Linux client: a Version Two requester may send
+	 * a call again in Version One after ERR_VERS (V2 5), ours does */
+	co.versions = XPRT_V1;
+	memset(&ch, 0, sizeof(ch));
+	ch.on_recv = fq.mode == FQ_OURS ? fq_ours_recv : fq_recv;
+	fq.sent = 0;
+	fq.more_sent = false;
+	fq.believed_out = 0;
+	if (!(fq.x = xprt_connect_opts(l, &co, &ch, &err))) {
+		tap_diag("connect: %s", err.msg);
+		return;
+	}
+	if (fq.mode == FQ_OURS) {
+		/* ten calls (the shrink case: ten more later); the READ and the
+		 * short-read case's continuation are queued by the caller */
+		for (i = 0; i < (fq.total > 10 ? 10 : fq.total); i++)
+			fq_ours(i);
+		return;
+	}
+	if (fq.mode == FQ_BURST_FIRST) {
+		fq_more();
+		return;
+	}
+	fq_raw(0, 0x9000);
+	fq.sent = 1;
+	fq.believed_out = 1;
+}
+
+static const struct cf_rq_case *fault_case(const char *name)
+{
+	for (size_t i = 0; i < cf_rq_nfault_cases; i++)
+		if (!strcmp(cf_rq_fault_cases[i].name, name))
+			return &cf_rq_fault_cases[i];
+	return NULL;
+}
+
+/* one fault case with the requester fq describes: graded as want */
+static bool fault_as(const char *name, enum fq_mode mode, bool nfs_calls, uint32_t read_i, uint32_t asked,
+		     uint32_t total, const char *want, const char *what)
+{
+	struct cf_req_opts o = { .host = "127.0.0.1", .port = "20049", .verbs = &fake_verbs,
+		.window_ms = 1500, .end_calls = total, .on_case = start_fault,
+		.settle_ms = fq.settle_ms ? fq.settle_ms : -1 };
+	const struct cf_rq_case *cs = fault_case(name);
+	struct cf_req_counts c;
+	struct cf_rq_obs ob;
+	struct cf_rq_grade g;
+	char why[300];
+	bool ok;
+
+	if (!cs)
+		return tap_ok(false, "%s: in the fault table", name);
+	fq.mode = mode;
+	fq.nfs = nfs_calls;
+	fq.read_i = read_i;
+	fq.asked = asked;
+	fq.total = total;
+	fake_verbs_reset();
+	memset(&c, 0, sizeof(c));
+	if (cf_req_run_case(&o, cs, &c, &ob, why, sizeof(why)) < 0)
+		tap_diag("%s: %s", name, why);
+	cf_rq_grade(cs, &ob, &g);
+	ok = as_wanted(cs, &g, want);
+	return tap_ok(ok, "%s, %s: %s%s%s (%s)", name, what, cf_result_name(g.result),
+		      g.req_id ? " " : g.decision ? " " : "",
+		      g.req_id ? g.req_id : g.decision ? g.decision : "", g.observed);
+}
+
+static void fault_cases(void)
+{
+	tap_ok(cf_rq_nfault_cases == 7, "the fault table: %zu cases", cf_rq_nfault_cases);
+	/* a grant shrunk from 32 to 2 once 3 calls were out */
+	fault_as("rq-grant-shrink", FQ_OURS, false, FQ_N, 32, 20, NULL,
+		 "our transport's requester, ten calls, ten more once a grant of 2 came");
+	fault_as("rq-grant-shrink", FQ_ON_GRANT2, false, FQ_N, 32, 20, "V1-4.3.1-limit",
+		 "a raw one sending 19 at once on seeing a grant of 2");
+	/* the same, the shrink's window 10 s: the 10 calls sent at once on
+	 * the grant of 2 are taken as crossing that reply (D-RQF-1), against 32 */
+	fq.settle_ms = 10000;
+	fault_as("rq-grant-shrink", FQ_ON_GRANT2, false, FQ_N, 32, 20, "SKIP",
+		 "the same raw one, every call within a 10 s window after the shrink");
+	fq.settle_ms = 0;
+	fault_as("rq-grant-shrink", FQ_BURST_FIRST, false, FQ_N, 32, 10, "V1-4.3.3-first",
+		 "ten calls before any reply");
+	/* a grant of 256, more than asked */
+	fault_as("rq-grant-grow", FQ_OURS, false, FQ_N, 32, 10, NULL,
+		 "our transport's requester asking 32, ten calls");
+	fault_as("rq-grant-grow", FQ_BURST_AFTER, false, FQ_N, 4, 10, "NOTE D-RQF-2",
+		 "a raw one asking 4, nine calls at once after the first reply");
+	fault_as("rq-grant-grow", FQ_BURST_AFTER, false, FQ_N, 300, 10, "SKIP",
+		 "a raw one asking 300, more than the grant");
+	/* a grant of 0 */
+	fault_as("rq-grant-0", FQ_OURS, false, FQ_N, 32, 6, NULL,
+		 "our transport's requester (0 read as 1), six calls");
+	fault_as("rq-grant-0", FQ_BURST_AFTER, false, FQ_N, 32, 6, "NOTE D-RQF-3",
+		 "a raw one sending five at once after the first reply");
+	fault_as("rq-grant-0", FQ_BURST_FIRST, false, FQ_N, 32, 6, "V1-4.3.3-first",
+		 "six calls before any reply");
+	/* RDMA_ERROR in place of the first READ's reply */
+	fault_as("rq-err-vers", FQ_OURS, true, 0, 32, 4, NULL,
+		 "our transport's requester: a READ (ERR_VERS), three GETATTRs");
+	fault_as("rq-err-vers", FQ_RESEND_ERR, true, 0, 32, 3, "NOTE D-RQF-4",
+		 "a raw one sending the READ's xid again after ERR_VERS");
+	fault_as("rq-err-badheader", FQ_OURS, true, 0, 32, 4, NULL,
+		 "our transport's requester: a READ (ERR_BADHEADER), three GETATTRs");
+	fault_as("rq-err-badheader", FQ_RESEND_ERR, true, 0, 32, 3, "NOTE D-RQF-4",
+		 "a raw one sending the READ's xid again after ERR_BADHEADER");
+	fault_as("rq-err-badheader", FQ_BURST_FIRST, true, 1, 32, 4, "V1-4.3.3-first",
+		 "a GETATTR, a READ and two GETATTRs before any reply");
+	fault_as("rq-err-vers", FQ_OURS, false, FQ_N, 32, 4, "SKIP",
+		 "ECHO calls only: no READ to answer with an error");
+	/* a reply for no call, under a grant of 2 */
+	fault_as("rq-stray-xid", FQ_OURS, true, FQ_N, 32, 8, NULL,
+		 "our transport's requester, eight GETATTRs");
+	fault_as("rq-stray-xid", FQ_PIPE2_SANE, true, FQ_N, 32, 8, NULL,
+		 "a raw one keeping two out, a reply for no call of its own ignored");
+	fault_as("rq-stray-xid", FQ_PIPE2, true, FQ_N, 32, 8, "V1-4.3.1-limit",
+		 "a raw one keeping two out that takes the stray reply as one of its own");
+	/* the first READ of 16 KiB answered with 8 KiB */
+	fq.cont = true;
+	fault_as("rq-write-short", FQ_OURS, true, 0, 32, 3, NULL,
+		 "our transport's requester: a READ of 16 KiB, one at 8192, a GETATTR");
+	fq.cont = false;
+	fault_as("rq-write-short", FQ_OURS, true, 0, 32, 3, "NOTE D-RQF-6",
+		 "our transport's requester: a READ of 16 KiB, no READ where it stopped");
+	/* the graders alone: a call past the grant after a short READ, a
+	 * stray reply or an error FAILs; after a shrink, against the smaller */
+	{
+		struct cf_rq_obs o = { .grant = 32, .calls = 6, .replies = 5 };
+		struct cf_rq_grade g;
+		static const char *const names[] = { "rq-write-short", "rq-stray-xid",
+						     "rq-err-vers", "rq-grant-grow" };
+
+		o.f.injected = true;
+		o.f.over = 1;
+		o.f.max_asked = 32;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			cf_rq_grade(fault_case(names[i]), &o, &g);
+			tap_ok(g.result == CF_FAIL && g.req_id && !strcmp(g.req_id, "V1-4.3.1-limit") &&
+			       cf_req_find(g.req_id), "%s: a call past the grant in effect: FAIL on "
+			       "V1-4.3.1-limit (%s)", names[i], g.observed);
+		}
+		o = (struct cf_rq_obs){ .grant = 2, .calls = 9, .replies = 8 };
+		o.f.shrunk = true;
+		o.f.shrunk_out = 4;
+		o.f.shrink_ms = 1;
+		o.f.after = 3;
+		o.f.crossing = 2;
+		o.f.max_out_after = 3;
+		o.f.over_after = 1;
+		cf_rq_grade(fault_case("rq-grant-shrink"), &o, &g);
+		tap_ok(g.result == CF_FAIL && !strcmp(g.req_id, "V1-4.3.1-limit"),
+		       "rq-grant-shrink: 3 out once the grant of 2 could be seen: FAIL (%s)",
+		       g.observed);
+		o.f.over_after = 0;
+		o.f.max_out_after = 2;
+		cf_rq_grade(fault_case("rq-grant-shrink"), &o, &g);
+		tap_ok(g.result == CF_PASS, "... 2 out then: PASS (%s)", g.observed);
+		for (size_t i = 0; i < cf_rq_nfault_cases; i++) {
+			char ids[128], *save = NULL, *id;
+			bool all = true;
+
+			snprintf(ids, sizeof(ids), "%s", cf_rq_fault_cases[i].reqs);
+			for (id = strtok_r(ids, ",", &save); id; id = strtok_r(NULL, ",", &save))
+				all &= cf_req_find(id) &&
+				       !strcmp(cf_req_find(id)->party, "requester");
+			tap_ok(all, "%s: every requirement id is a requester's sentence of the "
+			       "catalogue", cf_rq_fault_cases[i].name);
+		}
+	}
+}
+
 /* the grader alone, on observations: every verdict it can give */
 static void grader_fails(void)
 {
@@ -996,7 +1339,7 @@ static void report_json(void)
 	char *tb = NULL, *jb = NULL;
 	size_t tl = 0, jl = 0;
 	FILE *tf = open_memstream(&tb, &tl), *jf = open_memstream(&jb, &jl);
-	const struct cf_rq_report r = { tf, jf };
+	const struct cf_rq_report r = { tf, jf, 0 };
 	struct cf_rq_grade fail = { .result = CF_FAIL, .req_id = "V1-4.3.1-limit",
 				    .observed = "10 calls, one past the grant" };
 	struct cf_rq_grade pass = { .result = CF_PASS, .observed = "3 calls, at most 1 outstanding" };
@@ -1075,6 +1418,7 @@ int main(void)
 	echo_cases();
 	inline_cases();
 	read_chunk_cases();
+	fault_cases();
 	grader_fails();
 	report_json();
 	fake_verbs_reset();

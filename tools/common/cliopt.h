@@ -43,7 +43,7 @@ int cli_number32(const char *prog, const char *name, const char *arg,
  * --check[=inline] does), rpcrdma-stat's --server[=DIR] takes one
  * (rpcrdma-echo's --server does not). */
 #define CLI_LONG_NAMES(N, R, O) \
-	N(ALL, "all") N(BW, "bw") N(HELP, "help") N(JSON, "json") N(LAT, "lat") \
+	N(ALL, "all") N(BW, "bw") N(FAULTS, "faults") N(HELP, "help") N(JSON, "json") N(LAT, "lat") \
 	N(LIST, "list") N(LIVE, "live") N(NO_CRC_CHECK, "no-crc-check") \
 	N(NO_MOUNTS, "no-mounts") N(NULL, "null") N(NUMERIC, "numeric") N(PROBE, "probe") \
 	N(PROBE_INLINE, "probe-inline") N(PROM, "prom") N(QUIET, "quiet") \

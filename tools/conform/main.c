@@ -32,7 +32,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: " CF_PROG " [options] HOST\n"
 	      "       " CF_PROG " --list [--only SPEC] [--skip SPEC] [--json]\n"
-	      "       " CF_PROG " --requester [--serve] [-a ADDR] [-p PORT] [--mount-port PORT]\n"
+	      "       " CF_PROG " --requester [--serve | --faults] [-a ADDR] [-p PORT] [--mount-port PORT]\n"
 	      "                       [--json | --json-file FILE]\n"
 	      "Check an RPC-over-RDMA responder against every rule the drafts state for a\n"
 	      "receiver (Version One, Version Two, bi-directional): malformed and unusual\n"
@@ -58,6 +58,10 @@ static void usage(FILE *f)
 	      "      --serve                only serve, without faults, until SIGINT/SIGTERM;\n"
 	      "                             without it, the requester cases run one after\n"
 	      "                             the other, each watching for --timeout MS\n"
+	      "      --faults               the fault cases instead: each a fault of the\n"
+	      "                             responder's side (a changed grant, RDMA_ERROR, a\n"
+	      "                             reply for no call, a short READ), graded on what\n"
+	      "                             the requester sends next\n"
 	      "      --mount-port PORT      MOUNT v3 over TCP on this port (default 20048)\n"
 	      "\n"
 	      "Cases:\n"
@@ -154,13 +158,16 @@ struct cli {
 	struct cf_select sel;
 	bool json, verbose, quiet, strict, yes, list;
 	const char *json_file;
-	bool requester, serve;
+	bool requester, serve, faults;
 	const char *mount_port;
 };
 
 /* the options that do not go together: 2, or -1 when they do */
 static int check_together(const struct cli *c)
 {
+	if (c->faults && (!c->requester || c->serve))
+		return usage_error(NULL, c->serve ? "--faults and --serve cannot be used together"
+				   : "--faults needs --requester");
 	if ((c->serve || c->mount_port) && !c->requester)
 		return usage_error(NULL, c->serve ? "--serve needs --requester"
 				   : "--mount-port needs --requester");
@@ -188,7 +195,7 @@ static int parse(int argc, char **argv, struct cli *c)
 		.takes = LIVE_O_PORT | LIVE_O_DEBUG | LIVE_O_CONNECT_TIMEOUT };
 	static const char own_names[] =
 		"address=a program fh file only skip timeout=t json json-file verbose=v "
-		"quiet=q strict yes list=l help=h version requester serve mount-port";
+		"quiet=q strict yes list=l help=h version requester serve mount-port faults";
 	struct option own[24], longs[40];
 	char shorts[40];
 	long v;
@@ -251,6 +258,7 @@ static int parse(int argc, char **argv, struct cli *c)
 			break;
 		case CLI_L_REQUESTER: c->requester = true; break;
 		case CLI_L_SERVE: c->serve = true; break;
+		case CLI_L_FAULTS: c->faults = true; break;
 		case CLI_L_MOUNT_PORT:
 			if (parse_int(optarg, 1, 65535, &v) < 0)
 				return opt_error("--mount-port", optarg, "not a port number (1 to 65535)");
@@ -308,7 +316,7 @@ int main(int argc, char **argv)
 		struct cf_req_opts ro = { .host = c.o.host, .port = c.o.port,
 			.mount_port = c.mount_port, .serve = c.serve, .debug = c.o.debug,
 			.connect_timeout_ms = c.o.connect_timeout_ms, .window_ms = c.o.timeout_ms,
-			.json = c.json ? stdout : NULL, .json_only = c.json };
+			.json = c.json ? stdout : NULL, .json_only = c.json, .faults = c.faults };
 
 		if (c.json_file && !(ro.json = jf = fopen(c.json_file, "w"))) {
 			fprintf(stderr, CF_PROG ": %s: %s\n", c.json_file, strerror(errno));

@@ -14,10 +14,11 @@ CONFORM_HDRS := $(wildcard tools/conform/*.h)
 # the parts that do not touch the transport
 CONFORM_PURE := tools/conform/cases.c tools/conform/grade.c tools/conform/report.c \
 	tools/conform/target.c tools/conform/target_nfs.c tools/conform/safety.c tools/conform/reqs.c \
-	tools/conform/req_cases.c
+	tools/conform/req_cases.c tools/conform/req_fault_cases.c
 CONFORM_RUN := tools/conform/run.c tools/conform/run_wait.c tools/conform/run_setup.c tools/conform/run_cases.c tools/conform/obs.c \
 	tools/conform/run_chunks.c tools/conform/run_nfs.c \
 	tools/conform/req_main.c tools/conform/req_report.c tools/conform/req_nfs.c tools/conform/req_mount.c \
+	tools/conform/req_faults.c \
 	tools/ulb/echo_respond.c
 CONFORM_TEST_SRCS = $(CONFORM_PURE) $(TOOLS_COMMON_SRCS) tools/ulb/echo_ulb.c \
 	tools/ulb/nfs3_xdr.c tools/ulb/nfs3_tree.c tools/ulb/nfs3_serve.c
@@ -96,6 +97,7 @@ $(eval $(call xprt_test,$(BUILD)/unit/test_conform_xprt,$(BUILD)/asan/test_confo
 # MOUNT over TCP on loopback
 CONFORM_REQ_TEST_SRCS = tests/conform/test_conform_req.c tools/conform/req_nfs.c \
 	tools/conform/req_mount.c tools/conform/req_main.c tools/conform/req_report.c tools/conform/req_cases.c \
+	tools/conform/req_faults.c tools/conform/req_fault_cases.c \
 	tools/conform/reqs.c $(CONFORM_REQS_GEN) tools/conform/cases.c tools/conform/grade.c \
 	$(CONFORM_VEC_GEN) $(CONFORM_CASES_GEN) $(TOOLS_COMMON_SRCS) $(FAKE_VERBS_SRCS)
 CHECK_DEPS += $(BUILD)/unit/test_conform_req $(BUILD)/asan/test_conform_req

@@ -46,6 +46,9 @@ struct cf_req_opts {
 	void *on_case_arg;
 	FILE *json;                    /* the cases' report as JSON Lines too */
 	bool json_only;                /* --json: no text report */
+	bool faults;                   /* --faults: the fault cases (issue 26 item 2) */
+	int settle_ms;                 /* tests: rq-grant-shrink's CF_RQ_SETTLE_MS (0: it,
+					 * -1: none) */
 };
 
 /* what was served, per program and procedure */
@@ -56,6 +59,61 @@ struct cf_req_counts {
 	uint64_t reply_failed;         /* xprt_reply() refused */
 	uint64_t connections, disconnects;
 	uint64_t read_bytes;           /* READ data answered */
+};
+
+/* ---- issue 26 item 2: faults from the responder's side (req_faults.c
+ * injects them, req_fault_cases.c grades what the requester does next) ---- */
+enum cf_rq_fault {
+	CF_RQ_F_NONE = 0,
+	CF_RQ_F_SHRINK,                /* grant 32, then 2 once 3 calls were out */
+	CF_RQ_F_GROW,                  /* grant more than the calls ask */
+	CF_RQ_F_ZERO,                  /* grant 0 (V1 4.3.1's MUST NOT broken) */
+	CF_RQ_F_ERR_VERS,              /* the first READ answered RDMA_ERROR ERR_VERS */
+	CF_RQ_F_ERR_BADHEADER,         /* ... RDMA_ERROR ERR_BADHEADER (RFC 5666's ERR_CHUNK) */
+	CF_RQ_F_STRAY_XID,             /* a reply whose xid matches no call */
+	CF_RQ_F_SHORT_WRITE,           /* a READ's write chunk filled to half its count */
+};
+/* the shrunk grant, and how long after the first reply carrying it a call
+ * may still have crossed that reply (judged against the grant before:
+ * D-RQ-4) */
+#define CF_RQ_SHRUNK 2u
+#define CF_RQ_SETTLE_MS 250
+struct cf_rq_fobs {
+	enum cf_rq_fault fault;
+	uint32_t cur_grant;            /* the grant replies carry now */
+	/* calls against the grant in effect when sent (after the first reply;
+	 * out: calls not yet answered when it came) */
+	uint64_t judged, over;         /* calls judged; past the grant in effect */
+	uint32_t max_out;
+	/* rq-grant-shrink */
+	bool shrunk;                   /* the smaller grant decided */
+	uint32_t shrunk_out;           /* calls out when it was */
+	int64_t shrink_ms;             /* the first reply carrying it sent (0: none) */
+	int settle_ms;                 /* CF_RQ_SETTLE_MS (tests: other) */
+	uint64_t crossing, after;      /* calls within CF_RQ_SETTLE_MS of it; after */
+	uint32_t max_out_after, max_out_crossing;   /* most out then */
+	uint64_t over_after;
+	/* rq-grant-grow and every case: the credits the calls asked for */
+	uint32_t min_asked, max_asked;
+	uint64_t over_asked;           /* past the lower of asked and granted */
+	/* rq-grant-0: calls with another one out */
+	uint64_t over_one;
+	/* the reply injected (RDMA_ERROR, stray xid, short READ) */
+	bool injected;
+	uint32_t inj_xid, inj_proc;
+	uint64_t inj_calls;            /* calls before it */
+	uint32_t inj_connected;        /* connections made before it (later ones:
+					 * the requester came back) */
+	uint64_t retrans_same, retrans_other;  /* its xid again: on its connection (no
+					 * disconnect since: one at a time) / a later one */
+	uint64_t calls_after, replies_after;   /* other calls after it; answered */
+	uint32_t disc_after;           /* disconnects after it */
+	/* rq-write-short: the READ answered short, and READs that follow it on */
+	uint8_t short_fh[64];
+	uint32_t short_fhlen, short_asked, short_got;
+	uint64_t short_off;
+	uint64_t cont_reads;           /* a READ of the same file at offset + got */
+	uint64_t reads_after;          /* READs of the same file after it */
 };
 
 /* What a requester did under a case (req_nfs.c fills it from every
@@ -110,6 +168,8 @@ struct cf_rq_obs {
 	 * reply chunk was an ECHO call, nrc_proc its procedure) */
 	uint64_t echo_chunked, echo_short, echo_big;
 	bool short_echo, nrc_echo;
+	/* issue 26 item 2: the fault cases' own (req_faults.c) */
+	struct cf_rq_fobs f;
 };
 
 /* the requester cases (req_cases.c): a fault of the responder's side, the
@@ -121,6 +181,10 @@ enum cf_rq_kind {
 	CF_RQ_REPLY_CHUNK,             /* a reply chunk where the reply may not fit */
 	CF_RQ_INLINE,                  /* every Send within the inline threshold */
 	CF_RQ_READ_CHUNKS,             /* read chunks: position, count, pad */
+	/* issue 26 item 2: a fault of the responder's side each (req_faults.c,
+	 * graded in req_fault_cases.c), in enum cf_rq_fault's order */
+	CF_RQ_GRANT_SHRINK, CF_RQ_GRANT_GROW, CF_RQ_GRANT_ZERO, CF_RQ_ERR_VERS,
+	CF_RQ_ERR_BADHEADER, CF_RQ_STRAY_XID, CF_RQ_WRITE_SHORT,
 };
 struct cf_rq_case {
 	const char *name;
@@ -144,11 +208,18 @@ struct cf_rq_grade {
  * requester (then *decision names our reading) */
 const char *cf_rq_reason_req(enum rpcrdma_reason r, const char **decision);
 void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct cf_rq_grade *g);
+/* issue 26 item 2 (req_fault_cases.c): the fault cases, run by
+ * --requester --faults instead of the table above, and their grader */
+extern const struct cf_rq_case cf_rq_fault_cases[];
+extern const size_t cf_rq_nfault_cases;
+void cf_rq_fault_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o,
+		       struct cf_rq_grade *g);
 
 /* the report (req_report.c): text to `text`, JSON Lines to `json` (either
  * NULL: none) */
 struct cf_rq_report {
 	FILE *text, *json;
+	size_t ncases;                 /* cases in the run (0: cf_rq_ncases) */
 };
 void cf_rq_report_begin(const struct cf_rq_report *r, const char *port, int window_ms);
 void cf_rq_report_case(const struct cf_rq_report *r, const struct cf_rq_case *c,
@@ -179,6 +250,21 @@ struct cf_req_nfs {
 /* sends the held replies due by now_ms (all of them with force) */
 void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now_ms, bool force);
 void cf_req_nfs_handlers(struct cf_req_nfs *n, struct xprt_handlers *h);
+
+/* issue 26 item 2: the faults (req_faults.c), called from req_case and
+ * req_nfs.c only: the listener's options for case c; a forward call from
+ * the requester (before the transport acts on it; out: calls not yet
+ * answered); a call to answer (true: the fault answered it); a reply
+ * sent; a disconnect; a held reply about to go (its grant set anew) */
+void cf_rq_fault_setup(const struct cf_rq_case *c, struct xprt_opts *xo, struct cf_rq_obs *o,
+		       int settle_ms);
+enum cf_rq_fault cf_rq_fault_of(enum cf_rq_kind k);  /* CF_RQ_F_NONE: no fault case */
+void cf_rq_fault_call(struct cf_rq_obs *o, struct xprt *x, const struct rpcrdma_msg *m,
+		      uint64_t out);
+bool cf_rq_fault_answer(struct cf_req_nfs *n, struct xprt_rcvd_call *rc);
+void cf_rq_fault_replied(struct cf_rq_obs *o);
+void cf_rq_fault_disconnect(struct cf_rq_obs *o);
+void cf_rq_fault_held(const struct cf_rq_obs *o, uint8_t *buf, size_t len);
 
 /* MOUNT over TCP (req_mount.c): RFC 5531 §11 record marking */
 struct cf_req_mount {

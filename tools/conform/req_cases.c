@@ -216,5 +216,6 @@ void cf_rq_grade(const struct cf_rq_case *c, const struct cf_rq_obs *o, struct c
 	case CF_RQ_REPLY_CHUNK: grade_reply_chunk(o, g); break;
 	case CF_RQ_INLINE: grade_inline(o, g); break;
 	case CF_RQ_READ_CHUNKS: grade_read_chunks(o, g); break;
+	default: cf_rq_fault_grade(c, o, g); break;   /* issue 26 item 2 */
 	}
 }

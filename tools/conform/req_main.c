@@ -123,6 +123,7 @@ int cf_req_run_case(const struct cf_req_opts *o, const struct cf_rq_case *c,
 	 * speak Version One) */
 	xo.no_private_data = c->no_private_data;
 	ob->inline_limit = c->no_private_data ? rpcrdma_inline_threshold(1, false) : 0;
+	cf_rq_fault_setup(c, &xo, ob, o->settle_ms);   /* issue 26 item 2 */
 	memset(&nfs, 0, sizeof(nfs));
 	nfs.counts = counts;
 	nfs.obs = ob;
@@ -178,7 +179,9 @@ static void mount_init(struct cf_req_mount *m, struct cf_req_counts *counts)
 static int run_cases(const struct cf_req_opts *o, FILE *out)
 {
 	static struct cf_req_mount mnt;
-	const struct cf_rq_report rep = { o->json_only ? NULL : out, o->json };
+	const struct cf_rq_case *table = o->faults ? cf_rq_fault_cases : cf_rq_cases;
+	size_t ncases = o->faults ? cf_rq_nfault_cases : cf_rq_ncases;
+	const struct cf_rq_report rep = { o->json_only ? NULL : out, o->json, ncases };
 	struct cf_req_counts counts;
 	struct cf_req_opts co = *o;
 	unsigned n[CF_NRESULTS] = { 0 };
@@ -198,18 +201,18 @@ static int run_cases(const struct cf_req_opts *o, FILE *out)
 	}
 	cf_rq_report_begin(&rep, o->port ? o->port : XPRT_DEFAULT_PORT,
 			   o->window_ms ? o->window_ms : 5000);
-	for (i = 0; i < cf_rq_ncases && !stop; i++) {
+	for (i = 0; i < ncases && !stop; i++) {
 		struct cf_rq_obs ob;
 		struct cf_rq_grade g;
 
-		if (cf_req_run_case(&co, &cf_rq_cases[i], &counts, &ob, why, sizeof(why)) < 0) {
+		if (cf_req_run_case(&co, &table[i], &counts, &ob, why, sizeof(why)) < 0) {
 			fprintf(stderr, "rpcrdma-conform: %s\n", why);
 			rc = 3;
 			break;
 		}
-		cf_rq_grade(&cf_rq_cases[i], &ob, &g);
+		cf_rq_grade(&table[i], &ob, &g);
 		n[g.result]++;
-		cf_rq_report_case(&rep, &cf_rq_cases[i], &g);
+		cf_rq_report_case(&rep, &table[i], &g);
 	}
 	if (co.mount)
 		cf_req_mount_close(&mnt);

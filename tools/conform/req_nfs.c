@@ -84,12 +84,15 @@ static void on_recv(struct xprt *x, const uint8_t *buf, size_t len, const struct
 	o->calls++;
 	if (out + 1 > o->max_outstanding)
 		o->max_outstanding = (uint32_t)(out + 1);
+	if (o->f.fault)                    /* issue 26 item 2 (req_faults.c) */
+		cf_rq_fault_call(o, x, m, out);
 }
 
 static void replied(struct cf_req_nfs *n)
 {
 	if (n->obs)
 		n->obs->replies++;
+	cf_rq_fault_replied(n->obs);       /* issue 26 item 2 */
 }
 
 /* the ECHO program (tools/ulb), for our own requesters */
@@ -149,6 +152,8 @@ void cf_req_nfs_flush(struct cf_req_nfs *n, int64_t now, bool force)
 
 	for (i = 0; i < CF_RQ_HELD; i++)
 		if (n->held[i].x && (force || now >= n->held[i].due_ms)) {
+			if (n->obs)            /* issue 26 item 2: its grant */
+				cf_rq_fault_held(n->obs, n->held[i].buf, n->held[i].len);
 			if (xprt_send_raw(n->held[i].x, n->held[i].buf, n->held[i].len, &err) < 0)
 				n->counts->reply_failed++;
 			else
@@ -307,6 +312,8 @@ static void on_call(struct xprt_rcvd_call *rc, void *arg)
 	}
 	if (n->obs)
 		observe_nfs(n->obs, rc);
+	if (n->obs && n->obs->f.fault && cf_rq_fault_answer(n, rc))
+		return;                    /* issue 26 item 2: a fault answered it */
 	len = nfs3_serve(rc->msg, rc->len, n->out, sizeof(n->out), &s);
 	if (!len) {
 		c->not_rpc++;
@@ -350,6 +357,8 @@ static void on_disconnect(struct xprt *x, enum xprt_disc_reason why, void *arg)
 	n->counts->disconnects++;
 	if (n->obs && n->obs->open)
 		n->obs->open--;
+	if (n->obs)
+		cf_rq_fault_disconnect(n->obs);   /* issue 26 item 2 */
 	for (i = 0; i < CF_RQ_HELD; i++)      /* the connection is gone: so are they */
 		if (n->held[i].x == x)
 			n->held[i].x = NULL;

@@ -35,12 +35,13 @@ void cf_rq_report_begin(const struct cf_rq_report *r, const char *port, int wind
 		json_kstr(&j, "mode", "requester");
 		json_kstr(&j, "port", port);
 		json_ku64(&j, "window_ms", (uint64_t)window_ms);
-		json_ku64(&j, "cases", cf_rq_ncases);
+		json_ku64(&j, "cases", r->ncases ? r->ncases : cf_rq_ncases);
 		jend(&ob, &j, 2);
 	}
 	if (r->text)
 		fprintf(r->text, "rpcrdma-conform --requester: %zu cases on port %s, each "
-			"watching the requesters that connect for %d ms\n", cf_rq_ncases,
+			"watching the requesters that connect for %d ms\n",
+			r->ncases ? r->ncases : cf_rq_ncases,
 			port, window_ms);
 }
 
@@ -95,7 +96,7 @@ void cf_rq_report_end(const struct cf_rq_report *r, const unsigned n[CF_NRESULTS
 		jrec(r->json, &ob, &j, "summary");
 		json_key(&j, "total");
 		json_obj_begin(&j);
-		json_ku64(&j, "cases", cf_rq_ncases);
+		json_ku64(&j, "cases", r->ncases ? r->ncases : cf_rq_ncases);
 		json_ku64(&j, "passed", n[CF_PASS]);
 		json_ku64(&j, "failed", n[CF_FAIL]);
 		json_ku64(&j, "skipped", n[CF_SKIP]);
@@ -104,5 +105,5 @@ void cf_rq_report_end(const struct cf_rq_report *r, const unsigned n[CF_NRESULTS
 	}
 	if (r->text)
 		fprintf(r->text, "total  %zu cases: %u passed, %u failed, %u skipped, %u noted\n",
-			cf_rq_ncases, n[CF_PASS], n[CF_FAIL], n[CF_SKIP], n[CF_NOTE]);
+			r->ncases ? r->ncases : cf_rq_ncases, n[CF_PASS], n[CF_FAIL], n[CF_SKIP], n[CF_NOTE]);
 }

@@ -264,6 +264,11 @@ int xprt_reply(struct xprt_rcvd_call *r, const uint8_t *msg, size_t len,
 
 /* -------- raw access (conformance suite, probes) -------- */
 
+/* The forward grant this responder puts in its replies and error replies
+ * from now on, at most the credits it was opened with (their Receives are
+ * posted); the conformance suite lowers it mid-connection. */
+void xprt_set_grant(struct xprt *x, uint32_t grant);
+
 /* Send `len` bytes as one RDMA Send, unchecked: no header is built or
  * judged, no credit is taken.  For sending malformed headers on purpose.
  * Returns 0 or -1 (err). */

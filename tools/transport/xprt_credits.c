@@ -78,3 +78,11 @@ uint32_t xprt_credit_grant(const struct xprt *x)
 {
 	return x->o.misbehave == XPRT_MISBEHAVE_ZERO_CREDIT ? 0 : x->grant;
 }
+
+/* the responder's grant from now on, at most the credits it has receives
+ * for (rpcrdma-conform --requester's rq-grant-shrink lowers it mid-run) */
+void xprt_set_grant(struct xprt *x, uint32_t grant)
+{
+	if (x)
+		x->grant = grant > x->o.credits ? x->o.credits : grant;
+}
