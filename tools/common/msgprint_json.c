@@ -275,25 +275,12 @@ static void endpoint_keys(struct json *j, const struct msg_ctx *c)
 	memo_put(j, slot, &k, &mark);
 }
 
-static void file_key(struct json *j, const char *file)
-{
-	static struct json_memo memo[MEMO_SLOTS];
-	struct json_memo *slot = NULL;
-	struct json_memo_mark mark;
-	struct memo_key k;
-
-	mk_init(&k);
-	mk_str(&k, file);
-	if (memo_get(j, memo, &k, &mark, &slot))
-		return;
-	JSON_KSTR(j, "file", file);
-	memo_put(j, slot, &k, &mark);
-}
-
 static void capture_keys(struct json *j, const struct msg_ctx *c)
 {
+	/* the file name: written as it is (short and plain, it costs less
+	 * than a memo's key of its bytes) */
 	if (c->file)
-		file_key(j, c->file);
+		JSON_KSTR(j, "file", c->file);
 	JSON_KU64(j, "frame", c->frame);
 	JSON_KTIME(j, "time", c->ts_sec, c->ts_usec);
 	endpoint_keys(j, c);
