@@ -20,8 +20,9 @@ static struct json_memo *memo_slot(struct json_memo *tab,
 	return &tab[(k->h >> 40) % MEMO_SLOTS];
 }
 
-/* true: written from the memo; else *mark is set for memo_put() */
-static bool memo_get(struct json *j, struct json_memo *tab,
+/* true: written from the memo; else *mark is set for memo_put().  Inline:
+ * it runs four times per message */
+JSON_INLINE bool memo_get(struct json *j, struct json_memo *tab,
 		     const struct memo_key *k, struct json_memo_mark *mark,
 		     struct json_memo **slot)
 {
