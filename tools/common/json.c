@@ -17,43 +17,6 @@ void json_init(struct json *j, struct obuf *o)
 	j->has_items = 0;
 }
 
-/* Before any value or key: a comma when the level already holds an item. */
-static void nest_open(struct json *j, char c)
-{
-	json_separate(j);
-	ob_putc(j->o, c);
-	if (j->depth < JSON_MAX_DEPTH)
-		j->depth++;
-	j->has_items &= ~(1u << j->depth);
-}
-
-static void nest_close(struct json *j, char c)
-{
-	if (j->depth)
-		j->depth--;
-	ob_putc(j->o, c);
-}
-
-void json_obj_begin(struct json *j)
-{
-	nest_open(j, '{');
-}
-
-void json_obj_end(struct json *j)
-{
-	nest_close(j, '}');
-}
-
-void json_arr_begin(struct json *j)
-{
-	nest_open(j, '[');
-}
-
-void json_arr_end(struct json *j)
-{
-	nest_close(j, ']');
-}
-
 /* Length of the valid UTF-8 sequence at s (RFC 3629 §4), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s, size_t left)
 {

@@ -30,10 +30,6 @@ struct json {
 
 void json_init(struct json *j, struct obuf *o);
 
-void json_obj_begin(struct json *j);
-void json_obj_end(struct json *j);
-void json_arr_begin(struct json *j);
-void json_arr_end(struct json *j);
 /* the comma before an item, unless it follows a key or opens its level */
 static inline void json_separate(struct json *j)
 {
@@ -46,6 +42,43 @@ static inline void json_separate(struct json *j)
 	if (j->has_items & bit)
 		ob_putc(j->o, ',');
 	j->has_items |= bit;
+}
+
+/* objects and arrays: inline, a few per message */
+JSON_INLINE void json_nest_open_(struct json *j, char c)
+{
+	json_separate(j);
+	ob_putc(j->o, c);
+	if (j->depth < JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items &= ~(1u << j->depth);
+}
+
+JSON_INLINE void json_nest_close_(struct json *j, char c)
+{
+	if (j->depth)
+		j->depth--;
+	ob_putc(j->o, c);
+}
+
+JSON_INLINE void json_obj_begin(struct json *j)
+{
+	json_nest_open_(j, '{');
+}
+
+JSON_INLINE void json_obj_end(struct json *j)
+{
+	json_nest_close_(j, '}');
+}
+
+JSON_INLINE void json_arr_begin(struct json *j)
+{
+	json_nest_open_(j, '[');
+}
+
+JSON_INLINE void json_arr_end(struct json *j)
+{
+	json_nest_close_(j, ']');
 }
 
 /* keys are the printers' own literals: plain ASCII, nothing to escape;
