@@ -97,36 +97,12 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	ob_write(o, (const char *)s + start, len - start);
 }
 
-/* true when no byte of s[len] needs escaping (plain[] all through), eight
- * bytes at a time: the names and addresses the printers write are */
-static bool all_plain(const unsigned char *s, size_t len)
-{
-	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		uint64_t x, q, b;
-
-		memcpy(&x, s + i, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
-		if ((x & high) || ((x - ones * 0x20) & ~x & high) ||
-		    ((q - ones) & ~q & high) || ((b - ones) & ~b & high))
-			return false;
-	}
-	for (; i < len; i++)
-		if (!json_plain_[s[i]])
-			return false;
-	return true;
-}
-
 void json_strn(struct json *j, const char *s, size_t len)
 {
 	char *p;
 
 	json_separate(j);
-	if (len <= OBUF_SIZE - 2 && all_plain((const unsigned char *)s, len)) {
+	if (len <= OBUF_SIZE - 2 && json_all_plain_((const unsigned char *)s, len)) {
 		p = ob_room(j->o, len + 2);
 		p[0] = '"';
 		memcpy(p + 1, s, len);
@@ -218,7 +194,7 @@ const struct json_lit_slot *json_lit_slot(const char *s)
 	if (l->s == s)
 		return l;
 	len = strlen(s);
-	if (len > LIT_MAX || !all_plain((const unsigned char *)s, len))
+	if (len > LIT_MAX || !json_all_plain_((const unsigned char *)s, len))
 		return NULL;
 	l->q[0] = '"';
 	memcpy(l->q + 1, s, len);

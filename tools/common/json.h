@@ -236,30 +236,53 @@ JSON_INLINE void json_knull_lit(struct json *j, const char *s, size_t n)
 /* a string value: short plain strings (addresses, names) copied as they
  * are checked; anything else through json_str() */
 extern const unsigned char json_plain_[256];
+
+/* true when no byte of s[len] needs escaping (json_plain_[] all through),
+ * eight bytes at a time: the names and addresses the printers write are */
+static inline bool json_all_plain_(const unsigned char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x, q, b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
+		if ((x & high) || ((x - ones * 0x20) & ~x & high) ||
+		    ((q - ones) & ~q & high) || ((b - ones) & ~b & high))
+			return false;
+	}
+	for (; i < len; i++)
+		if (!json_plain_[s[i]])
+			return false;
+	return true;
+}
+
 #define JSON_SHORT 64
 JSON_INLINE void json_kstr_lit(struct json *j, const char *s, size_t n,
 				 const char *v)
 {
+	size_t len;
 	char *p;
-	size_t i;
 
 	if (!v) {
 		json_knull_lit(j, s, n);
 		return;
 	}
-	p = json_kput(j, s, n, JSON_SHORT + 2);
-	p[0] = '"';
-	for (i = 0; i < JSON_SHORT && v[i]; i++) {
-		if (!json_plain_[(unsigned char)v[i]])
-			break;
-		p[i + 1] = v[i];
-	}
-	if (i < JSON_SHORT && !v[i]) {
-		p[i + 1] = '"';
-		j->o->n += i + 2;
+	/* measured and checked a word at a time, then one copy */
+	len = strnlen(v, JSON_SHORT + 1);
+	if (len <= JSON_SHORT && json_all_plain_((const unsigned char *)v, len)) {
+		p = json_kput(j, s, n, JSON_SHORT + 2);
+		p[0] = '"';
+		memcpy(p + 1, v, len);
+		p[len + 1] = '"';
+		j->o->n += len + 2;
 		return;
 	}
-	j->after_key = true;            /* the key stays; the value the long way */
+	JSON_KEY_(j, s, n);             /* the value the long way */
 	json_str(j, v);
 }
 
