@@ -13,6 +13,8 @@
 #include "outbuf.h"
 
 #define JSON_MAX_DEPTH 16
+/* the level bits below are 1u << (depth & 31): depth never passes this */
+_Static_assert(JSON_MAX_DEPTH < 31, "JSON_MAX_DEPTH: one bit per level");
 
 /* the key-and-value writers are a few moves each: inline them always */
 #if defined(__GNUC__) || defined(__clang__)
@@ -33,7 +35,7 @@ void json_init(struct json *j, struct obuf *o);
 /* the comma before an item, unless it follows a key or opens its level */
 static inline void json_separate(struct json *j)
 {
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 
 	if (j->after_key) {
 		j->after_key = false;
@@ -99,7 +101,7 @@ static inline void json_key(struct json *j, const char *key)
 #define JSON_KEY_(j, s, n) json_key_lit((j), (s), (n))
 static inline void json_key_lit(struct json *j, const char *s, size_t n)
 {
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 
 	if (j->after_key) {             /* as json_separate() */
 		j->after_key = false;
@@ -178,7 +180,7 @@ JSON_INLINE char *json_kput(struct json *j, const char *s, size_t n,
 			      size_t vmax)
 {
 	struct obuf *o = j->o;
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 	size_t skip = 1;                /* no comma: start after s[0] */
 	char *p;
 
