@@ -17,43 +17,6 @@ void json_init(struct json *j, struct obuf *o)
 	j->has_items = 0;
 }
 
-/* Before any value or key: a comma when the level already holds an item. */
-static void nest_open(struct json *j, char c)
-{
-	json_separate(j);
-	ob_putc(j->o, c);
-	if (j->depth < JSON_MAX_DEPTH)
-		j->depth++;
-	j->has_items &= ~(1u << j->depth);
-}
-
-static void nest_close(struct json *j, char c)
-{
-	if (j->depth)
-		j->depth--;
-	ob_putc(j->o, c);
-}
-
-void json_obj_begin(struct json *j)
-{
-	nest_open(j, '{');
-}
-
-void json_obj_end(struct json *j)
-{
-	nest_close(j, '}');
-}
-
-void json_arr_begin(struct json *j)
-{
-	nest_open(j, '[');
-}
-
-void json_arr_end(struct json *j)
-{
-	nest_close(j, ']');
-}
-
 /* Length of the valid UTF-8 sequence at s (RFC 3629 §4), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s, size_t left)
 {
@@ -134,36 +97,12 @@ static void escape(struct obuf *o, const unsigned char *s, size_t len)
 	ob_write(o, (const char *)s + start, len - start);
 }
 
-/* true when no byte of s[len] needs escaping (plain[] all through), eight
- * bytes at a time: the names and addresses the printers write are */
-static bool all_plain(const unsigned char *s, size_t len)
-{
-	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		uint64_t x, q, b;
-
-		memcpy(&x, s + i, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
-		if ((x & high) || ((x - ones * 0x20) & ~x & high) ||
-		    ((q - ones) & ~q & high) || ((b - ones) & ~b & high))
-			return false;
-	}
-	for (; i < len; i++)
-		if (!json_plain_[s[i]])
-			return false;
-	return true;
-}
-
 void json_strn(struct json *j, const char *s, size_t len)
 {
 	char *p;
 
 	json_separate(j);
-	if (len <= OBUF_SIZE - 2 && all_plain((const unsigned char *)s, len)) {
+	if (len <= OBUF_SIZE - 2 && json_all_plain_((const unsigned char *)s, len)) {
 		p = ob_room(j->o, len + 2);
 		p[0] = '"';
 		memcpy(p + 1, s, len);
@@ -255,7 +194,7 @@ const struct json_lit_slot *json_lit_slot(const char *s)
 	if (l->s == s)
 		return l;
 	len = strlen(s);
-	if (len > LIT_MAX || !all_plain((const unsigned char *)s, len))
+	if (len > LIT_MAX || !json_all_plain_((const unsigned char *)s, len))
 		return NULL;
 	l->q[0] = '"';
 	memcpy(l->q + 1, s, len);

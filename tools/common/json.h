@@ -13,6 +13,8 @@
 #include "outbuf.h"
 
 #define JSON_MAX_DEPTH 16
+/* the level bits below are 1u << (depth & 31): depth never passes this */
+_Static_assert(JSON_MAX_DEPTH < 31, "JSON_MAX_DEPTH: one bit per level");
 
 /* the key-and-value writers are a few moves each: inline them always */
 #if defined(__GNUC__) || defined(__clang__)
@@ -30,14 +32,10 @@ struct json {
 
 void json_init(struct json *j, struct obuf *o);
 
-void json_obj_begin(struct json *j);
-void json_obj_end(struct json *j);
-void json_arr_begin(struct json *j);
-void json_arr_end(struct json *j);
 /* the comma before an item, unless it follows a key or opens its level */
 static inline void json_separate(struct json *j)
 {
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 
 	if (j->after_key) {
 		j->after_key = false;
@@ -46,6 +44,43 @@ static inline void json_separate(struct json *j)
 	if (j->has_items & bit)
 		ob_putc(j->o, ',');
 	j->has_items |= bit;
+}
+
+/* objects and arrays: inline, a few per message */
+JSON_INLINE void json_nest_open_(struct json *j, char c)
+{
+	json_separate(j);
+	ob_putc(j->o, c);
+	if (j->depth < JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items &= ~(1u << j->depth);
+}
+
+JSON_INLINE void json_nest_close_(struct json *j, char c)
+{
+	if (j->depth)
+		j->depth--;
+	ob_putc(j->o, c);
+}
+
+JSON_INLINE void json_obj_begin(struct json *j)
+{
+	json_nest_open_(j, '{');
+}
+
+JSON_INLINE void json_obj_end(struct json *j)
+{
+	json_nest_close_(j, '}');
+}
+
+JSON_INLINE void json_arr_begin(struct json *j)
+{
+	json_nest_open_(j, '[');
+}
+
+JSON_INLINE void json_arr_end(struct json *j)
+{
+	json_nest_close_(j, ']');
 }
 
 /* keys are the printers' own literals: plain ASCII, nothing to escape;
@@ -66,7 +101,7 @@ static inline void json_key(struct json *j, const char *key)
 #define JSON_KEY_(j, s, n) json_key_lit((j), (s), (n))
 static inline void json_key_lit(struct json *j, const char *s, size_t n)
 {
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 
 	if (j->after_key) {             /* as json_separate() */
 		j->after_key = false;
@@ -145,7 +180,7 @@ JSON_INLINE char *json_kput(struct json *j, const char *s, size_t n,
 			      size_t vmax)
 {
 	struct obuf *o = j->o;
-	uint32_t bit = 1u << (j->depth < 31 ? j->depth : 31);
+	uint32_t bit = 1u << (j->depth & 31);    /* depth <= JSON_MAX_DEPTH */
 	size_t skip = 1;                /* no comma: start after s[0] */
 	char *p;
 
@@ -203,30 +238,53 @@ JSON_INLINE void json_knull_lit(struct json *j, const char *s, size_t n)
 /* a string value: short plain strings (addresses, names) copied as they
  * are checked; anything else through json_str() */
 extern const unsigned char json_plain_[256];
+
+/* true when no byte of s[len] needs escaping (json_plain_[] all through),
+ * eight bytes at a time: the names and addresses the printers write are */
+static inline bool json_all_plain_(const unsigned char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x, q, b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
+		if ((x & high) || ((x - ones * 0x20) & ~x & high) ||
+		    ((q - ones) & ~q & high) || ((b - ones) & ~b & high))
+			return false;
+	}
+	for (; i < len; i++)
+		if (!json_plain_[s[i]])
+			return false;
+	return true;
+}
+
 #define JSON_SHORT 64
 JSON_INLINE void json_kstr_lit(struct json *j, const char *s, size_t n,
 				 const char *v)
 {
+	size_t len;
 	char *p;
-	size_t i;
 
 	if (!v) {
 		json_knull_lit(j, s, n);
 		return;
 	}
-	p = json_kput(j, s, n, JSON_SHORT + 2);
-	p[0] = '"';
-	for (i = 0; i < JSON_SHORT && v[i]; i++) {
-		if (!json_plain_[(unsigned char)v[i]])
-			break;
-		p[i + 1] = v[i];
-	}
-	if (i < JSON_SHORT && !v[i]) {
-		p[i + 1] = '"';
-		j->o->n += i + 2;
+	/* measured and checked a word at a time, then one copy */
+	len = strnlen(v, JSON_SHORT + 1);
+	if (len <= JSON_SHORT && json_all_plain_((const unsigned char *)v, len)) {
+		p = json_kput(j, s, n, JSON_SHORT + 2);
+		p[0] = '"';
+		memcpy(p + 1, v, len);
+		p[len + 1] = '"';
+		j->o->n += len + 2;
 		return;
 	}
-	j->after_key = true;            /* the key stays; the value the long way */
+	JSON_KEY_(j, s, n);             /* the value the long way */
 	json_str(j, v);
 }
 

@@ -20,8 +20,9 @@ static struct json_memo *memo_slot(struct json_memo *tab,
 	return &tab[(k->h >> 40) % MEMO_SLOTS];
 }
 
-/* true: written from the memo; else *mark is set for memo_put() */
-static bool memo_get(struct json *j, struct json_memo *tab,
+/* true: written from the memo; else *mark is set for memo_put().  Inline:
+ * it runs four times per message */
+JSON_INLINE bool memo_get(struct json *j, struct json_memo *tab,
 		     const struct memo_key *k, struct json_memo_mark *mark,
 		     struct json_memo **slot)
 {
@@ -129,7 +130,7 @@ static void optional_body(struct json *j, const struct rpcrdma_msg *m)
 	json_obj_end(j);
 }
 
-static void rpc_call_keys(struct json *j, const struct rpc_view *vp);
+static void rpc_call_keys(struct json *j, const struct rpc_view *v);
 
 static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 		       const struct msg_ctx *c)
@@ -154,49 +155,49 @@ static void rpc_object(struct json *j, const struct rpcrdma_msg *m,
 
 /* msg_type, prog, vers, proc, proc_name, ops: the same for every call of
  * a kind */
-static void rpc_call_keys(struct json *j, const struct rpc_view *vp)
+static void rpc_call_keys(struct json *j, const struct rpc_view *v)
 {
 	static struct json_memo memo[MEMO_SLOTS];
 	struct json_memo *slot = NULL;
-	const struct rpc_view v = *vp;
 	struct json_memo_mark mark;
 	struct memo_key k;
 
 	mk_init(&k);
-	mk_u64(&k, (uint64_t)v.has_msg_type << 32 | v.msg_type);
-	mk_u64(&k, (uint64_t)v.has_call_info << 32 | v.prog);
-	mk_u64(&k, (uint64_t)v.vers << 32 | v.proc);
-	mk_u64(&k, (uint64_t)v.has_ops << 1 | v.cb);
-	if (v.has_ops) {
-		mk_u64(&k, (uint64_t)v.ops->more << 32 | v.ops->n);
-		for (uint32_t i = 0; i < v.ops->n && k.ok; i++)
-			mk_u64(&k, v.ops->ops[i]);
+	mk_u64(&k, (uint64_t)v->has_msg_type << 32 | v->msg_type);
+	mk_u64(&k, (uint64_t)v->has_call_info << 32 | v->prog);
+	mk_u64(&k, (uint64_t)v->vers << 32 | v->proc);
+	mk_u64(&k, (uint64_t)v->has_ops << 1 | v->cb);
+	if (v->has_ops) {
+		mk_u64(&k, (uint64_t)v->ops->more << 32 | v->ops->n);
+		for (uint32_t i = 0; i < v->ops->n && k.ok; i++)
+			mk_u64(&k, v->ops->ops[i]);
 	}
 	if (memo_get(j, memo, &k, &mark, &slot))
 		return;
 	JSON_KEY(j, "msg_type");
-	if (v.has_msg_type)
-		json_u64(j, v.msg_type);
+	if (v->has_msg_type)
+		json_u64(j, v->msg_type);
 	else
 		json_null(j);
-	if (v.has_call_info) {
-		JSON_KU64(j, "prog", v.prog);
-		JSON_KU64(j, "vers", v.vers);
-		JSON_KU64(j, "proc", v.proc);
-		JSON_KLIT(j, "proc_name", rpc_proc_name(v.prog, v.vers, v.proc));
+	if (v->has_call_info) {
+		JSON_KU64(j, "prog", v->prog);
+		JSON_KU64(j, "vers", v->vers);
+		JSON_KU64(j, "proc", v->proc);
+		JSON_KLIT(j, "proc_name",
+			  rpc_proc_name(v->prog, v->vers, v->proc));
 	} else {
 		JSON_KNULL(j, "prog");
 		JSON_KNULL(j, "vers");
 		JSON_KNULL(j, "proc");
 		JSON_KNULL(j, "proc_name");
 	}
-	if (v.has_ops) {
+	if (v->has_ops) {
 		JSON_KEY(j, "ops");
 		json_arr_begin(j);
-		for (uint32_t i = 0; i < v.ops->n; i++)
-			json_lit(j, nfs4_op_name(v.ops->ops[i], v.cb));
+		for (uint32_t i = 0; i < v->ops->n; i++)
+			json_lit(j, nfs4_op_name(v->ops->ops[i], v->cb));
 		json_arr_end(j);
-		if (v.ops->more)
+		if (v->ops->more)
 			JSON_KBOOL(j, "ops_more", true);
 	}
 	memo_put(j, slot, &k, &mark);
@@ -275,25 +276,12 @@ static void endpoint_keys(struct json *j, const struct msg_ctx *c)
 	memo_put(j, slot, &k, &mark);
 }
 
-static void file_key(struct json *j, const char *file)
-{
-	static struct json_memo memo[MEMO_SLOTS];
-	struct json_memo *slot = NULL;
-	struct json_memo_mark mark;
-	struct memo_key k;
-
-	mk_init(&k);
-	mk_str(&k, file);
-	if (memo_get(j, memo, &k, &mark, &slot))
-		return;
-	JSON_KSTR(j, "file", file);
-	memo_put(j, slot, &k, &mark);
-}
-
 static void capture_keys(struct json *j, const struct msg_ctx *c)
 {
+	/* the file name: written as it is (short and plain, it costs less
+	 * than a memo's key of its bytes) */
 	if (c->file)
-		file_key(j, c->file);
+		JSON_KSTR(j, "file", c->file);
 	JSON_KU64(j, "frame", c->frame);
 	JSON_KTIME(j, "time", c->ts_sec, c->ts_usec);
 	endpoint_keys(j, c);
