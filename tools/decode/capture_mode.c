@@ -8,8 +8,10 @@
 #include "capture.h"
 #include "decode.h"
 
-/* stdout's buffer in capture mode (static: stdout is flushed at exit) */
-static char out_buf[1u << 20];
+/* stdout's buffer in capture mode (static: stdout is flushed at exit);
+ * 256 KiB: a write(2) per 256 KiB costs nothing against the decoding,
+ * and a larger buffer only adds to the peak RSS (1 MiB made it 36.1 MiB) */
+static char out_buf[1u << 18];
 
 int decode_capture_main(const struct decode_opts *o)
 {
