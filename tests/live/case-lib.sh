@@ -130,3 +130,17 @@ rss_flat() {
     elif ((f2 - f1 <= 4096 || f2 * 20 <= f1 * 21)); then echo "flat $f1 $f2"
     else echo "grew $f1 $f2"; fi
 }
+
+# skip_unless_built [--hint TEXT] TOOL...: when a TOOL is not executable,
+# a SKIP ("TOOL is not built[ TEXT]") for every id of the caller's ids array
+# through its result(), and the case ends (exit 0)
+skip_unless_built() {
+    local hint= t id
+    [[ $1 == --hint ]] && { hint=" $2"; shift 2; }
+    for t in "$@"; do
+        if [[ ! -x $t ]]; then
+            for id in "${ids[@]}"; do result "$id" skip "$t is not built$hint"; done
+            exit 0
+        fi
+    done
+}

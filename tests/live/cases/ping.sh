@@ -25,12 +25,7 @@ note() { echo "ping.sh: $*" >&2; }
 ids=(nfs3 nfs4 nfs-v2 nfs-cable probe probe-cable probe-text backchannel
      prog-unavail prog-mismatch closed-port sanity echo-v1 echo-v2 echo-dual
      echo-inline echo-killed)
-for t in "$P" "$D"; do
-    if [[ ! -x $t ]]; then
-        for id in "${ids[@]}"; do result "$id" skip "$t is not built"; done
-        exit 0
-    fi
-done
+skip_unless_built "$P" "$D"
 
 pids=()
 cleanup() {

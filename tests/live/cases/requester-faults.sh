@@ -32,12 +32,7 @@ M=/mnt/requester-faults
 result() { printf 'RESULT requester-faults-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "requester-faults.sh: $*" >&2; }
 ids=(cases mount capture)
-for t in "$C" "$D"; do
-    if [[ ! -x $t ]]; then
-        for id in "${ids[@]}"; do result "$id" skip "$t is not built"; done
-        exit 0
-    fi
-done
+skip_unless_built "$C" "$D"
 
 pids=()
 cleanup() {

@@ -70,12 +70,7 @@ RP=20073 MP=20074                # requester.sh 20071-20072
 result() { printf 'RESULT requester-ours-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "requester-ours.sh: $*" >&2; }
 ids=(echo ping no-first-wait ignore-grant keep-read-pad send-done forced-inline)
-for t in "$C" "$E" "$P"; do
-    if [[ ! -x $t ]]; then
-        for id in "${ids[@]}"; do result "$id" skip "$t is not built"; done
-        exit 0
-    fi
-done
+skip_unless_built "$C" "$E" "$P"
 
 pids=()
 cleanup() {

@@ -36,12 +36,7 @@ M=/mnt/requester
 result() { printf 'RESULT requester-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "requester.sh: $*" >&2; }
 ids=(serve mount ls-root ls-many stat read-all counts cases capture cases-capture)
-for t in "$C" "$D"; do
-    if [[ ! -x $t ]]; then
-        for id in "${ids[@]}"; do result "$id" skip "$t is not built"; done
-        exit 0
-    fi
-done
+skip_unless_built "$C" "$D"
 
 pids=()
 cleanup() {

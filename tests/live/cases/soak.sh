@@ -47,12 +47,7 @@ ids=(churn at-once soak rss clean limits)
 
 result() { printf 'RESULT soak-%s %s %s\n' "$1" "$2" "${*:3}"; }
 note() { echo "soak.sh: $*" >&2; }
-for t in "$E" "$EA" "$RAW"; do
-    if [[ ! -x $t ]]; then
-        for id in "${ids[@]}"; do result "$id" skip "$t is not built (make check-live builds it)"; done
-        exit 0
-    fi
-done
+skip_unless_built --hint '(make check-live builds it)' "$E" "$EA" "$RAW"
 
 pids=()
 cleanup() {
