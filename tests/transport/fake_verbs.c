@@ -395,7 +395,9 @@ static int f_accept(struct xv_id *pub, const struct xv_conn_param *p)
 		return -1;
 	}
 	id->state = c->state = F_CONNECTED;
-	if (fake_verbs_config.late_established)
+	if (fake_verbs_config.rtu_lost)
+		id->rep_sent = true;
+	else if (fake_verbs_config.late_established)
 		id->late_est = true;
 	else
 		fake_queue_event(id, XV_EV_ESTABLISHED, 0, NULL, NULL, 0);
@@ -429,6 +431,12 @@ static int f_disconnect(struct xv_id *pub)
 	}
 	fake_counts.disconnects++;
 	fake_qp_error(id);
+	if (id->rep_sent) {
+		/* rdma_disconnect() in REP_SENT: the QP in error, no DREQ
+		 * (nor DREP), no event at either end, and 0 returned */
+		fake_counts.dreqs_skipped++;
+		return 0;
+	}
 	if (id->state == F_CONNECTED) {
 		id->state = F_DISCONNECTED;
 		fake_queue_event(id, XV_EV_DISCONNECTED, 0, NULL, NULL, 0);
@@ -438,6 +446,22 @@ static int f_disconnect(struct xv_id *pub)
 		}
 	}
 	return 0;
+}
+
+/* rdma_notify(IBV_EVENT_COMM_EST): REP_SENT becomes ESTABLISHED, with its
+ * event; EISCONN when already there */
+static int f_notify_established(struct xv_id *pub)
+{
+	struct fid *id = (struct fid *)pub;
+
+	fake_counts.notifies++;
+	if (id->rep_sent) {
+		id->rep_sent = false;
+		fake_queue_event(id, XV_EV_ESTABLISHED, 0, NULL, NULL, 0);
+		return 0;
+	}
+	errno = id->state == F_CONNECTED ? EISCONN : EINVAL;
+	return -1;
 }
 
 static int f_addrs(struct xv_id *pub, struct sockaddr_storage *local,
@@ -530,6 +554,7 @@ const struct xprt_verbs fake_verbs = {
 	.accept = f_accept,
 	.reject = f_reject,
 	.disconnect = f_disconnect,
+	.notify_established = f_notify_established,
 	.addrs = f_addrs,
 	.query_device = f_query_device,
 	.device_count = f_device_count,

@@ -38,6 +38,11 @@ struct fake_verbs_config {
 	bool iwarp;         /* reported in query_device */
 	bool late_established; /* the server's ESTABLISHED comes only after its
 				* first Receive completed (real rdma_cm can) */
+	bool rtu_lost;      /* the server's CM never sees the client's RTU:
+			     * no ESTABLISHED unless notify_established is
+			     * called, and a disconnect before it tells the
+			     * client nothing (the IB CM sends no DREQ from
+			     * REP_SENT) */
 	unsigned connect_addrinuse; /* so many rdma_connect calls fail with
 				     * EADDRINUSE first (iWARP: the port rdma_cm
 				     * chose is held by a host TCP socket) */
@@ -64,6 +69,7 @@ struct fake_verbs_counts {
 	unsigned long sends, send_invs, reads, writes, recvs_posted;
 	unsigned long rnr_errors, access_errors, flushed;
 	unsigned long connects, rejects, disconnects;
+	unsigned long dreqs_skipped, notifies; /* rtu_lost */
 	unsigned long long read_bytes, write_bytes;
 };
 void fake_verbs_counts(struct fake_verbs_counts *c);

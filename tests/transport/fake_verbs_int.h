@@ -27,6 +27,7 @@ struct fid {
 	struct fid *peer_id;
 	bool has_qp, qp_err;
 	bool late_est;           /* ESTABLISHED held back (late_established) */
+	bool rep_sent;           /* the CM waits for an RTU (rtu_lost) */
 	bool active;             /* the connecting side (f_connect) */
 	unsigned long nsends;    /* Sends posted (lose_first_send) */
 	int cq_efd;

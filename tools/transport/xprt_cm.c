@@ -199,8 +199,17 @@ static void on_established(struct xprt *x, const struct xv_event *ev)
  * accept): the connection is established then. */
 void xprt_established_early(struct xprt *x)
 {
-	if (x->server && x->state == X_ACCEPTING)
-		on_established(x, NULL);
+	if (!x->server || x->state != X_ACCEPTING)
+		return;
+	on_established(x, NULL);
+	/* and the CM told so: an IB CM that has not handled the client's
+	 * RTU yet (lost, or behind the first Send under load) is still in
+	 * REP_SENT, where a disconnect sends no DREQ: a connection we drop
+	 * would stay up at the client, which waits for an answer forever.
+	 * EISCONN (the RTU came meanwhile) is no error. */
+	if (x->l->v->notify_established && x->l->v->notify_established(x->id) &&
+	    errno != EISCONN)
+		xprt_trace(x, "rdma_notify(IBV_EVENT_COMM_EST): %s", strerror(errno));
 }
 
 static void on_rejected(struct xprt *x, const struct xv_event *ev)

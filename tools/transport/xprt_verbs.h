@@ -178,6 +178,11 @@ struct xprt_verbs {
 	int (*accept)(struct xv_id *id, const struct xv_conn_param *p);
 	int (*reject)(struct xv_id *id, const void *pdata, uint32_t len);
 	int (*disconnect)(struct xv_id *id);
+	/* a server's QP received before its ESTABLISHED came: the CM is
+	 * told the connection is established (rdma_notify with
+	 * IBV_EVENT_COMM_EST), or its disconnect would send no DREQ while it
+	 * still waits for the RTU; may be NULL (nothing to tell) */
+	int (*notify_established)(struct xv_id *id);
 	/* the local and the peer's addresses (after resolve or connect) */
 	int (*addrs)(struct xv_id *id, struct sockaddr_storage *local,
 		     struct sockaddr_storage *peer);

@@ -235,6 +235,14 @@ static int r_disconnect(struct xv_id *pub)
 	return rdma_disconnect(((struct rid *)pub)->cm);
 }
 
+/* the QP's first Receive came before the RTU was handled: what a device's
+ * IBV_EVENT_COMM_EST tells, told to the CM (as svcrdma does for its QPs).
+ * The IB CM moves from REP_SENT to ESTABLISHED; iWARP has nothing to do. */
+static int r_notify_established(struct xv_id *pub)
+{
+	return rdma_notify(((struct rid *)pub)->cm, IBV_EVENT_COMM_EST);
+}
+
 static void copy_sa(struct sockaddr_storage *to, const struct sockaddr *sa)
 {
 	memset(to, 0, sizeof(*to));
@@ -430,6 +438,7 @@ const struct xprt_verbs xprt_verbs_rdma = {
 	.accept = r_accept,
 	.reject = r_reject,
 	.disconnect = r_disconnect,
+	.notify_established = r_notify_established,
 	.addrs = r_addrs,
 	.query_device = r_query_device,
 	.device_count = r_device_count,

@@ -85,11 +85,11 @@ retried() {
 start_echo() {                   # NAME PORT ARGS...; sets srv_pid
     local name=$1 port=$2 i
     shift 2
-    "$E" -s -a "$A" -p "$port" --json "$@" > "$out/$name.json" 2> "$out/$name.err" &
+    "$E" -s -a "$A" -p "$port" --json "$@" > "$out/$name.json" 2> "$out/$name.server.err" &
     srv_pid=$!
     pids+=("$srv_pid")
     wait_line 10 "$out/$name.json" '"type":"listening"' "$srv_pid" && return 0
-    note "$name did not start: $(tail -3 "$out/$name.err")"
+    note "$name did not start: $(tail -3 "$out/$name.server.err")"
     return 1
 }
 
