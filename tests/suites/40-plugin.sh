@@ -410,10 +410,11 @@ for c in "nfs3-rocev2-rxe.pcap:infiniband:IP CM Consumer PrivateData|PrivateData
 	# shellcheck disable=SC2086
 	ts $pass -r "$T/$b" -Y rpcrdma.cm -O "$proto" 2>/dev/null >"$T/cm.txt"
 	# each parameters line right under the item, one level deeper, and its
-	# fields under it
+	# fields under it (Wireshark 4.2 and later mark a label cut short:
+	# "PrivateData […]: f6ab...", the REP's 196 bytes)
 	got=$(awk -v item="$item" '
 		{ match($0, /^ */); d = RLENGTH; t = substr($0, d + 1) }
-		t ~ "^(" item "): " { id = d; next }
+		t ~ "^(" item ")( \\[[^]]*\\])?: " { id = d; next }
 		id && d == id + 4 && t ~ /^RPC-over-RDMA connection parameters: send [0-9]+, receive [0-9]+/ { n++; pd = d; next }
 		pd && d == pd + 4 && t ~ /^(Format identifier: 0xf6ab0e18|Version: 1|Send size: [0-9]+ bytes|Receive size: [0-9]+ bytes)$/ { f++ }
 		{ id = 0 }

@@ -104,18 +104,32 @@ static pcap_t *open_live(const char *iface, const char *filter,
 		fprintf(stderr, "rpcrdma-decode: -i %s: %s\n", iface, err);
 		return NULL;
 	}
-	pcap_set_snaplen(pc, LIVE_SNAPLEN);
-	pcap_set_promisc(pc, 1);
-	pcap_set_timeout(pc, LIVE_TIMEOUT_MS);
+	/* each setter fails only on an activated handle (PCAP_ERROR_ACTIVATED);
+	 * checked all the same (libpcap 1.11 marks them warn_unused_result:
+	 * Debian unstable's build failed on it) */
+	int r = pcap_set_snaplen(pc, LIVE_SNAPLEN);
+	if (!r)
+		r = pcap_set_promisc(pc, 1);
+	if (!r)
+		r = pcap_set_timeout(pc, LIVE_TIMEOUT_MS);
 	/* not immediate mode: libpcap then uses TPACKET_V3, whose blocks pack
 	 * frames by their length; immediate mode's TPACKET_V2 gives every
 	 * frame a slot of the largest size (64 KiB and more with the veth's
 	 * segmentation offloads), so 32 MiB held ~500 frames and a 1 MiB echo
 	 * overflowed it.  A block is handed over when full or LIVE_TIMEOUT_MS
 	 * old, as tcpdump without --immediate-mode. */
-	pcap_set_immediate_mode(pc, 0);
-	pcap_set_buffer_size(pc, buffer_kib ? (int)(buffer_kib * 1024u) : LIVE_BUFFER);
-	int r = pcap_activate(pc);
+	if (!r)
+		r = pcap_set_immediate_mode(pc, 0);
+	if (!r)
+		r = pcap_set_buffer_size(pc, buffer_kib ? (int)(buffer_kib * 1024u) :
+					 LIVE_BUFFER);
+	if (r) {
+		fprintf(stderr, "rpcrdma-decode: -i %s: setting the capture options: %s\n",
+			iface, pcap_statustostr(r));
+		pcap_close(pc);
+		return NULL;
+	}
+	r = pcap_activate(pc);
 	if (r < 0) {
 		const char *detail = pcap_geterr(pc);
 		if (!strcmp(detail, pcap_statustostr(r)))
