@@ -35,7 +35,8 @@ check: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
 
 # the matrix beyond make check (issue 24): the suites in tests/matrix/, against
-# Debian unstable's Wireshark (4.6) in its build root; unstable moves daily,
+# Debian unstable's Wireshark (4.6) in its build root, and the packages built and
+# installed on all three releases; unstable moves daily,
 # so it stays out of make check and .ci/run
 .PHONY: check-matrix
 check-matrix: all $(CHECK_DEPS)
