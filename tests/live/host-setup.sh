@@ -38,5 +38,12 @@ if ((${#missing[@]})); then
         exit 2
     fi
 fi
-[[ -n $(live_kernel_pkg) ]] || { echo "apt does not know $LIVE_KERNEL_META"; exit 2; }
+# another release's kernel is known to its own apt state (lib.sh), made here
+# on a cold cache: before, a first `make check-live LIVE_SUITE=trixie` on a
+# machine without it stopped with "apt does not know linux-image-amd64"
+if [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" && -z $(live_kernel_pkg) ]] && ! live_apt_update; then
+    echo "apt-get update for $LIVE_SUITE failed (log: $LIVE_APT_DIR/update.log)"
+    exit 2
+fi
+[[ -n $(live_kernel_pkg) ]] || { echo "apt does not know $LIVE_KERNEL_META${LIVE_APT_OPTS:+ in $LIVE_SUITE}"; exit 2; }
 exit 0
