@@ -15,7 +15,12 @@ kpkgver=$(apt-cache policy "$kpkg" | awk '/Candidate:/ { print $2; exit }')
 
 log() { printf 'build-siw: %s\n' "$*" >&2; }
 
-src_ver=$(apt-cache policy linux-source-6.1 | awk '/Candidate:/ { print $2; exit }')
+# the source of the kernel's own version: the registry keeps older uploads,
+# and a newer linux-source-6.1 for the same ABI (6.1.192-3 beside the
+# kernel's 6.1.192-2, 2026-11-28) moved the candidate past the kernel
+src_ver=$kpkgver
+apt-cache madison linux-source-6.1 | awk -v v="$kpkgver" '$3 == v { f = 1 } END { exit !f }' ||
+    src_ver=$(apt-cache policy linux-source-6.1 | awk '/Candidate:/ { print $2; exit }')
 if [[ $src_ver != "$kpkgver" ]]; then
     log "linux-source-6.1 $src_ver does not match $kpkg $kpkgver"
     exit 1

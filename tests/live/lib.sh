@@ -136,7 +136,13 @@ live_cache_key() {
     {
         printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
         printf 'kernel %s %s\n' "$kpkg" "$kver"
-        printf 'linux-source-6.1 %s\n' "$(live_pkg_version linux-source-6.1)"
+        # the source build-siw.sh takes: the kernel's version when the
+        # registry has it, else the candidate
+        if apt-cache madison linux-source-6.1 2>/dev/null | awk -v v="$kver" '$3 == v { f = 1 } END { exit !f }'; then
+            printf 'linux-source-6.1 %s\n' "$kver"
+        else
+            printf 'linux-source-6.1 %s\n' "$(live_pkg_version linux-source-6.1)"
+        fi
         for f in "${IMAGE_INPUTS[@]}"; do
             printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
         done
