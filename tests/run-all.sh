@@ -3,9 +3,9 @@
 # end with one line: "N passed, N failed[, N skipped]".  Exit 1 on any failure.
 #
 # Suites run side by side, RPCRDMA_CHECK_JOBS at a time (default: one per
-# core; 1 runs them one after the other, in order).  The live suite starts
-# first: it is the longest, and much of it is waiting (the image's download,
-# the guests' timeouts) that the other suites fill.  Each suite's output is
+# core; 1 runs them one after the other, in order).  The live suites (90-live,
+# 91-live-trixie) start first: they are the longest, and much of them is
+# waiting (the images' download, the guests' timeouts) that the other suites fill.  Each suite's output is
 # printed whole when it ends, headed "# suite NAME" and closed with
 # "# suite NAME: N s".
 #
@@ -66,10 +66,10 @@ if [ ${#suites[@]} -eq 0 ]; then
 	exit 1
 fi
 if ((jobs > 1)); then
-	# the longest first
+	# the longest first: the live suites (90-live, 91-live-trixie), in order
 	ordered=()
-	for s in "${suites[@]}"; do [[ ${s##*/} == 90-live.sh ]] && ordered+=("$s"); done
-	for s in "${suites[@]}"; do [[ ${s##*/} == 90-live.sh ]] || ordered+=("$s"); done
+	for s in "${suites[@]}"; do [[ ${s##*/} == 9[0-9]-live*.sh ]] && ordered+=("$s"); done
+	for s in "${suites[@]}"; do [[ ${s##*/} == 9[0-9]-live*.sh ]] || ordered+=("$s"); done
 	suites=("${ordered[@]}")
 fi
 

@@ -11,16 +11,14 @@ set -euo pipefail
 kpkg=${1:?kernel package}
 out=${2:?output directory}
 kver=${kpkg#linux-image-}
-kpkgver=$(apt-cache policy "$kpkg" | awk '/Candidate:/ { print $2; exit }')
+# (bookworm, the host's release: lib.sh's apt is the host's)
+. "$(dirname "$0")/lib.sh"
+kpkgver=$(live_pkg_version "$kpkg")
 
 log() { printf 'build-siw: %s\n' "$*" >&2; }
 
-# the source of the kernel's own version: the registry keeps older uploads,
-# and a newer linux-source-6.1 for the same ABI (6.1.192-3 beside the
-# kernel's 6.1.192-2, 2026-11-28) moved the candidate past the kernel
-src_ver=$kpkgver
-apt-cache madison linux-source-6.1 | awk -v v="$kpkgver" '$3 == v { f = 1 } END { exit !f }' ||
-    src_ver=$(apt-cache policy linux-source-6.1 | awk '/Candidate:/ { print $2; exit }')
+# the source of the kernel's own version (lib.sh: the rule and why)
+src_ver=$(live_siw_src_version "$kpkgver")
 if [[ $src_ver != "$kpkgver" ]]; then
     log "linux-source-6.1 $src_ver does not match $kpkg $kpkgver"
     exit 1

@@ -103,6 +103,20 @@ live_apt_update() {
 # The kernel's upstream series, for linux-source-X.Y: 6.1.0-56-amd64 -> 6.1.
 live_kseries() { local v=${1#linux-image-}; v=${v%%-*}; v=${v%%+*}; printf '%s\n' "${v%.*}" | awk -F. '{ print $1 "." $2 }'; }
 
+# The version of linux-source-6.1 build-siw.sh builds bookworm's siw.ko from,
+# for the kernel package version KVER: KVER itself when the registry lists it
+# (it keeps older uploads; a newer source for the same ABI, 6.1.192-3 beside
+# the kernel's 6.1.192-2 on 11-28, moved the candidate past the kernel), else
+# the candidate (build-siw.sh then stops: its source must match the kernel).
+# The one place of that rule: the cache key names what it prints.
+live_siw_src_version() {
+    if apt-cache madison linux-source-6.1 2>/dev/null | awk -v v="$1" '$3 == v { f = 1 } END { exit !f }'; then
+        printf '%s\n' "$1"
+    else
+        live_pkg_version linux-source-6.1
+    fi
+}
+
 # Prints the cache key: sha256 over the image inputs and the versions of the
 # Debian packages that end up in the image (kernel, kernel source for siw).
 # For another release than the host's it also covers the headers and compiler
@@ -136,13 +150,7 @@ live_cache_key() {
     {
         printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
         printf 'kernel %s %s\n' "$kpkg" "$kver"
-        # the source build-siw.sh takes: the kernel's version when the
-        # registry has it, else the candidate
-        if apt-cache madison linux-source-6.1 2>/dev/null | awk -v v="$kver" '$3 == v { f = 1 } END { exit !f }'; then
-            printf 'linux-source-6.1 %s\n' "$kver"
-        else
-            printf 'linux-source-6.1 %s\n' "$(live_pkg_version linux-source-6.1)"
-        fi
+        printf 'linux-source-6.1 %s\n' "$(live_siw_src_version "$kver")"
         for f in "${IMAGE_INPUTS[@]}"; do
             printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
         done

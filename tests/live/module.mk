@@ -15,8 +15,8 @@
 #
 # The image is cached in /var/cache/rpcrdma-tools/live/<key>/ (RPCRDMA_LIVE_CACHE).
 # LIVE_SUITE=trixie (or RPCRDMA_LIVE_SUITE=trixie) makes and uses a Debian 13 guest
-# instead of the default bookworm one (lib.sh; build-image-release.sh).  Not part
-# of 'make check'.
+# instead of the default bookworm one (lib.sh; build-image-release.sh).  make check
+# runs a subset of the cases on it (tests/suites/91-live-trixie.sh).
 
 BUILD ?= build
 BIN ?= $(BUILD)/bin
