@@ -54,6 +54,7 @@ fi
 
 start=$SECONDS
 live_log "building the $LIVE_SUITE image $key (cold; about 5 minutes)"
+live_say_changes
 work=$(mktemp -d "$LIVE_CACHE_ROOT/.build.XXXXXX")
 siw_pid=
 cleanup() {
@@ -170,17 +171,14 @@ mkfs.ext4 -q -F -L rpcrdma-root -O ^metadata_csum -d "$root" "$work/out/rootfs.e
     echo "packages"
     chroot "$root" dpkg-query -W -f '  ${Package} ${Version}\n' 2>/dev/null | sort
 } > "$work/out/info"
+printf '%s\n' "$LIVE_KEY_INPUTS" > "$work/out/key-inputs"
 touch "$work/out/READY"
 rm -rf "$image"
 mv "$work/out" "$image"
 
 # Keep this image and the two most recent others of the same release (other
-# branches); drop the rest of that release's.  Images of other releases (bookworm's
-# say no suite) are never touched here.
-ls -1dt "$LIVE_CACHE_ROOT"/*/READY 2>/dev/null | while read -r r; do
-    if grep -qx "suite $LIVE_SUITE" "${r%/READY}/info" 2>/dev/null; then echo "$r"; fi
-done | tail -n +4 | while read -r old; do
-    [[ ${old%/READY} != "$image" ]] && rm -rf "${old%/READY}"
-done
+# branches); drop the rest of that release's.  Images of other releases are
+# never touched here.
+live_prune_images "$image"
 live_log "image $key built in $((SECONDS - start)) s"
 echo "$image"

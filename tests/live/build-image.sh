@@ -49,6 +49,7 @@ fi
 
 start=$SECONDS
 live_log "building image $key (cold; about 2-3 minutes)"
+live_say_changes
 work=$(mktemp -d "$LIVE_CACHE_ROOT/.build.XXXXXX")
 siw_pid=
 cleanup() {
@@ -138,6 +139,7 @@ mkfs.ext4 -q -F -L rpcrdma-root -O ^metadata_csum -d "$root" "$work/out/rootfs.e
 
 {
     echo "key $key"
+    echo "suite $LIVE_SUITE"
     echo "kernel $kpkg $kpkgver"
     echo "kver $kver"
     echo "siw $siw_status"
@@ -146,13 +148,14 @@ mkfs.ext4 -q -F -L rpcrdma-root -O ^metadata_csum -d "$root" "$work/out/rootfs.e
     echo "packages"
     chroot "$root" dpkg-query -W -f '  ${Package} ${Version}\n' 2>/dev/null | sort
 } > "$work/out/info"
+printf '%s\n' "$LIVE_KEY_INPUTS" > "$work/out/key-inputs"
 touch "$work/out/READY"
 rm -rf "$image"
 mv "$work/out" "$image"
 
-# Keep this image and the two most recent others (other branches); drop the rest.
-ls -1dt "$LIVE_CACHE_ROOT"/*/READY 2>/dev/null | tail -n +4 | while read -r old; do
-    [[ ${old%/READY} != "$image" ]] && rm -rf "${old%/READY}"
-done
+# Keep this image and the two most recent others of bookworm (other branches);
+# drop the rest of bookworm's.  Another release's images are never touched (this
+# pruned any image beyond the three newest before 11-28, trixie's too).
+live_prune_images "$image"
 live_log "image $key built in $((SECONDS - start)) s"
 echo "$image"

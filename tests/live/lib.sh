@@ -117,49 +117,100 @@ live_siw_src_version() {
     fi
 }
 
-# Prints the cache key: sha256 over the image inputs and the versions of the
-# Debian packages that end up in the image (kernel, kernel source for siw).
-# For another release than the host's it also covers the headers and compiler
-# siw.ko is built with and the candidate version of every package in
-# packages.txt (the image is made of that release's current packages).
-live_cache_key() {
-    local kpkg kver f series pkgs
+# Prints the inputs of the cache key, one a line ("suite bookworm", "kernel
+# PKG VERSION", "package NAME VERSION", "file NAME SHA256", ...): the suite, the
+# kernel package and version, the versions of what siw.ko is built from (for
+# bookworm the linux-source-6.1 build-siw.sh takes; for another release the
+# linux-source-X.Y, headers, gcc and make of its build root), the candidate
+# version of every package the image is debootstrapped with (packages.txt,
+# packages-RELEASE.txt), and the files in IMAGE_INPUTS.  Written beside each
+# image (key-inputs), so that a new key can say what moved (live_say_changes).
+live_key_inputs() {
+    local kpkg kver f series pkgs kit=()
     kpkg=$(live_kernel_pkg) || true
     [[ -n $kpkg ]] || return 1
     kver=$(live_pkg_version "$kpkg")
     [[ -n $kver ]] || return 1
-    if [[ $LIVE_SUITE != "$LIVE_HOST_SUITE" ]]; then
-        series=$(live_kseries "$kpkg")
-        {
-            printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
-            printf 'kernel %s %s\n' "$kpkg" "$kver"
-            # (one apt-cache for all: each costs a second on a loaded host)
-            mapfile -t pkgs < <(live_image_packages)
-            apt-cache "${LIVE_APT_OPTS[@]}" policy "linux-source-$series" "linux-headers-${kpkg#linux-image-}" \
-                    linux-headers-amd64 gcc make "${pkgs[@]}" 2>/dev/null |
-                awk -v kit="linux-source-$series linux-headers-${kpkg#linux-image-} linux-headers-amd64 gcc make" '
-                    BEGIN { split(kit, k, " "); for (i in k) K[k[i]] = 1 }
-                    /^[^ ]/ { p = $1; sub(/:$/, "", p) }
-                    /Candidate:/ { printf "%s%s %s\n", (p in K ? "" : "package "), p, ($2 == "(none)" ? "" : $2) }'
-            for f in "${IMAGE_INPUTS[@]}"; do
-                printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
-            done
-        } | sha256sum | cut -d" " -f1
-        return 0
-    fi
-    {
-        printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
-        printf 'kernel %s %s\n' "$kpkg" "$kver"
+    printf 'suite %s\narch %s\n' "$LIVE_SUITE" "$(dpkg --print-architecture)"
+    printf 'kernel %s %s\n' "$kpkg" "$kver"
+    if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]]; then
         printf 'linux-source-6.1 %s\n' "$(live_siw_src_version "$kver")"
-        for f in "${IMAGE_INPUTS[@]}"; do
-            printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
-        done
-    } | sha256sum | cut -d" " -f1
+    else
+        series=$(live_kseries "$kpkg")
+        kit=("linux-source-$series" "linux-headers-${kpkg#linux-image-}" linux-headers-amd64 gcc make)
+    fi
+    # (one apt-cache for all: each costs a second on a loaded host)
+    mapfile -t pkgs < <(live_image_packages)
+    apt-cache "${LIVE_APT_OPTS[@]}" policy "${kit[@]}" "${pkgs[@]}" 2>/dev/null |
+        awk -v kit="${kit[*]}" '
+            BEGIN { split(kit, k, " "); for (i in k) K[k[i]] = 1 }
+            /^[^ ]/ { p = $1; sub(/:$/, "", p) }
+            /Candidate:/ { printf "%s%s %s\n", (p in K ? "" : "package "), p, ($2 == "(none)" ? "" : $2) }'
+    for f in "${IMAGE_INPUTS[@]}"; do
+        printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
+    done
 }
 
-# Sets LIVE_IMAGE_DIR to the cached image for the current key (may not exist yet).
+# Prints the cache key: the sha256 of live_key_inputs.
+live_cache_key() {
+    local t
+    t=$(live_key_inputs) || return 1
+    printf '%s\n' "$t" | sha256sum | cut -d' ' -f1
+}
+
+# The release an image directory holds (bookworm's images of before 11-28
+# name none in info).
+live_image_suite() {
+    awk '$1 == "suite" { print $2; f = 1; exit } END { if (!f) print "bookworm" }' "$1/info" 2>/dev/null
+}
+
+# The built images of LIVE_SUITE in the cache, newest first, one directory a line.
+live_suite_images() {
+    local r
+    ls -1dt "$LIVE_CACHE_ROOT"/*/READY 2>/dev/null | while read -r r; do
+        if [[ $(live_image_suite "${r%/READY}") == "$LIVE_SUITE" ]]; then printf '%s\n' "${r%/READY}"; fi
+    done
+    return 0
+}
+
+# Says (on stderr) what moved the key of the image about to be built
+# (LIVE_KEY_INPUTS, set by live_image_dir) against the newest cached image of
+# the same release: each input whose version or content differs, "NAME OLD ->
+# NEW" (a new image is never a silent difference).
+live_say_changes() {
+    local old d
+    old=
+    while read -r d; do
+        [[ -f $d/key-inputs ]] && { old=$d; break; }
+    done < <(live_suite_images)
+    if [[ -z $old ]]; then
+        live_log "no earlier $LIVE_SUITE image with its key's inputs (key-inputs) to compare with"
+        return 0
+    fi
+    live_log "a new $LIVE_SUITE image: its key's inputs against the newest cached one (${old##*/}):"
+    printf '%s\n' "$LIVE_KEY_INPUTS" | awk '
+        NR == FNR { n = $0; sub(/ [^ ]*$/, "", n); o[n] = $NF; next }
+        { n = $0; sub(/ [^ ]*$/, "", n); seen[n] = 1
+          if (!(n in o)) printf "live:   %s: new (%s)\n", n, $NF
+          else if (o[n] != $NF) printf "live:   %s: %s -> %s\n", n, o[n], $NF }
+        END { for (n in o) if (!(n in seen)) printf "live:   %s: gone (was %s)\n", n, o[n] }
+    ' "$old/key-inputs" - >&2
+}
+
+# Drops the images of LIVE_SUITE beyond the three newest (other branches'),
+# never KEEP_DIR; images of other releases are never touched.
+live_prune_images() {
+    live_suite_images | tail -n +4 | while read -r d; do
+        if [[ $d != "$1" ]]; then rm -rf "$d"; fi
+    done
+    return 0
+}
+
+# Sets LIVE_IMAGE_DIR to the cached image for the current key (may not exist
+# yet), and LIVE_KEY_INPUTS to the text the key is the sha256 of.
 live_image_dir() {
     local key
-    key=$(live_cache_key) || return 1
+    LIVE_KEY_INPUTS=$(live_key_inputs) || return 1
+    key=$(printf '%s\n' "$LIVE_KEY_INPUTS" | sha256sum | cut -d' ' -f1)
     LIVE_IMAGE_DIR="$LIVE_CACHE_ROOT/$key"
 }
