@@ -121,9 +121,9 @@ live_siw_src_version() {
 # PKG VERSION", "package NAME VERSION", "file NAME SHA256", ...): the suite, the
 # kernel package and version, the versions of what siw.ko is built from (for
 # bookworm the linux-source-6.1 build-siw.sh takes; for another release the
-# linux-source-X.Y, headers, gcc and make of its build root), the candidate
-# version of every package the image is debootstrapped with (packages.txt,
-# packages-RELEASE.txt), and the files in IMAGE_INPUTS.  Written beside each
+# linux-source-X.Y, headers, gcc and make of its build root), the version of
+# every package the image is made of (packages.txt, packages-RELEASE.txt and
+# what they and debootstrap's base pull in), and the files in IMAGE_INPUTS.  Written beside each
 # image (key-inputs), so that a new key can say what moved (live_say_changes).
 live_key_inputs() {
     local kpkg kver f series pkgs kit=()
@@ -139,13 +139,39 @@ live_key_inputs() {
         series=$(live_kseries "$kpkg")
         kit=("linux-source-$series" "linux-headers-${kpkg#linux-image-}" linux-headers-amd64 gcc make)
     fi
-    # (one apt-cache for all: each costs a second on a loaded host)
+    ((${#kit[@]} == 0)) ||
+        apt-cache "${LIVE_APT_OPTS[@]}" policy "${kit[@]}" 2>/dev/null |
+            awk '/^[^ ]/ { p = $1; sub(/:$/, "", p) }
+                 /Candidate:/ { printf "%s %s\n", p, ($2 == "(none)" ? "" : $2) }'
+    # every package the image is made of, at the version it would get now: what
+    # apt would install on an empty system for the packages lists, the
+    # essential and the required ones (debootstrap --variant=minbase's base),
+    # "package NAME VERSION" sorted (about 210; one apt-get -s, ~3 s).  Its
+    # alternatives can differ from debootstrap's in a few trivial packages
+    # (bookworm, 11-28: usr-is-merged and lsb-base in the image; usrmerge and
+    # perl's in the simulation; every other version the image's own).  Unresolvable: the listed packages' candidates.
+    # debootstrap reads the release's main suite alone, so apt does here: for
+    # another release its own apt state names nothing else; for the host's, a
+    # sources list of that one line over the host's lists (its -security and
+    # -updates are the kernel's, not the image's)
     mapfile -t pkgs < <(live_image_packages)
-    apt-cache "${LIVE_APT_OPTS[@]}" policy "${kit[@]}" "${pkgs[@]}" 2>/dev/null |
-        awk -v kit="${kit[*]}" '
-            BEGIN { split(kit, k, " "); for (i in k) K[k[i]] = 1 }
-            /^[^ ]/ { p = $1; sub(/:$/, "", p) }
-            /Candidate:/ { printf "%s%s %s\n", (p in K ? "" : "package "), p, ($2 == "(none)" ? "" : $2) }'
+    local sim mirror src= opts=("${LIVE_APT_OPTS[@]}")
+    if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]] && mirror=$(live_mirror) && src=$(mktemp); then
+        printf 'deb %s %s main\n' "$mirror" "$LIVE_SUITE" > "$src"
+        opts=(-o "Dir::Etc::sourcelist=$src" -o Dir::Etc::sourceparts=-)
+    fi
+    sim=$(apt-get "${opts[@]}" -o Dir::State::status=/dev/null -s install --no-install-recommends \
+              "${pkgs[@]}" '?essential' '?priority(required)' 2>/dev/null |
+          awk '$1 == "Inst" { v = $3; sub(/^\(/, "", v); print "package " $2 " " v }' | sort)
+    [[ -n $src ]] && rm -f "$src"
+    if [[ -n $sim ]]; then
+        printf '%s\n' "$sim"
+    else
+        printf 'closure unresolved (apt-get -s install failed): the listed packages only\n'
+        apt-cache "${LIVE_APT_OPTS[@]}" policy "${pkgs[@]}" 2>/dev/null |
+            awk '/^[^ ]/ { p = $1; sub(/:$/, "", p) }
+                 /Candidate:/ { printf "package %s %s\n", p, ($2 == "(none)" ? "" : $2) }'
+    fi
     for f in "${IMAGE_INPUTS[@]}"; do
         printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
     done
@@ -188,12 +214,15 @@ live_say_changes() {
         return 0
     fi
     live_log "a new $LIVE_SUITE image: its key's inputs against the newest cached one (${old##*/}):"
+    # (the first 30 lines: more says the inputs changed form, as on 11-28)
     printf '%s\n' "$LIVE_KEY_INPUTS" | awk '
+        function say(t) { if (++k <= 30) print "live:   " t }
         NR == FNR { n = $0; sub(/ [^ ]*$/, "", n); o[n] = $NF; next }
         { n = $0; sub(/ [^ ]*$/, "", n); seen[n] = 1
-          if (!(n in o)) printf "live:   %s: new (%s)\n", n, $NF
-          else if (o[n] != $NF) printf "live:   %s: %s -> %s\n", n, o[n], $NF }
-        END { for (n in o) if (!(n in seen)) printf "live:   %s: gone (was %s)\n", n, o[n] }
+          if (!(n in o)) say(n ": new (" $NF ")")
+          else if (o[n] != $NF) say(n ": " o[n] " -> " $NF) }
+        END { for (n in o) if (!(n in seen)) say(n ": gone (was " o[n] ")")
+              if (k > 30) printf "live:   ... %d more (%d inputs moved in all)\n", k - 30, k }
     ' "$old/key-inputs" - >&2
 }
 

@@ -93,3 +93,11 @@ image() {
 	run ls "$RPCRDMA_LIVE_CACHE"
 	assert_output $'bw1\nbw2\nbw3\nbw4'
 }
+
+@test "live_say_changes: more than 30 inputs moved: the first 30, then how many more" {
+	image old-bw bookworm $'suite bookworm' 100
+	LIVE_KEY_INPUTS=$'suite bookworm\n'$(for i in $(seq 1 40); do echo "package p$i 1.$i"; done)
+	run live_say_changes
+	assert_equal "${#lines[@]}" 32
+	assert_line --index 31 "live:   ... 10 more (40 inputs moved in all)"
+}
