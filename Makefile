@@ -35,9 +35,10 @@ check: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) tests/run-all.sh
 
 # the matrix beyond make check (issue 24): the suites in tests/matrix/, against
-# Debian unstable's Wireshark (4.6) in its build root, and the packages built and
-# installed on all three releases; unstable moves daily,
-# so it stays out of make check and .ci/run
+# Debian unstable's Wireshark (4.6) in its build root, the packages built and
+# installed on all three releases, and the live suite in a Debian unstable guest
+# (92-live-sid: its kernel, 7.2 on 2026-11-28, rxe and siw; tests/live/README.md);
+# unstable moves daily, so it stays out of make check and .ci/run
 .PHONY: check-matrix
 check-matrix: all $(CHECK_DEPS)
 	@BUILD=$(abspath $(BUILD)) RPCRDMA_SUITES_DIR=$(abspath tests/matrix) tests/run-all.sh

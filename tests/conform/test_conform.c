@@ -638,6 +638,31 @@ static void test_safety_and_target(void)
 	tap_ok(cf_target_null(&t, 9, buf, sizeof(buf)) == 40, "NULL: 40 bytes");
 }
 
+/* the NFSv4.0 lookup's reply from a server without NFSv4.0 (sid's knfsd with
+ * nfs-utils 3.1.1's defaults, 11-28): an accepted RPC reply whose COMPOUND has
+ * status NFS4ERR_MINOR_VERS_MISMATCH, an empty tag and no result */
+static void test_nfs4_lookup_reply(void)
+{
+	static const uint8_t mismatch[] = {
+		0x07, 0xf0, 0x00, 0x8b, 0, 0, 0, 1,      /* xid, REPLY */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,      /* MSG_ACCEPTED, AUTH_NONE, 0 */
+		0, 0, 0, 0,                              /* SUCCESS */
+		0, 0, 0x27, 0x25, 0, 0, 0, 0, 0, 0, 0, 0 /* 10021, tag "", 0 results */
+	};
+	uint8_t fh[128];
+	size_t fhlen = 0;
+	char why[256] = "";
+
+	tap_ok(cf_nfs4_lookup_reply(mismatch, sizeof(mismatch), fh, &fhlen, why, sizeof(why)) < 0 &&
+	       !strcmp(why, "the COMPOUND reply has NFS4 status 10021 (NFS4ERR_MINOR_VERS_MISMATCH: "
+			    "the server does not serve NFSv4.0) and no result"),
+	       "NFSv4.0 lookup answered NFS4ERR_MINOR_VERS_MISMATCH: the status is said (%s)", why);
+	why[0] = 0;
+	tap_ok(cf_nfs4_lookup_reply(mismatch, sizeof(mismatch) - 4, fh, &fhlen, why, sizeof(why)) < 0 &&
+	       !strcmp(why, "the COMPOUND reply ends before its result count"),
+	       "a COMPOUND reply cut before its count: said (%s)", why);
+}
+
 int main(void)
 {
 	test_table();
@@ -647,5 +672,6 @@ int main(void)
 	test_report();
 	test_knfsd_audit();
 	test_safety_and_target();
+	test_nfs4_lookup_reply();
 	return tap_done();
 }

@@ -146,8 +146,8 @@ decoder's and the plugin's tests run on real traffic on any machine. (Hand-made 
 captures are in \`crafted/\`, with their own README.) Regenerate
 them all with \`make live-captures\` (\`tests/live/make-captures.sh\`, as root;
 it builds or reuses the cached guest image), and those of another Debian release's
-kernel with \`make live-captures LIVE_SUITE=trixie\` (named \`*-6.12.pcap\`: NFSv3
-and NFSv4.1 over each transport). Nothing here left the guest: it has
+kernel with \`make live-captures LIVE_SUITE=trixie\` or \`LIVE_SUITE=sid\` (named \`*-6.12.pcap\`,
+\`*-7.2.pcap\`: NFSv3 and NFSv4.1 over each transport). Nothing here left the guest: it has
 no network card, and the two RDMA hosts are the two ends of a veth pair in it.
 
 ## How they were made
@@ -194,11 +194,12 @@ cat <<EOF
 
 ## What differs between the kernels' captures
 
-\`rpcrdma-decode --check\` finds no violation in any capture here, of 6.1 or of 6.12
+\`rpcrdma-decode --check\` finds no violation in any capture here, of 6.1, 6.12 or 7.2
 (\`tests/cli/capture.bats\`, "real kernel captures"): no kernel deviation from the specs shows
 in these workloads, so none is listed as allowed. What does differ, none of it a protocol matter:
 
-- **Timestamps of the RoCEv2 captures of 6.12** (\`*-rocev2-rxe-6.12.pcap\`): every frame that
+- **Timestamps of the RoCEv2 captures of 6.12 and 7.2** (\`*-rocev2-rxe-6.12.pcap\`,
+  \`*-rocev2-rxe-7.2.pcap\`): every frame that
   end B (\`rxe1\`, 198.18.0.2, the NFS client) sent carries the guest's time since boot (a
   date in 1970 in the pcap) where end A's frames carry the wall clock: \`capinfos\` says
   "Strict time order: False". So \`rpcrdma-decode --stats\` shows meaningless RPC latencies
@@ -206,9 +207,16 @@ in these workloads, so none is listed as allowed. What does differ, none of it a
   Seen in every rxe capture of the 6.12 guest on 11-28 (the NFS mounts and rpcrdma-conform's
   run as well), never over siw, never on 6.1: it is the veth pair's receiving side, either
   end, for any rxe traffic (rping too) (\`docs/kernels.md\`, difference 6).
+  The same on 7.2 (the two \`*-rocev2-rxe-7.2.pcap\`, 11-28 17:13: first frame 1970, "Strict
+  time order: False"; the siw ones in order).
 - NFSv4.1: 90 RPC-over-RDMA messages on 6.12, 92 on 6.1 (one GETATTR call fewer), over
   both transports; NFSv3 36 on both. The RFC 8797 private data are the same (client
   \`01 01 03 03\`, knfsd \`01 00 03 03\`).
+- 7.2 (\`*-7.2.pcap\`): NFSv3 44 messages, NFSv4.1 94, over both transports. The client reads
+  the 128 KiB file back in five READs (offset/count 0/16384, 16384/32768, 49152/16384,
+  65536/32768, 98304/32768) where 6.1 and 6.12 send one READ of 131072; its NFSv4.1 WRITE
+  COMPOUND is SEQUENCE, PUTFH, WRITE without 6.12's trailing GETATTR. The same private data;
+  every READ reply's data still in a Write chunk (\`docs/kernels.md\`, Linux 7.2).
 
 ## Captures without the MPA handshake (\`nohandshake/\`)
 

@@ -135,15 +135,24 @@ for c in "$TOP"/tests/captures/*.pcap "$TOP"/tests/captures/nohandshake/*.pcap; 
 		else nok "$b ($p): every NFS READ reply shows its length and data" "frames: $bad"; fi
 	done
 	# two passes: what was read back is what was written (guest-nfs-rw.sh):
-	# the data of every WRITE call is the data of a READ reply
-	md5s() { awk -F'\t' -v t="$1" '$1 == t {print $5}' "$T/rw" |
-		while read -r d; do echo "$d" | md5sum; done | sort -u; }
-	md5s 0 >"$T/w.md5"
-	md5s 1 >"$T/r.md5"
-	if [ -s "$T/w.md5" ]; then
-		missing=$(comm -23 "$T/w.md5" "$T/r.md5" | wc -l)
-		if [ "$missing" = 0 ]; then ok "$b: the data of each WRITE call comes back in a READ reply ($(wc -l <"$T/w.md5") WRITEs)"
-		else nok "$b: the data of each WRITE call comes back in a READ reply" "$missing not found"; fi
+	# every byte of every WRITE call's data comes back in the READ replies,
+	# in one READ (6.1, 6.12) or in pieces (7.2 reads a 128 KiB file back
+	# in five READs of 16 and 32 KiB: docs/kernels.md, 7.3); a piece counts
+	# where it sits in the written data, at a whole byte
+	nw=$(awk -F'\t' '$1 == 0 && $5 != ""' "$T/rw" | wc -l)
+	if [ "$nw" -gt 0 ]; then
+		missing=$(awk -F'\t' '$1 == 0 && $5 != "" { w[++nw] = $5 } $1 == 1 && $5 != "" { r[++nr] = $5 }
+			END { m = 0
+			      for (i = 1; i <= nw; i++) {
+				delete c
+				for (j = 1; j <= nr; j++)
+					if ((p = index(w[i], r[j])) > 0 && p % 2 == 1)
+						for (k = p; k < p + length(r[j]); k += 2) c[k] = 1
+				for (k = 1; k <= length(w[i]); k += 2) if (!(k in c)) { m++; break }
+			      }
+			      print m }' "$T/rw")
+		if [ "$missing" = 0 ]; then ok "$b: the data of each WRITE call comes back in the READ replies ($nw WRITEs)"
+		else nok "$b: the data of each WRITE call comes back in the READ replies" "$missing WRITEs not covered"; fi
 	fi
 done
 for b in nfs3-reads-rocev2-rxe.pcap nfs41-reads-iwarp-siw.pcap; do

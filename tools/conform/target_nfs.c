@@ -126,14 +126,27 @@ static int reply_body(const uint8_t *p, size_t len, struct xdr_r *r, char *why, 
 /* COMPOUND4res up to the first result: status, tag, count */
 static int compound_body(const uint8_t *p, size_t len, struct xdr_r *r, char *why, size_t cap)
 {
-	uint32_t tl;
+	uint32_t tl, st, n;
 
 	if (reply_body(p, len, r, why, cap) < 0)
 		return -1;
-	xdr_get32(r);                         /* overall status: each op's below */
+	st = xdr_get32(r);                    /* overall status: each op's below */
 	xdr_get_opaque(r, 1024, &tl);
-	xdr_get32(r);
-	return r->bad ? -1 : 0;
+	n = xdr_get32(r);
+	if (r->bad) {
+		snprintf(why, cap, "the COMPOUND reply ends before its result count");
+		return -1;
+	}
+	/* a failed COMPOUND with no result at all: say its status (a server
+	 * without NFSv4.0, e.g. sid's nfs-utils 3.1.1 by default, answers an
+	 * NFSv4.0 COMPOUND NFS4ERR_MINOR_VERS_MISMATCH, 10021, and no result) */
+	if (st && n == 0) {
+		snprintf(why, cap, "the COMPOUND reply has NFS4 status %u%s and no result", st,
+			 st == 10021 ? " (NFS4ERR_MINOR_VERS_MISMATCH: the server does not serve "
+				       "NFSv4.0)" : "");
+		return -1;
+	}
+	return 0;
 }
 
 /* one op's result header; -1 with why unless it is op and NFS4_OK */
