@@ -408,6 +408,13 @@ int main(int argc, char *argv[])
 	int i, rc;
 	bool ok;
 
+	/* each result line out when printed, not at exit: a run that then
+	 * hangs in its teardown (a QP destroyed in the kernel) still shows
+	 * how far it came (docs/kernels.md 7.5: a flood over rxe on 7.2
+	 * printed nothing, so whether it hung in the flood or after it was
+	 * not known) */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--vectors") && i + 1 < argc)
 			vectors = argv[++i];
