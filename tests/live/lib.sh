@@ -77,6 +77,16 @@ live_mirror() {
     printf '%s\n' "${uri%/}"
 }
 
+# "PREFIXNAME VERSION" a line for each PKG, VERSION its candidate (empty
+# when apt has none); one apt-cache for all (each costs a second on a loaded host).
+live_candidates() {
+    local prefix=$1
+    shift
+    apt-cache "${LIVE_APT_OPTS[@]}" policy "$@" 2>/dev/null |
+        awk -v pre="$prefix" '/^[^ ]/ { p = $1; sub(/:$/, "", p) }
+             /Candidate:/ { printf "%s%s %s\n", pre, p, ($2 == "(none)" ? "" : $2) }'
+}
+
 # Candidate version of a package, empty when apt does not know it.
 live_pkg_version() {
     apt-cache "${LIVE_APT_OPTS[@]}" policy "$1" 2>/dev/null | awk '/Candidate:/ { if ($2 != "(none)") print $2; exit }'
@@ -139,21 +149,19 @@ live_key_inputs() {
         series=$(live_kseries "$kpkg")
         kit=("linux-source-$series" "linux-headers-${kpkg#linux-image-}" linux-headers-amd64 gcc make)
     fi
-    ((${#kit[@]} == 0)) ||
-        apt-cache "${LIVE_APT_OPTS[@]}" policy "${kit[@]}" 2>/dev/null |
-            awk '/^[^ ]/ { p = $1; sub(/:$/, "", p) }
-                 /Candidate:/ { printf "%s %s\n", p, ($2 == "(none)" ? "" : $2) }'
-    # every package the image is made of, at the version it would get now: what
-    # apt would install on an empty system for the packages lists, the
-    # essential and the required ones (debootstrap --variant=minbase's base),
-    # "package NAME VERSION" sorted (about 210; one apt-get -s, ~3 s).  Its
-    # alternatives can differ from debootstrap's in a few trivial packages
-    # (bookworm, 11-28: usr-is-merged and lsb-base in the image; usrmerge and
-    # perl's in the simulation; every other version the image's own).  Unresolvable: the listed packages' candidates.
-    # debootstrap reads the release's main suite alone, so apt does here: for
-    # another release its own apt state names nothing else; for the host's, a
-    # sources list of that one line over the host's lists (its -security and
-    # -updates are the kernel's, not the image's)
+    ((${#kit[@]} == 0)) || live_candidates "" "${kit[@]}"
+    # Every package the image is made of, at the version it would get now:
+    # what apt would install on an empty system for the package lists and the
+    # essential and required packages (debootstrap --variant=minbase's base),
+    # "package NAME VERSION" sorted (about 210; one apt-get -s, ~3 s).  Apt
+    # reads the release's main suite alone, as debootstrap does: another
+    # release's own apt state names nothing else; for the host's, a sources
+    # list of that one line over the host's lists (its -security and -updates
+    # are the kernel's, not the image's).  Its choice among alternatives can
+    # differ from debootstrap's in a few trivial packages (bookworm, 11-28:
+    # usr-is-merged and lsb-base in the image; usrmerge and perl's in the
+    # simulation; every other version the image's own).  Unresolvable: the
+    # listed packages' candidates.
     mapfile -t pkgs < <(live_image_packages)
     local sim mirror src= opts=("${LIVE_APT_OPTS[@]}")
     if [[ $LIVE_SUITE == "$LIVE_HOST_SUITE" ]] && mirror=$(live_mirror) && src=$(mktemp); then
@@ -168,20 +176,16 @@ live_key_inputs() {
         printf '%s\n' "$sim"
     else
         printf 'closure unresolved (apt-get -s install failed): the listed packages only\n'
-        apt-cache "${LIVE_APT_OPTS[@]}" policy "${pkgs[@]}" 2>/dev/null |
-            awk '/^[^ ]/ { p = $1; sub(/:$/, "", p) }
-                 /Candidate:/ { printf "package %s %s\n", p, ($2 == "(none)" ? "" : $2) }'
+        live_candidates "package " "${pkgs[@]}"
     fi
     for f in "${IMAGE_INPUTS[@]}"; do
         printf 'file %s %s\n' "$f" "$(sha256sum < "$LIVE_DIR/$f" | cut -d' ' -f1)"
     done
 }
 
-# Prints the cache key: the sha256 of live_key_inputs.
+# Prints the cache key of the key's inputs TEXT (live_key_inputs): its sha256.
 live_cache_key() {
-    local t
-    t=$(live_key_inputs) || return 1
-    printf '%s\n' "$t" | sha256sum | cut -d' ' -f1
+    printf '%s\n' "$1" | sha256sum | cut -d' ' -f1
 }
 
 # The release an image directory holds (bookworm's images of before 11-28
@@ -238,8 +242,6 @@ live_prune_images() {
 # Sets LIVE_IMAGE_DIR to the cached image for the current key (may not exist
 # yet), and LIVE_KEY_INPUTS to the text the key is the sha256 of.
 live_image_dir() {
-    local key
     LIVE_KEY_INPUTS=$(live_key_inputs) || return 1
-    key=$(printf '%s\n' "$LIVE_KEY_INPUTS" | sha256sum | cut -d' ' -f1)
-    LIVE_IMAGE_DIR="$LIVE_CACHE_ROOT/$key"
+    LIVE_IMAGE_DIR="$LIVE_CACHE_ROOT/$(live_cache_key "$LIVE_KEY_INPUTS")"
 }
