@@ -58,7 +58,7 @@ for suite in "$SUITES_DIR"/*.sh; do
 	suites+=("$suite")
 done
 for want in ${RPCRDMA_CHECK_ONLY:-}; do
-	[ -x "$SUITES_DIR/$want.sh" ] || { echo "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"; fail=$((fail + 1)); }
+	[ -x "$SUITES_DIR/$want.sh" ] || { echo "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"; echo "  RPCRDMA_CHECK_ONLY names no suite $want" >> "$tmp/failures"; fail=$((fail + 1)); }
 done
 if [ ${#suites[@]} -eq 0 ]; then
 	echo "# no suite selected (RPCRDMA_CHECK_ONLY='${RPCRDMA_CHECK_ONLY:-}')"
@@ -73,6 +73,13 @@ if ((jobs > 1)); then
 	suites=("${ordered[@]}")
 fi
 
+# suite_fail MESSAGE: a failure of a suite as a whole (no plan, too few
+# tests, an unlisted skip): said where it happens and listed at the end
+suite_fail() {
+	echo "$1"
+	echo "  ${1#\# }" | cut -c1-240 >> "$tmp/failures"
+	fail=$((fail + 1))
+}
 # report NAME: print a finished suite's output and count its results
 report() {
 	local name=$1 rc took cpu log=$tmp/$1.log p s f a
@@ -88,9 +95,15 @@ report() {
 	a=$(grep -E '^ok [0-9]+' "$log" | grep -vE '# (SKIP|skip)' |
 		sed -E 's/^ok [0-9]+ (- )?//' | cut -d: -f1 | grep -c 'asan' | tr -d ' ')
 	pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + f)); san=$((san + a))
+	# every failing test, with the first comment line after it (its
+	# reason, as the suite said it), for the list before the summary
+	awk -v s="$name" '
+		pending && /^[ \t]*#/ { sub(/^[ \t]*# ?/, ""); print "    " substr($0, 1, 200); pending = 0; next }
+		{ pending = 0 }
+		/^not ok [0-9]+/ { print "  " s ": " substr($0, 1, 200); pending = 1 }
+	' "$log" >> "$tmp/failures"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "# suite $name exited $rc without a failing test: counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name exited $rc without a failing test: counted as a failure"
 	fi
 	# the plan: exactly one, not 0, as many tests as it says, at least
 	# as many as tests/suite-plans.txt expects
@@ -99,24 +112,18 @@ report() {
 	nplan=$(grep -c . <<<"$plans")
 	least=$(awk -v s="$name" '$1 == s { print $2 }' "$PLANS" 2>/dev/null)
 	if [ "$nplan" -eq 0 ]; then
-		echo "# suite $name ended without a plan (1..N) after $ran tests: counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name ended without a plan (1..N) after $ran tests: counted as a failure"
 	elif [ "$nplan" -gt 1 ]; then
-		echo "# suite $name printed $nplan plans (one stream expected): counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name printed $nplan plans (one stream expected): counted as a failure"
 	elif [ "$plans" -eq 0 ]; then
-		echo "# suite $name planned 1..0 (ran nothing): counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name planned 1..0 (ran nothing): counted as a failure"
 	elif [ "$plans" -ne "$ran" ]; then
-		echo "# suite $name planned $plans tests and ran $ran: counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name planned $plans tests and ran $ran: counted as a failure"
 	fi
 	if [ -z "$least" ]; then
-		echo "# suite $name has no line in ${PLANS#"$TOP"/} (how many tests it runs at least): counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name has no line in ${PLANS#"$TOP"/} (how many tests it runs at least): counted as a failure"
 	elif [ "$ran" -lt "$least" ]; then
-		echo "# suite $name ran $ran tests, fewer than the $least ${PLANS#"$TOP"/} declares: counted as a failure"
-		fail=$((fail + 1))
+		suite_fail "# suite $name ran $ran tests, fewer than the $least ${PLANS#"$TOP"/} declares: counted as a failure"
 	fi
 	# skips: only for a reason in tests/skip-reasons.txt (its text starts
 	# with a listed line)
@@ -132,8 +139,7 @@ report() {
 		done)
 	if [ -n "$bad" ]; then
 		while IFS= read -r r; do
-			echo "# suite $name: a SKIP whose reason is not in ${REASONS#"$TOP"/}: counted as a failure: $r"
-			fail=$((fail + 1))
+			suite_fail "# suite $name: a SKIP whose reason is not in ${REASONS#"$TOP"/}: counted as a failure: $r"
 		done <<<"$bad"
 	fi
 	: > "$tmp/$name.done"
@@ -173,6 +179,14 @@ done
 wait
 report_finished
 
+# the failures again, last: CI keeps the end of a run's output (the
+# list first, at most 16 lines, so that the summary is the last line)
+if [ -s "$tmp/failures" ]; then
+	n=$(wc -l < "$tmp/failures")
+	echo "# what failed (each failing test, the line after it; the suites' output above has the rest):"
+	head -n 16 "$tmp/failures"
+	[ "$n" -gt 16 ] && echo "  ... and $((n - 16)) lines more"
+fi
 [ ${#left_out[@]} -gt 0 ] && echo "# not run (RPCRDMA_CHECK_ONLY/EXCLUDE): ${left_out[*]}"
 echo "# suites' CPU time: $total_cpu s in all, $SECONDS s of wall time"
 echo "$san of the $pass passes are sanitizer re-runs (ASan+UBSan) of the same assertions"

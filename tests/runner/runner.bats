@@ -38,6 +38,26 @@ suite() {   # suite NAME TAP-TEXT [EXIT]
 	assert_line --index $((${#lines[@]} - 1)) "3 passed, 0 failed"
 }
 
+@test "the run ends with what failed, each failing test and the line after it, then the summary" {
+	suite 10-a $'ok 1 - one\nnot ok 2 - siw: NFSv3 mount\n# mount.nfs: Connection refused\n1..2'
+	suite 20-b $'ok 1 - one'
+	run "$TOP/tests/run-all.sh"
+	assert_failure
+	n=${#lines[@]}
+	assert_line --index $((n - 1)) "2 passed, 2 failed"
+	assert_line --index $((n - 7)) --partial "# what failed"
+	assert_line --index $((n - 6)) "  10-a: not ok 2 - siw: NFSv3 mount"
+	assert_line --index $((n - 5)) "    mount.nfs: Connection refused"
+	assert_line --index $((n - 4)) --partial "  suite 20-b ended without a plan (1..N) after 1 tests"
+	# at most 16 lines of it, then how many more
+	suite 10-a "$(printf 'not ok %d - t%d\n' $(seq 1 20 | sed 's/.*/& &/'); echo 1..20)"
+	run "$TOP/tests/run-all.sh"
+	assert_failure
+	assert_output --partial "  10-a: not ok 16 - t16"
+	refute_output --partial "  10-a: not ok 17 - t17"
+	assert_output --partial "  ... and 5 lines more"
+}
+
 @test "a suite that prints 1..0 fails" {
 	suite 10-a $'ok 1 - one\nok 2 - two\n1..2'
 	suite 20-b '1..0'
