@@ -5,7 +5,8 @@
 # watchdog must stop a guest that stays silent, also when the --watch file
 # appears only after the guest has started (the watchdog used to die at
 # its first look, and such a guest ran on to --timeout), and one whose
-# kernel reports a task blocked for good.
+# kernel reports a task blocked for good.  Under TCG the vCPUs share one
+# host thread (multi-threaded TCG panicked guests: run-guest.sh).
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
@@ -25,6 +26,8 @@ con=
 for a in "$@"; do case $a in file:*) con=${a#file:} ;; esac; done
 : > "$con"
 case $STUB in
+args)        # says how it was started, and ends
+	printf '%s\n' "$@" > "$STUB_ARGS"; exit 0 ;;
 late-watch)  # the watched log appears after a second, then nothing more
 	sleep 1; echo "+ case x" >> "$STUB_WATCH" ;;
 blocked)     # output keeps coming, but the kernel says a task is stuck
@@ -62,4 +65,16 @@ run_guest() {
 	assert_equal "$status" 124
 	assert_output --partial "the guest's kernel is wedged: INFO: task nfsd:313 blocked for more than 241 seconds"
 	[ "$took" -lt 60 ] || fail "stopped after $took s"
+}
+
+@test "run-guest.sh: under TCG the guest's vCPUs run in one host thread (tcg,thread=single); RPCRDMA_LIVE_ACCEL overrides" {
+	export STUB=args STUB_ARGS=$D/args
+	want=tcg,thread=single
+	[[ -w /dev/kvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo && want=kvm
+	run timeout 60 bash "$TOP/tests/live/run-guest.sh" --timeout 30 --logs "$D/logs" -- true
+	run grep -A1 -x -- -accel "$D/args"
+	assert_line --index 1 "$want"
+	RPCRDMA_LIVE_ACCEL=tcg,thread=multi run timeout 60 bash "$TOP/tests/live/run-guest.sh" --timeout 30 --logs "$D/logs" -- true
+	run grep -A1 -x -- -accel "$D/args"
+	assert_line --index 1 tcg,thread=multi
 }
