@@ -164,7 +164,10 @@ elif [[ -s $job/rc ]]; then
     rc=$(<"$job/rc")
 else
     rc=125
-    echo "run-guest: the guest ended without running the command (qemu status $qrc)" >&2
+    # what the kernel said last, if it said it was dying (a panic, an Oops)
+    said=$(tr -d '\r' < "$job/console.log" 2>/dev/null |
+           grep -aoE '(Kernel panic|Oops|BUG:|general protection fault).*' | head -1 | cut -c1-120) || true
+    echo "run-guest: the guest ended without running the command (qemu status $qrc${said:+; its console: $said})" >&2
 fi
 
 if ((rc != 0)); then

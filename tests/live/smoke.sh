@@ -271,7 +271,8 @@ for kind in "${kinds[@]}"; do
         skip) tap skip "$(label "$kind" "$id")" "${txt[$id]}" ;;
         fail) tap fail "$(label "$kind" "$id")" "${txt[$id]}"
               grep -v '^RESULT' "$out/$kind/guest.out" | tail -20 | sed 's/^/# /' ;;
-        none) tap fail "$(label "$kind" "$id")" "no result from the guest (exit status $grc)"
+        none) gwhy=$(grep -h '^run-guest: ' "$out/$kind/guest.err" 2>/dev/null | grep -v '^run-guest: exit status' | tail -1) || true
+              tap fail "$(label "$kind" "$id")" "no result from the guest (exit status $grc${gwhy:+; ${gwhy#run-guest: }})"
               tail -5 "$out/$kind/guest.err" | sed 's/^/# /' ;;
         esac
     done

@@ -28,6 +28,9 @@ for a in "$@"; do case $a in file:*) con=${a#file:} ;; esac; done
 case $STUB in
 args)        # says how it was started, and ends
 	printf '%s\n' "$@" > "$STUB_ARGS"; exit 0 ;;
+panic)       # the kernel dies before the command runs (-no-reboot: qemu ends)
+	printf '[    4.72] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI\r\n[    4.73] Kernel panic - not syncing: Fatal exception\r\n' >> "$con"
+	exit 0 ;;
 late-watch)  # the watched log appears after a second, then nothing more
 	sleep 1; echo "+ case x" >> "$STUB_WATCH" ;;
 blocked)     # output keeps coming, but the kernel says a task is stuck
@@ -77,4 +80,11 @@ run_guest() {
 	RPCRDMA_LIVE_ACCEL=tcg,thread=multi run timeout 60 bash "$TOP/tests/live/run-guest.sh" --timeout 30 --logs "$D/logs" -- true
 	run grep -A1 -x -- -accel "$D/args"
 	assert_line --index 1 tcg,thread=multi
+}
+
+@test "run-guest.sh: a guest that died before running its command exits 125 and says what its console said first" {
+	export STUB=panic
+	run timeout 60 bash "$TOP/tests/live/run-guest.sh" --timeout 30 --logs "$D/logs" -- true
+	assert_equal "$status" 125
+	assert_output --partial "the guest ended without running the command (qemu status 0; its console: Oops: int3: 0000 [#1] PREEMPT SMP NOPTI)"
 }
