@@ -138,6 +138,18 @@ static void rpc_headers(void)
 	       h.vers == 4 && h.proc == 1 && h.cred_flavor == RPC_AUTH_SYS &&
 	       h.cred_len == 8 && h.body_off == 48, "RPC call with AUTH_SYS");
 	tap_ok(rpc_decode_header(call, 30, &h) == RPC_TRUNCATED, "truncated call");
+	{
+		/* RFC 5531 §9 call_body with rpcvers 3: its xid and rpcvers
+		 * are there for the RPC_MISMATCH reply */
+		static const uint8_t v3[] = { W(0x77), W(0), W(3), W(100003), W(3), W(0),
+					      W(0), W(0), W(0), W(0) };
+
+		tap_ok(rpc_decode_header(v3, sizeof(v3), &h) == RPC_MALFORMED &&
+		       h.msg_type == RPC_CALL && h.xid == 0x77 && h.rpcvers == 3 &&
+		       h.fault_off == 8, "call with rpcvers 3: malformed, xid and rpcvers kept");
+		tap_ok(rpc_decode_header(v3, 11, &h) == RPC_TRUNCATED && h.rpcvers == 0,
+		       "call cut inside rpcvers: truncated, no rpcvers");
+	}
 	tap_ok(rpc_decode_header(denied, sizeof(denied), &h) == RPC_OK &&
 	       h.reply_stat == RPC_MSG_DENIED && h.reject_stat == RPC_AUTH_ERROR &&
 	       h.auth_stat == 5, "denied reply: AUTH_ERROR");

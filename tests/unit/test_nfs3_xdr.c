@@ -172,6 +172,10 @@ static void serve_fixed(void)
 	static const uint8_t nlm[] = { CALL(0x16, 100021, 4, 0) };
 	static const uint8_t v4[] = { CALL(0x17, 100003, 4, 0) };
 	static const uint8_t v4_r[] = { REPLY(0x17, 2), W(3), W(3) };
+	/* rpcvers 3 (RFC 5531 §9): rejected_reply RPC_MISMATCH, mismatch_info 2..2 */
+	static const uint8_t rpc3[] = { W(0x1b), W(0), W(3), W(100003), W(3), W(0), W(0), W(0),
+					W(0), W(0) };
+	static const uint8_t rpc3_r[] = { W(0x1b), W(1), W(1), W(0), W(2), W(2) };
 	static const uint8_t cut[] = { CALL(0x18, 100003, 3, 6), W(16), 'r', 'q' };
 	static const uint8_t stale[] = { CALL(0x19, 100003, 3, 1), FH(999) };
 	static const uint8_t write[] = { CALL(0x1a, 100003, 3, 7), FH(2), W(0), W(0), W(0), W(0), W(0) };
@@ -234,6 +238,9 @@ static void serve_fixed(void)
 	tap_ok(n == 24 && s.accept_stat == 1, "NLM: PROG_UNAVAIL");
 	n = serve(v4, sizeof(v4), &s);
 	tap_ok(n == sizeof(v4_r) && !memcmp(out, v4_r, n), "NFS version 4: PROG_MISMATCH 3..3");
+	n = serve(rpc3, sizeof(rpc3), &s);
+	tap_ok(n == sizeof(rpc3_r) && !memcmp(out, rpc3_r, n) && s.xid == 0x1b,
+	       "RPC version 3: MSG_DENIED, RPC_MISMATCH 2..2");
 	n = serve(cut, sizeof(cut), &s);
 	tap_ok(n == 24 && s.accept_stat == 4, "READ with a cut handle: GARBAGE_ARGS");
 	n = serve(stale, sizeof(stale), &s);

@@ -438,7 +438,12 @@ size_t nfs3_serve(const uint8_t *msg, size_t len, uint8_t *out, size_t cap,
 	int rc = -2;
 
 	memset(s, 0, sizeof(*s));
-	if (rpc_decode_header(msg, len, &h) != RPC_OK || h.msg_type != RPC_CALL)
+	enum rpc_result dr = rpc_decode_header(msg, len, &h);
+
+	if (h.msg_type != RPC_CALL)
+		return 0;
+	/* another RPC version: the decoder stopped at rpcvers (rpc.h) */
+	if (dr != RPC_OK && !(dr == RPC_MALFORMED && h.rpcvers != RPC_VERSION))
 		return 0;
 	s->xid = h.xid;
 	s->prog = h.prog;

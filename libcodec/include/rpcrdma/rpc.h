@@ -58,7 +58,11 @@ struct rpc_msg_hdr {
 	uint32_t fault_off;            /* where decoding stopped, on error */
 };
 
-/* Decode an RPC call or reply header from buf[len]. */
+/* Decode an RPC call or reply header from buf[len].  A call whose rpcvers
+ * is not 2 is RPC_MALFORMED with xid, msg_type and rpcvers set (fault_off
+ * 8): a server answers it MSG_DENIED, RPC_MISMATCH 2..2 (RFC 5531 §9,
+ * "rpcvers ... must be equal to 2"); no other failure leaves rpcvers
+ * other than 2 in a CALL's header. */
 enum rpc_result rpc_decode_header(const uint8_t *buf, size_t len,
 				  struct rpc_msg_hdr *h);
 
