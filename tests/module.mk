@@ -63,6 +63,12 @@ $(BUILD)/fuzz/fuzz_nfs4_ops: tests/fuzz/fuzz_nfs4_ops.c tools/common/nfs4_ops.c 
 	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-Itools/common -o $@ $< tools/common/nfs4_ops.c
 
+# the NFS reply readers of rpcrdma-conform's NFS target (what the server
+# under test answers)
+$(BUILD)/fuzz/fuzz_conform_nfs: tests/fuzz/fuzz_conform_nfs.c tools/conform/target_nfs.c tools/conform/target.h tools/common/xdrcur.h $(fuzzcodec_OBJS) $(CODEC_HDRS) | $(BUILD)/fuzz/.dir
+	$(CLANG) $(STD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(CODEC_CPPFLAGS) -Ilibcodec/src -Itools/conform -Itools/common -o $@ $< tools/conform/target_nfs.c $(fuzzcodec_OBJS)
+
 # codec micro-benchmark (make bench)
 BENCH_DEPS += $(BUILD)/bench/bench_codec
 $(BUILD)/bench/bench_codec: tests/bench/bench_codec.c $(CODEC_A) | $(BUILD)/bench/.dir

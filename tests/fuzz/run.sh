@@ -99,6 +99,10 @@ PY
 # written from RFC 1813's XDR (tests/fuzz/nfs3_seeds.py)
 nfs3_seed=$BUILD/fuzz/seed-nfs3
 python3 "$top/tests/fuzz/nfs3_seeds.py" "$nfs3_seed"
+# fuzz_conform_nfs's seeds: the replies rpcrdma-conform's NFS calls get,
+# and a backward call, from the specs' XDR (tests/fuzz/conform_nfs_seeds.py)
+conform_nfs_seed=$BUILD/fuzz/seed-conform-nfs
+python3 "$top/tests/fuzz/conform_nfs_seeds.py" "$conform_nfs_seed"
 # the number of inputs a process executed: "Done N runs", else (stopped by
 # a finding) its last "#N" status line
 inputs() {
@@ -132,6 +136,8 @@ for t in "$BUILD"/fuzz/fuzz_*; do
 		[ "$limit" = -runs=100000 ] && limit_t=-runs=5000 || limit_t=$limit ;;
 	fuzz_nfs3_serve)  # calls of every procedure (nfs3_seeds.py)
 		seed=$nfs3_seed limit_t=$limit ;;
+	fuzz_conform_nfs)  # replies to the NFS target's calls (conform_nfs_seeds.py)
+		seed=$conform_nfs_seed limit_t=$limit ;;
 	*) limit_t=$limit ;;
 	esac
 	# inputs that once crashed it (tests/fuzz/regress/NAME/), run every time
