@@ -663,11 +663,79 @@ static void test_nfs4_lookup_reply(void)
 	       "a COMPOUND reply cut before its count: said (%s)", why);
 }
 
+/* backward calls as knfsd sends them (RFC 5531 §9 call, RFC 8881 §20:
+ * CB_COMPOUND4args tag, minorversion 1, callback_ident, then the ops;
+ * CB_SEQUENCE4args with no referring calls, CB_RECALL4args), and the
+ * CB_COMPOUND4res we owe: each op answered in order until one fails */
+#define BE(x) (uint8_t)((uint32_t)(x) >> 24), (uint8_t)((uint32_t)(x) >> 16), \
+	(uint8_t)((uint32_t)(x) >> 8), (uint8_t)(x)
+#define CB_HDR(nops) BE(0x55), BE(0), BE(2), BE(0x40000000), BE(1), BE(1), BE(0), BE(0), \
+	BE(0), BE(0), BE(0), BE(1), BE(0), BE(nops)
+#define CB_SEQ BE(11), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, BE(9), BE(0), \
+	BE(3), BE(0), BE(0)
+#define CB_RECALL_OP BE(4), BE(1), 's', 't', 'a', 't', 'e', '-', 'o', 't', 'h', 'e', 'r', '!', \
+	BE(0), BE(4), 'f', 'h', '0', '1'
+static size_t cb(const uint8_t *call, size_t len, uint8_t *out, size_t cap)
+{
+	uint8_t *g = malloc(len ? len : 1);
+	size_t n;
+
+	if (!g)
+		return 0;
+	memcpy(g, call, len);
+	n = cf_nfs41_cb_reply(g, len, out, cap);
+	free(g);
+	return n;
+}
+
+static void test_nfs41_cb_reply(void)
+{
+	static const uint8_t recall[] = { CB_HDR(2), CB_SEQ, CB_RECALL_OP };
+	static const uint8_t getattr[] = { CB_HDR(3), CB_SEQ, BE(3), CB_RECALL_OP };
+	static const uint8_t illegal[] = { CB_HDR(3), CB_SEQ, BE(99), CB_RECALL_OP };
+	static const uint8_t cut[] = { CB_HDR(2), CB_SEQ, BE(4), BE(1) };
+	/* a referring_call_lists count of 2^32 - 1 and nothing after it */
+	static const uint8_t lists[] = { CB_HDR(1), BE(11), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+					 13, 14, 15, 16, BE(9), BE(0), BE(3), BE(0), BE(0xffffffff) };
+	/* accepted SUCCESS; status, tag "", count; CB_SEQUENCE4resok */
+	static const uint8_t head[] = { BE(0x55), BE(1), BE(0), BE(0), BE(0), BE(0) };
+	static const uint8_t seq_res[] = { BE(11), BE(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+					   14, 15, 16, BE(9), BE(0), BE(3), BE(3) };
+	uint8_t out[512], want[512];
+	size_t n, k;
+
+#define WANT(status, count, ...) do { \
+		const uint8_t tail_[] = { BE(status), BE(0), BE(count) }; \
+		const uint8_t ops_[] = { __VA_ARGS__ }; \
+		k = 0; \
+		memcpy(want + k, head, sizeof(head)); k += sizeof(head); \
+		memcpy(want + k, tail_, sizeof(tail_)); k += sizeof(tail_); \
+		memcpy(want + k, seq_res, sizeof(seq_res)); k += sizeof(seq_res); \
+		memcpy(want + k, ops_, sizeof(ops_)); k += sizeof(ops_); \
+	} while (0)
+	n = cb(recall, sizeof(recall), out, sizeof(out));
+	WANT(0, 2, BE(4), BE(0));
+	tap_ok(n == k && !memcmp(out, want, k), "CB_COMPOUND { CB_SEQUENCE, CB_RECALL }: both NFS4_OK, the slot echoed");
+	n = cb(getattr, sizeof(getattr), out, sizeof(out));
+	WANT(10004, 2, BE(3), BE(10004));
+	tap_ok(n == k && !memcmp(out, want, k),
+	       "CB_GETATTR: NFS4ERR_NOTSUPP, its result the last (RFC 8881 §19.2.3: the CB_RECALL after it not done)");
+	n = cb(illegal, sizeof(illegal), out, sizeof(out));
+	WANT(10044, 2, BE(10044), BE(10044));
+	tap_ok(n == k && !memcmp(out, want, k), "op 99: CB_ILLEGAL, NFS4ERR_OP_ILLEGAL, the last result");
+	n = cb(cut, sizeof(cut), out, sizeof(out));
+	tap_ok(n == 24 && out[23] == 4, "CB_RECALL's arguments cut short: GARBAGE_ARGS");
+	n = cb(lists, sizeof(lists), out, sizeof(out));
+	tap_ok(n == 24 && out[23] == 4, "2^32 - 1 referring call lists in no bytes: GARBAGE_ARGS, at once");
+#undef WANT
+}
+
 int main(void)
 {
 	test_table();
 	test_grading();
 	test_classify();
+	test_nfs41_cb_reply();
 	test_select();
 	test_report();
 	test_knfsd_audit();

@@ -96,8 +96,11 @@ size_t cf_nfs41_return(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t ses
 size_t cf_nfs41_destroy(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
 			uint64_t clientid);
 /* the reply to a backward call (the RPC message): CB_NULL SUCCESS; a
- * CB_COMPOUND whose first op is CB_SEQUENCE: that slot and NFS4_OK for
- * every op; other procedures PROC_UNAVAIL.  0: not a call we can answer */
+ * CB_COMPOUND whose first op is CB_SEQUENCE: that slot, then each op in
+ * order until one fails (CB_RECALL NFS4_OK, another callback op
+ * NFS4ERR_NOTSUPP, an unknown one CB_ILLEGAL); arguments cut short
+ * GARBAGE_ARGS; other procedures PROC_UNAVAIL.  0: not a call we can
+ * answer */
 size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t cap);
 
 #endif

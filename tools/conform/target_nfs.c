@@ -30,8 +30,13 @@
 #define OP_PUTFH 22u
 #define OP_SEQUENCE 53u
 #define OP_RECLAIM_COMPLETE 58u
+#define CB_OP_GETATTR 3u              /* RFC 8881 §20, callback operations */
 #define CB_OP_RECALL 4u
 #define CB_OP_SEQUENCE 11u
+#define CB_OP_OFFLOAD 15u             /* RFC 7862 §16.1 (NFSv4.2) */
+#define CB_OP_ILLEGAL 10044u
+#define NFS4ERR_NOTSUPP 10004u
+#define NFS4ERR_OP_ILLEGAL 10044u
 
 size_t cf_nfs_call_hdr(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog, uint32_t vers,
 		       uint32_t proc)
@@ -442,14 +447,38 @@ size_t cf_nfs41_return(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t ses
 	return w.bad ? 0 : w.n;
 }
 
+/* CB_SEQUENCE4args after its sessionid: sequenceid, slotid, highest_slotid,
+ * cachethis, then referring_call_lists<> (RFC 8881 §20.9.1), skipped; each
+ * referring_call_list4 is a sessionid and referring_call4<> (two words
+ * each), so a count larger than the bytes left allow is cut short */
+static void cb_sequence_args(struct xdr_r *r, uint32_t *seq, uint32_t *slot, uint32_t *high)
+{
+	uint32_t lists, calls;
+
+	*seq = xdr_get32(r);
+	*slot = xdr_get32(r);
+	*high = xdr_get32(r);
+	xdr_get32(r);                          /* csa_cachethis */
+	lists = xdr_get32(r);
+	for (uint32_t i = 0; i < lists && !r->bad; i++) {
+		xdr_skip(r, 16);
+		calls = xdr_get32(r);
+		if (calls > (r->len - r->off) / 8)
+			r->bad = true;
+		else
+			xdr_skip(r, 8 * (size_t)calls);
+	}
+}
+
 size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t cap)
 {
 	struct rpc_msg_hdr h;
 	struct xdr_r r;
 	struct xdr_w w = { buf, cap, 0, false };
-	uint32_t tl, nops, i;
+	uint32_t tl, nops, i, op, st = 0, fhl;
 	uint8_t sid[16];
 	uint32_t seq, slot, high;
+	size_t status_at, count_at;
 
 	if (rpc_decode_header(call, len, &h) != RPC_OK || h.msg_type != RPC_CALL)
 		return 0;
@@ -458,8 +487,11 @@ size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t c
 	if (!w.n || h.proc == 0 || h.proc > 1)
 		return w.n;
 	/* CB_COMPOUND4args: tag, minorversion, callback_ident, ops; the
-	 * first a CB_SEQUENCE (RFC 8881 §20.9), whose slot we echo; every
-	 * other op (knfsd: one CB_RECALL) answered NFS4_OK */
+	 * first a CB_SEQUENCE (RFC 8881 §20.9), whose slot we echo.  Each op
+	 * after it is answered in order, as COMPOUND's are (§16.2.3, §19.2.3: the
+	 * first that fails ends the reply, its result the last): CB_RECALL
+	 * (§20.2; knfsd's one, for a delegation) NFS4_OK, another callback
+	 * operation NFS4ERR_NOTSUPP, an unknown number CB_ILLEGAL */
 	r.p = call;
 	r.len = len;
 	r.off = h.body_off;
@@ -472,14 +504,14 @@ size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t c
 		return 0;
 	memcpy(sid, r.p + r.off, 16);
 	r.off += 16;
-	seq = xdr_get32(&r);
-	slot = xdr_get32(&r);
-	high = xdr_get32(&r);
-	if (r.bad)
-		return 0;
-	xdr_put32(&w, 0);                     /* NFS4_OK */
+	cb_sequence_args(&r, &seq, &slot, &high);
+	if (r.bad)                             /* cut short */
+		return rpc_encode_accepted_reply(buf, cap, h.xid, RPC_GARBAGE_ARGS);
+	status_at = w.n;
+	xdr_put32(&w, 0);                     /* status: below */
 	xdr_put32(&w, 0);                     /* tag */
-	xdr_put32(&w, nops);
+	count_at = w.n;
+	xdr_put32(&w, 1);                     /* results: below */
 	xdr_put32(&w, CB_OP_SEQUENCE);
 	xdr_put32(&w, 0);
 	xdr_put_fixed(&w, sid, 16);
@@ -487,11 +519,27 @@ size_t cf_nfs41_cb_reply(const uint8_t *call, size_t len, uint8_t *buf, size_t c
 	xdr_put32(&w, slot);
 	xdr_put32(&w, high);
 	xdr_put32(&w, high);
-	for (i = 1; i < nops; i++) {
-		xdr_put32(&w, CB_OP_RECALL);
-		xdr_put32(&w, 0);
+	for (i = 1; i < nops && !st; i++) {
+		op = xdr_get32(&r);
+		if (op == CB_OP_RECALL) {
+			xdr_skip(&r, 16 + 4);  /* stateid4, truncate */
+			xdr_get_opaque(&r, CF_NFS_FHMAX, &fhl);
+			if (r.bad)
+				return rpc_encode_accepted_reply(buf, cap, h.xid, RPC_GARBAGE_ARGS);
+		} else if (op >= CB_OP_GETATTR && op <= CB_OP_OFFLOAD) {
+			st = NFS4ERR_NOTSUPP;
+		} else {
+			op = CB_OP_ILLEGAL;
+			st = NFS4ERR_OP_ILLEGAL;
+		}
+		xdr_put32(&w, op);
+		xdr_put32(&w, st);
 	}
-	return w.bad ? 0 : w.n;
+	if (w.bad)
+		return 0;
+	be32_put(buf + status_at, st);
+	be32_put(buf + count_at, i);
+	return w.n;
 }
 
 size_t cf_nfs41_destroy(uint8_t *buf, size_t cap, uint32_t xid, const uint8_t sessionid[16],
