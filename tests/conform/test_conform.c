@@ -697,6 +697,11 @@ static void test_nfs41_cb_reply(void)
 	/* a referring_call_lists count of 2^32 - 1 and nothing after it */
 	static const uint8_t lists[] = { CB_HDR(1), BE(11), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
 					 13, 14, 15, 16, BE(9), BE(0), BE(3), BE(0), BE(0xffffffff) };
+	/* one list, its sessionid, then 2^32 - 1 referring calls in 8 bytes */
+	static const uint8_t calls[] = { CB_HDR(1), BE(11), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+					 13, 14, 15, 16, BE(9), BE(0), BE(3), BE(0), BE(1),
+					 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					 BE(0xffffffff), BE(1), BE(2) };
 	/* accepted SUCCESS; status, tag "", count; CB_SEQUENCE4resok */
 	static const uint8_t head[] = { BE(0x55), BE(1), BE(0), BE(0), BE(0), BE(0) };
 	static const uint8_t seq_res[] = { BE(11), BE(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
@@ -727,6 +732,8 @@ static void test_nfs41_cb_reply(void)
 	tap_ok(n == 24 && out[23] == 4, "CB_RECALL's arguments cut short: GARBAGE_ARGS");
 	n = cb(lists, sizeof(lists), out, sizeof(out));
 	tap_ok(n == 24 && out[23] == 4, "2^32 - 1 referring call lists in no bytes: GARBAGE_ARGS, at once");
+	n = cb(calls, sizeof(calls), out, sizeof(out));
+	tap_ok(n == 24 && out[23] == 4, "2^32 - 1 referring calls in 8 bytes: GARBAGE_ARGS, at once");
 #undef WANT
 }
 

@@ -74,6 +74,12 @@ seeds = {
     # section 20.9, 20.2), and CB_NULL
     'cb-compound': (6, u32(10, 0, 2, 0x40000000, 1, 1, 0, 0, 0, 0) + opaque(b'') + u32(1, 0, 2) +
                     u32(11) + SID + u32(1, 0, 0, 0, 0) + u32(4) + STATEID + u32(0) + opaque(FH)),
+    # with a referring_call_list4 (sessionid, referring_call4<>: sequenceid,
+    # slotid) in CB_SEQUENCE4args (RFC 8881 section 20.9.1)
+    'cb-compound-referring': (6, u32(12, 0, 2, 0x40000000, 1, 1, 0, 0, 0, 0) + opaque(b'') +
+                              u32(1, 0, 2) + u32(11) + SID + u32(1, 0, 0, 0) +
+                              u32(1) + SID + u32(2, 7, 0, 3, 1) +
+                              u32(4) + STATEID + u32(0) + opaque(FH)),
     'cb-null': (6, u32(11, 0, 2, 0x40000000, 1, 0, 0, 0, 0, 0)),
 }
 
