@@ -118,6 +118,11 @@ enum rpc_result rpc_decode_header(const uint8_t *buf, size_t len,
 	return r;
 }
 
+bool rpc_call_other_version(enum rpc_result r, const struct rpc_msg_hdr *h)
+{
+	return r == RPC_MALFORMED && h->msg_type == RPC_CALL && h->rpcvers != RPC_VERSION;
+}
+
 size_t rpc_encode_call(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog,
 		       uint32_t vers, uint32_t proc)
 {

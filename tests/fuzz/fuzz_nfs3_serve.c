@@ -366,9 +366,8 @@ static void serve(const uint8_t *call, size_t len, size_t cap)
 
 	enum rpc_result dr = rpc_decode_header(call, len, &c);
 
-	/* a call, or a call of another RPC version (rpc.h: rpcvers kept) */
-	is_call = c.msg_type == RPC_CALL &&
-		  (dr == RPC_OK || (dr == RPC_MALFORMED && c.rpcvers != RPC_VERSION));
+	/* a call, or a call of another RPC version */
+	is_call = (dr == RPC_OK && c.msg_type == RPC_CALL) || rpc_call_other_version(dr, &c);
 	n = nfs3_serve(call, len, out, cap, &s);
 	assert(n <= cap);
 	if (!is_call) {

@@ -146,9 +146,13 @@ static void rpc_headers(void)
 
 		tap_ok(rpc_decode_header(v3, sizeof(v3), &h) == RPC_MALFORMED &&
 		       h.msg_type == RPC_CALL && h.xid == 0x77 && h.rpcvers == 3 &&
-		       h.fault_off == 8, "call with rpcvers 3: malformed, xid and rpcvers kept");
-		tap_ok(rpc_decode_header(v3, 11, &h) == RPC_TRUNCATED && h.rpcvers == 0,
+		       h.fault_off == 8 && rpc_call_other_version(RPC_MALFORMED, &h),
+		       "call with rpcvers 3: malformed, xid and rpcvers kept, another version");
+		tap_ok(rpc_decode_header(v3, 11, &h) == RPC_TRUNCATED && h.rpcvers == 0 &&
+		       !rpc_call_other_version(RPC_TRUNCATED, &h),
 		       "call cut inside rpcvers: truncated, no rpcvers");
+		tap_ok(rpc_decode_header(call, 30, &h) == RPC_TRUNCATED &&
+		       !rpc_call_other_version(RPC_TRUNCATED, &h), "a call cut short is no other version");
 	}
 	tap_ok(rpc_decode_header(denied, sizeof(denied), &h) == RPC_OK &&
 	       h.reply_stat == RPC_MSG_DENIED && h.reject_stat == RPC_AUTH_ERROR &&

@@ -197,7 +197,7 @@ enum echo_call_status echo_decode_call(const uint8_t *msg, size_t len,
 	if (len < 12 || be32_get(msg + 4) != RPC_CALL)
 		return ECHO_CALL_NOT_RPC;
 	a->xid = be32_get(msg);
-	if (be32_get(msg + 8) != RPC_VERSION)
+	if (rpc_call_other_version(r, &h))
 		return ECHO_CALL_RPC_MISMATCH;
 	if (r != RPC_OK)
 		return ECHO_CALL_NOT_RPC;    /* cut short or a bad auth length */

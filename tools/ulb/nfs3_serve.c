@@ -440,10 +440,7 @@ size_t nfs3_serve(const uint8_t *msg, size_t len, uint8_t *out, size_t cap,
 	memset(s, 0, sizeof(*s));
 	enum rpc_result dr = rpc_decode_header(msg, len, &h);
 
-	if (h.msg_type != RPC_CALL)
-		return 0;
-	/* another RPC version: the decoder stopped at rpcvers (rpc.h) */
-	if (dr != RPC_OK && !(dr == RPC_MALFORMED && h.rpcvers != RPC_VERSION))
+	if (!(dr == RPC_OK && h.msg_type == RPC_CALL) && !rpc_call_other_version(dr, &h))
 		return 0;
 	s->xid = h.xid;
 	s->prog = h.prog;

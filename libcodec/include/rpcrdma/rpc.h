@@ -65,6 +65,9 @@ struct rpc_msg_hdr {
  * other than 2 in a CALL's header. */
 enum rpc_result rpc_decode_header(const uint8_t *buf, size_t len,
 				  struct rpc_msg_hdr *h);
+/* Whether rpc_decode_header() said r of a call of another RPC version
+ * (one to answer RPC_MISMATCH) */
+bool rpc_call_other_version(enum rpc_result r, const struct rpc_msg_hdr *h);
 
 /* Write a call header with AUTH_NONE credential and verifier (40 bytes). */
 size_t rpc_encode_call(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog,
