@@ -57,8 +57,16 @@ for suite in "$SUITES_DIR"/*.sh; do
 	fi
 	suites+=("$suite")
 done
+# suite_fail MESSAGE: a failure of a suite as a whole (no plan, too few
+# tests, an unlisted skip, a suite asked for that is not there): said
+# where it happens and listed at the end
+suite_fail() {
+	echo "$1"
+	echo "  ${1#\# }" | cut -c1-240 >> "$tmp/failures"
+	fail=$((fail + 1))
+}
 for want in ${RPCRDMA_CHECK_ONLY:-}; do
-	[ -x "$SUITES_DIR/$want.sh" ] || { echo "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"; echo "  RPCRDMA_CHECK_ONLY names no suite $want" >> "$tmp/failures"; fail=$((fail + 1)); }
+	[ -x "$SUITES_DIR/$want.sh" ] || suite_fail "# RPCRDMA_CHECK_ONLY names no suite $want: counted as a failure"
 done
 if [ ${#suites[@]} -eq 0 ]; then
 	echo "# no suite selected (RPCRDMA_CHECK_ONLY='${RPCRDMA_CHECK_ONLY:-}')"
@@ -73,13 +81,6 @@ if ((jobs > 1)); then
 	suites=("${ordered[@]}")
 fi
 
-# suite_fail MESSAGE: a failure of a suite as a whole (no plan, too few
-# tests, an unlisted skip): said where it happens and listed at the end
-suite_fail() {
-	echo "$1"
-	echo "  ${1#\# }" | cut -c1-240 >> "$tmp/failures"
-	fail=$((fail + 1))
-}
 # report NAME: print a finished suite's output and count its results
 report() {
 	local name=$1 rc took cpu log=$tmp/$1.log p s f a

@@ -89,7 +89,7 @@ live_candidates() {
 
 # Candidate version of a package, empty when apt does not know it.
 live_pkg_version() {
-    apt-cache "${LIVE_APT_OPTS[@]}" policy "$1" 2>/dev/null | awk '/Candidate:/ { if ($2 != "(none)") print $2; exit }'
+    live_candidates "" "$1" | awk 'NR == 1 { print $2 }'
 }
 
 # The kernel package behind linux-image-amd64, e.g. linux-image-6.1.0-56-amd64.
